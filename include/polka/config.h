@@ -1,0 +1,84 @@
+/**
+ * @file config.h
+ * @brief The run configuration: one table of typed keys, INI files and overrides.
+ *
+ * Keys are `section.key`. Precedence: defaults < file < `--set` overrides. Unknown keys
+ * and values that do not parse are errors. polka_config_check() validates the whole
+ * configuration apart from running it (it returns NULL or a message).
+ */
+#ifndef POLKA_CONFIG_H
+#define POLKA_CONFIG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "polka/error.h"
+
+#define POLKA_NAME_LEN 32
+#define POLKA_PATH_LEN 512
+
+typedef struct {
+    /* [run] */
+    char mode[POLKA_NAME_LEN]; /* decentralized | centralized */
+    uint64_t seed;
+    double passes;
+    size_t log_every; /* training samples (in total over agents) between log steps */
+    char output[POLKA_PATH_LEN];
+    /* [data] */
+    char source[POLKA_NAME_LEN]; /* multidist */
+    size_t classes, components, dim, n_train, n_test;
+    double mean_var, sample_var;
+    uint64_t means_seed;
+    char split[POLKA_NAME_LEN]; /* iid | skewed | mixtures */
+    size_t skew_classes;
+    double skew_fraction;
+    /* [learner] */
+    char kernel[POLKA_NAME_LEN];
+    double sigma, coef0;
+    size_t degree;
+    char loss[POLKA_NAME_LEN];
+    double loss_epsilon;
+    char control[POLKA_NAME_LEN];
+    double eta, lambda, kp, epsilon, jitter;
+    size_t batch;
+    /* [net] */
+    char graph[POLKA_PATH_LEN];
+    char weights[POLKA_NAME_LEN];
+    char penalty[POLKA_NAME_LEN];
+    double c;
+} polka_config;
+
+typedef enum { POLKA_KEY_SIZE, POLKA_KEY_U64, POLKA_KEY_DOUBLE, POLKA_KEY_STRING } polka_key_type;
+
+/** One entry of the key table. */
+typedef struct {
+    const char *name; /**< "section.key" */
+    polka_key_type type;
+    size_t offset, size;  /**< where the value lives in polka_config, and its size */
+    const char *fallback; /**< the default, as text */
+    const char *help;
+} polka_config_key;
+
+/** The key table and its length. Pure. */
+const polka_config_key *polka_config_keys(size_t *count);
+
+/** Fills every key with its default. */
+void polka_config_defaults(polka_config *config);
+
+/** Sets "section.key" from text; an unknown key or an unparsable value is an error. */
+polka_status polka_config_set(polka_config *config, const char *name, const char *value);
+
+/** Applies an override "section.key=value". */
+polka_status polka_config_override(polka_config *config, const char *assignment);
+
+/** Reads an INI file on top of the current values. Errors name the file and line. */
+polka_status polka_config_load(polka_config *config, const char *path);
+
+/** The value of a key as text. */
+void polka_config_get(const polka_config *config, const polka_config_key *key, char *out,
+                      size_t size);
+
+/** Validates the configuration; NULL when it is fine, else a message. */
+const char *polka_config_check(const polka_config *config);
+
+#endif

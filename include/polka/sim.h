@@ -1,0 +1,60 @@
+/**
+ * @file sim.h
+ * @brief A run: data streams, learners, the agent loop and its metrics.
+ */
+#ifndef POLKA_SIM_H
+#define POLKA_SIM_H
+
+#include <mpi.h>
+#include <stddef.h>
+
+#include "polka/config.h"
+#include "polka/data.h"
+#include "polka/error.h"
+#include "polka/learner.h"
+
+/** Where the library's progress lines go (rank 0 by default); NULL to stay quiet. */
+typedef void (*polka_log_fn)(void *context, const char *line);
+
+typedef struct {
+    polka_log_fn log;
+    void *context;
+} polka_sim_hooks;
+
+/** What a run ends with (valid on every rank). */
+typedef struct {
+    size_t agents, rounds;
+    double samples;    /**< training samples seen by all agents together */
+    double mean_score; /**< mean over agents: test accuracy, or MSE for regression */
+    double min_score, max_score;
+    double mean_loss;  /**< mean test loss over agents */
+    double mean_order; /**< mean model order over agents */
+    size_t max_order;
+    double disagreement; /**< mean over test points of ‖f_i − f̄‖², averaged over agents */
+    double seconds;      /**< wall time of the learning loop */
+    double samples_per_second;
+    double bytes_per_round; /**< bytes sent by all agents per round */
+} polka_sim_summary;
+
+/** Learner parameters from a checked configuration. */
+polka_status polka_sim_learner_params(const polka_config *config, polka_learner_params *params);
+
+/** The multidist parameters of a configuration. */
+polka_multidist_params polka_sim_multidist_params(const polka_config *config);
+
+/**
+ * Runs centralized POLK on the calling process: one agent, the whole training stream,
+ * mini-batches of `batch` samples. Not collective.
+ */
+polka_status polka_sim_run_centralized(const polka_config *config, size_t batch,
+                                       const polka_sim_hooks *hooks, polka_sim_summary *summary);
+
+/**
+ * Runs the configuration on comm (collective). mode = centralized runs on rank 0 and
+ * shares the summary; mode = decentralized makes every rank an agent. On an error on any
+ * rank, every rank returns an error and rank 0 holds the message.
+ */
+polka_status polka_sim_run(const polka_config *config, MPI_Comm comm, const polka_sim_hooks *hooks,
+                           polka_sim_summary *summary);
+
+#endif

@@ -1,0 +1,79 @@
+/* polka data: write a generated data set in LIBSVM format (train FILE, test FILE.t). */
+#include <stdio.h>
+#include <string.h>
+
+#include "app.h"
+#include "polka/data.h"
+#include "polka/net.h"
+#include "polka/sim.h"
+
+typedef struct {
+    const char *output;
+    int expect_output;
+} data_options;
+
+static int data_extra(const char *arg, void *context) {
+    data_options *options = context;
+    if (options->expect_output) {
+        options->output = arg;
+        options->expect_output = 0;
+        return 1;
+    }
+    if (strcmp(arg, "-o") == 0 || strcmp(arg, "--output") == 0) {
+        options->expect_output = 1;
+        return 1;
+    }
+    return 0;
+}
+
+static polka_status write_multidist(const polka_config *config, const char *output) {
+    polka_multidist_params params = polka_sim_multidist_params(config);
+    polka_multidist *gen = NULL;
+    POLKA_CALL(polka_multidist_create(&params, &gen));
+    polka_dataset train = {0}, test = {0};
+    polka_status status =
+        polka_dataset_alloc(&train, config->n_train, config->dim, config->classes);
+    if (status == POLKA_OK)
+        status = polka_dataset_alloc(&test, config->n_test, config->dim, config->classes);
+    if (status == POLKA_OK) {
+        polka_multidist_fill(gen, POLKA_STREAM_TRAIN, 0, &train);
+        polka_multidist_fill(gen, POLKA_STREAM_TEST, 0, &test);
+        status = polka_dataset_write_libsvm(&train, output);
+    }
+    char test_path[POLKA_PATH_LEN + 3];
+    snprintf(test_path, sizeof test_path, "%s.t", output);
+    if (status == POLKA_OK) status = polka_dataset_write_libsvm(&test, test_path);
+    polka_dataset_free(&train);
+    polka_dataset_free(&test);
+    polka_multidist_free(&gen);
+    return status;
+}
+
+int polka_cmd_data(int argc, char **argv, MPI_Comm comm) {
+    int rank = 0;
+    MPI_Comm_rank(comm, &rank);
+    if (argc < 2 || strcmp(argv[1], "multidist") != 0) {
+        if (rank == 0)
+            fprintf(stderr, "usage: polka data multidist -o FILE [--config FILE] [--set ...]\n");
+        return 2;
+    }
+    polka_config config;
+    data_options options = {0};
+    polka_status status =
+        polka_app_read_config(argc - 1, argv + 1, comm, &config, data_extra, &options);
+    if (status == POLKA_OK && rank == 0) {
+        if (options.output == NULL || strlen(options.output) >= POLKA_PATH_LEN)
+            status = polka_error_set(POLKA_ERR_ARG, "polka data multidist needs -o FILE");
+        else
+            status = write_multidist(&config, options.output);
+    }
+    status = polka_net_agree(comm, status);
+    if (status != POLKA_OK) {
+        if (rank == 0) fprintf(stderr, "polka data: %s\n", polka_error_message());
+        return 1;
+    }
+    if (rank == 0)
+        printf("wrote %s (%zu training points) and %s.t (%zu test points)\n", options.output,
+               config.n_train, options.output, config.n_test);
+    return 0;
+}

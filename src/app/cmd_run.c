@@ -1,0 +1,55 @@
+/* polka run: one run of the configuration; prints a summary on rank 0. */
+#include <stdio.h>
+#include <string.h>
+
+#include "app.h"
+#include "polka/sim.h"
+
+typedef struct {
+    int quiet;
+} run_options;
+
+static int run_extra(const char *arg, void *context) {
+    run_options *options = context;
+    if (strcmp(arg, "--quiet") == 0 || strcmp(arg, "-q") == 0) {
+        options->quiet = 1;
+        return 1;
+    }
+    return 0;
+}
+
+static void print_line(void *context, const char *line) {
+    (void)context;
+    printf("%s\n", line);
+    fflush(stdout);
+}
+
+static void print_summary(const polka_config *config, const polka_sim_summary *s) {
+    printf("summary: mode %s, agents %zu, rounds %zu, samples %.0f\n", config->mode, s->agents,
+           s->rounds, s->samples);
+    printf("summary: test error %.2f %% (mean over agents; min acc %.4f, max acc %.4f), "
+           "test loss %.4f\n",
+           100.0 * (1.0 - s->mean_score), s->min_score, s->max_score, s->mean_loss);
+    printf("summary: model order %.1f (max %zu), %.0f samples/s, %.2f s\n", s->mean_order,
+           s->max_order, s->samples_per_second, s->seconds);
+    if (s->agents > 1)
+        printf("summary: disagreement %.3g, %.0f bytes/round\n", s->disagreement,
+               s->bytes_per_round);
+}
+
+int polka_cmd_run(int argc, char **argv, MPI_Comm comm) {
+    int rank = 0;
+    MPI_Comm_rank(comm, &rank);
+    polka_config config;
+    run_options options = {0};
+    polka_status status = polka_app_read_config(argc, argv, comm, &config, run_extra, &options);
+    polka_sim_summary summary;
+    polka_sim_hooks hooks = {.log = rank == 0 && !options.quiet ? print_line : NULL};
+    if (status == POLKA_OK) status = polka_sim_run(&config, comm, &hooks, &summary);
+    if (status != POLKA_OK) {
+        if (rank == 0) fprintf(stderr, "polka run: %s\n", polka_error_message());
+        return 1;
+    }
+    if (rank == 0) print_summary(&config, &summary);
+    return 0;
+}

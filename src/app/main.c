@@ -1,0 +1,46 @@
+/* polka: decentralized online kernel learning over MPI. */
+#include <cblas.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app.h"
+
+static void print_usage(void) {
+    printf(
+        "polka %s: decentralized online learning with kernels (every MPI rank is an agent)\n\n"
+        "Usage:\n"
+        "  mpirun -n N polka run --config FILE [--set section.key=value ...] [--centralized]\n"
+        "  polka data multidist -o FILE [--config FILE] [--set ...]   LIBSVM files FILE, FILE.t\n"
+        "  polka --help | --version\n\n"
+        "With one rank (or run.mode = centralized) `polka run` is centralized POLK.\n\n",
+        POLKA_VERSION);
+    polka_app_print_keys();
+}
+
+static int dispatch(int argc, char **argv, MPI_Comm comm) {
+    int rank = 0;
+    MPI_Comm_rank(comm, &rank);
+    if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+        strcmp(argv[1], "help") == 0) {
+        if (rank == 0) print_usage();
+        return argc < 2 ? 2 : 0;
+    }
+    if (strcmp(argv[1], "--version") == 0) {
+        if (rank == 0) printf("polka %s\n", POLKA_VERSION);
+        return 0;
+    }
+    if (strcmp(argv[1], "run") == 0) return polka_cmd_run(argc - 1, argv + 1, comm);
+    if (strcmp(argv[1], "data") == 0) return polka_cmd_data(argc - 1, argv + 1, comm);
+    if (rank == 0) fprintf(stderr, "polka: unknown command '%s' (see polka --help)\n", argv[1]);
+    return 2;
+}
+
+int main(int argc, char **argv) {
+    /* One BLAS thread per rank: agents are ranks, and their blocks are small. */
+    if (getenv("OPENBLAS_NUM_THREADS") == NULL) openblas_set_num_threads(1);
+    MPI_Init(&argc, &argv);
+    int code = dispatch(argc, argv, MPI_COMM_WORLD);
+    MPI_Finalize();
+    return code;
+}

@@ -1,0 +1,45 @@
+#include "polka/error.h"
+
+#include <stdio.h>
+
+#define POLKA_ERROR_CAPACITY 1024
+
+static _Thread_local char error_text[POLKA_ERROR_CAPACITY];
+
+polka_status polka_error_set(polka_status code, const char *fmt, ...) {
+    va_list args;
+    va_start(args, fmt);
+    vsnprintf(error_text, sizeof error_text, fmt, args);
+    va_end(args);
+    return code;
+}
+
+const char *polka_error_message(void) {
+    return error_text;
+}
+
+void polka_error_clear(void) {
+    error_text[0] = '\0';
+}
+
+const char *polka_status_name(polka_status code) {
+    switch (code) {
+    case POLKA_OK:
+        return "ok";
+    case POLKA_ERR_ARG:
+        return "invalid argument";
+    case POLKA_ERR_MEM:
+        return "out of memory";
+    case POLKA_ERR_IO:
+        return "input/output error";
+    case POLKA_ERR_FORMAT:
+        return "format error";
+    case POLKA_ERR_NUMERIC:
+        return "numerical error";
+    case POLKA_ERR_MPI:
+        return "MPI error";
+    case POLKA_ERR_HDF5:
+        return "HDF5 error";
+    }
+    return "unknown error";
+}

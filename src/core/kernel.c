@@ -1,0 +1,102 @@
+#include "polka/kernel.h"
+
+#include <cblas.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const kernel_names[] = {"gaussian", "laplacian", "polynomial", "linear"};
+
+const char *polka_kernel_kind_name(polka_kernel_kind kind) {
+    return kernel_names[kind];
+}
+
+polka_status polka_kernel_kind_parse(const char *name, polka_kernel_kind *kind) {
+    for (size_t k = 0; k < sizeof kernel_names / sizeof *kernel_names; k++) {
+        if (strcmp(name, kernel_names[k]) == 0) {
+            *kind = (polka_kernel_kind)k;
+            return POLKA_OK;
+        }
+    }
+    return polka_error_set(POLKA_ERR_ARG,
+                           "unknown kernel '%s' (gaussian, laplacian, polynomial, linear)", name);
+}
+
+const char *polka_kernel_check(const polka_kernel *kernel) {
+    if (kernel->kind != POLKA_KERNEL_LINEAR && !(kernel->sigma > 0))
+        return "kernel bandwidth sigma must be > 0";
+    if (kernel->kind == POLKA_KERNEL_POLYNOMIAL && kernel->degree < 1)
+        return "polynomial kernel degree must be >= 1";
+    return NULL;
+}
+
+/* The kernel as a function of the squared distance and the inner product. */
+static double kernel_from_parts(const polka_kernel *kernel, double sqdist, double dot) {
+    switch (kernel->kind) {
+    case POLKA_KERNEL_GAUSSIAN:
+        return exp(-sqdist / (2.0 * kernel->sigma * kernel->sigma));
+    case POLKA_KERNEL_LAPLACIAN:
+        return exp(-sqrt(sqdist) / kernel->sigma);
+    case POLKA_KERNEL_POLYNOMIAL:
+        return pow(dot / (kernel->sigma * kernel->sigma) + kernel->coef0, kernel->degree);
+    case POLKA_KERNEL_LINEAR:
+        return dot;
+    }
+    return NAN;
+}
+
+double polka_kernel_eval(const polka_kernel *kernel, const double *x, const double *y, size_t p) {
+    double sqdist = 0.0, dot = 0.0;
+    for (size_t k = 0; k < p; k++) {
+        double diff = x[k] - y[k];
+        sqdist += diff * diff;
+        dot += x[k] * y[k];
+    }
+    return kernel_from_parts(kernel, sqdist, dot);
+}
+
+void polka_sqnorms(const double *x, size_t n, size_t p, double *out) {
+    for (size_t i = 0; i < n; i++) out[i] = cblas_ddot((int)p, x + i * p, 1, x + i * p, 1);
+}
+
+polka_status polka_kernel_block(const polka_kernel *kernel, const double *x, size_t n,
+                                const double *d, const double *d_sqnorm, size_t m, size_t p,
+                                double *k_out) {
+    if (n == 0 || m == 0) return POLKA_OK;
+    /* k_out <- X Dᵀ (n×m), the inner products. */
+    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)n, (int)m, (int)p, 1.0, x, (int)p, d,
+                (int)p, 0.0, k_out, (int)m);
+    if (kernel->kind == POLKA_KERNEL_LINEAR) return POLKA_OK;
+    double *dn = NULL;
+    if (kernel->kind != POLKA_KERNEL_POLYNOMIAL && d_sqnorm == NULL) {
+        dn = malloc(m * sizeof *dn);
+        POLKA_CHECK_ALLOC(dn);
+        polka_sqnorms(d, m, p, dn);
+        d_sqnorm = dn;
+    }
+    for (size_t i = 0; i < n; i++) {
+        double *row = k_out + i * m;
+        double xn = kernel->kind == POLKA_KERNEL_POLYNOMIAL
+                        ? 0.0
+                        : cblas_ddot((int)p, x + i * p, 1, x + i * p, 1);
+        for (size_t j = 0; j < m; j++) {
+            double dot = row[j];
+            double sqdist = 0.0;
+            if (kernel->kind != POLKA_KERNEL_POLYNOMIAL) {
+                /* Cancellation can make the expansion slightly negative. */
+                sqdist = xn + d_sqnorm[j] - 2.0 * dot;
+                if (sqdist < 0.0) sqdist = 0.0;
+            }
+            row[j] = kernel_from_parts(kernel, sqdist, dot);
+        }
+    }
+    free(dn);
+    return POLKA_OK;
+}
+
+void polka_kernel_block_ref(const polka_kernel *kernel, const double *x, size_t n, const double *d,
+                            size_t m, size_t p, double *k_out) {
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < m; j++)
+            k_out[i * m + j] = polka_kernel_eval(kernel, x + i * p, d + j * p, p);
+}

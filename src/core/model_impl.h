@@ -1,0 +1,22 @@
+/* Private layout of polka_model, shared by the core's model-order controls. */
+#ifndef POLKA_MODEL_IMPL_H
+#define POLKA_MODEL_IMPL_H
+
+#include "polka/model.h"
+
+struct polka_model_s {
+    polka_kernel kernel;
+    size_t p, c;     /* input dimension, outputs */
+    size_t m, cap;   /* model order, allocated rows */
+    double *dict;    /* cap × p */
+    double *weights; /* cap × c */
+    double *sqnorm;  /* cap: ‖d_m‖², cached for the kernel blocks */
+};
+
+/** Makes room for at least m points. */
+polka_status polka_model_reserve(polka_model *model, size_t m);
+
+/** Removes point j (dictionary row, weight row, cached norm), keeping the order of the rest. */
+void polka_model_remove(polka_model *model, size_t j);
+
+#endif

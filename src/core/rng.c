@@ -1,0 +1,33 @@
+#include "polka/rng.h"
+
+#include <Random123/philox.h>
+#include <math.h>
+
+polka_rng polka_rng_start(uint64_t seed, uint64_t stream, uint64_t index) {
+    return (polka_rng){.seed = seed, .stream = stream, .index = index};
+}
+
+static void refill(polka_rng *rng) {
+    philox4x64_ctr_t ctr = {{rng->index, rng->block, 0, 0}};
+    philox4x64_key_t key = {{rng->seed, rng->stream}};
+    philox4x64_ctr_t out = philox4x64(ctr, key);
+    for (int k = 0; k < 4; k++) /* 53 random bits, centred in their interval: never 0 or 1 */
+        rng->buffer[k] = ((double)(out.v[k] >> 11) + 0.5) * 0x1.0p-53;
+    rng->block++;
+    rng->left = 4;
+}
+
+double polka_rng_uniform(polka_rng *rng) {
+    if (rng->left == 0) refill(rng);
+    return rng->buffer[4 - rng->left--];
+}
+
+double polka_rng_normal(polka_rng *rng) {
+    double u1 = polka_rng_uniform(rng), u2 = polka_rng_uniform(rng);
+    return sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2);
+}
+
+uint64_t polka_rng_below(polka_rng *rng, uint64_t n) {
+    uint64_t k = (uint64_t)(polka_rng_uniform(rng) * (double)n);
+    return k < n ? k : n - 1;
+}

@@ -1,0 +1,246 @@
+#include "polka/config.h"
+
+#include <errno.h>
+#include <ini.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "polka/kernel.h"
+#include "polka/learner.h"
+#include "polka/loss.h"
+
+#define KEY(sec, field, type, def, help)                                                           \
+    {                                                                                              \
+        sec "." #field, type, offsetof(polka_config, field), sizeof(((polka_config *)0)->field),   \
+            def, help                                                                              \
+    }
+
+static const polka_config_key config_keys[] = {
+    KEY("run", mode, POLKA_KEY_STRING, "decentralized",
+        "decentralized (one agent per rank) | centralized (one agent, the union of the streams)"),
+    KEY("run", seed, POLKA_KEY_U64, "1", "seed of every random stream of the run"),
+    KEY("run", passes, POLKA_KEY_DOUBLE, "1", "passes over the training set"),
+    KEY("run", log_every, POLKA_KEY_SIZE, "250", "training samples (all agents) between log steps"),
+    KEY("run", output, POLKA_KEY_STRING, "", "run file to write (HDF5); empty: none"),
+    KEY("data", source, POLKA_KEY_STRING, "multidist", "data source: multidist"),
+    KEY("data", classes, POLKA_KEY_SIZE, "5", "multidist: classes"),
+    KEY("data", components, POLKA_KEY_SIZE, "3", "multidist: mixture components per class"),
+    KEY("data", dim, POLKA_KEY_SIZE, "2", "multidist: input dimension"),
+    KEY("data", mean_var, POLKA_KEY_DOUBLE, "1.0", "multidist: variance of the component means"),
+    KEY("data", sample_var, POLKA_KEY_DOUBLE, "0.2", "multidist: variance of a sample"),
+    KEY("data", means_seed, POLKA_KEY_U64, "7", "multidist: seed of the component means"),
+    KEY("data", n_train, POLKA_KEY_SIZE, "5000", "training samples (all agents together)"),
+    KEY("data", n_test, POLKA_KEY_SIZE, "2500", "test samples"),
+    KEY("data", split, POLKA_KEY_STRING, "iid",
+        "how the stream reaches agents: iid | skewed | mixtures"),
+    KEY("data", skew_classes, POLKA_KEY_SIZE, "2", "skewed split: classes each agent mostly sees"),
+    KEY("data", skew_fraction, POLKA_KEY_DOUBLE, "0.9",
+        "skewed split: fraction of an agent's samples from its own classes"),
+    KEY("learner", kernel, POLKA_KEY_STRING, "gaussian",
+        "gaussian | laplacian | polynomial | linear"),
+    KEY("learner", sigma, POLKA_KEY_DOUBLE, "0.6", "kernel bandwidth (polynomial: scale)"),
+    KEY("learner", degree, POLKA_KEY_SIZE, "3", "polynomial kernel degree"),
+    KEY("learner", coef0, POLKA_KEY_DOUBLE, "1", "polynomial kernel offset"),
+    KEY("learner", loss, POLKA_KEY_STRING, "multi-hinge",
+        "multi-hinge | multi-logistic | hinge | logistic | square | absolute | eps-insensitive"),
+    KEY("learner", loss_epsilon, POLKA_KEY_DOUBLE, "0.1", "eps-insensitive loss: tube width"),
+    KEY("learner", control, POLKA_KEY_STRING, "komp", "model-order control: komp | none"),
+    KEY("learner", eta, POLKA_KEY_DOUBLE, "0.5", "constant step size"),
+    KEY("learner", lambda, POLKA_KEY_DOUBLE, "1e-4", "regulariser"),
+    KEY("learner", kp, POLKA_KEY_DOUBLE, "0.04", "parsimony constant: budget = kp * eta^1.5"),
+    KEY("learner", epsilon, POLKA_KEY_DOUBLE, "-1", "KOMP budget; < 0: from kp"),
+    KEY("learner", jitter, POLKA_KEY_DOUBLE, "1e-10", "relative jitter on the kernel diagonal"),
+    KEY("learner", batch, POLKA_KEY_SIZE, "1", "mini-batch per agent and round"),
+    KEY("net", graph, POLKA_KEY_STRING, "", "topology file; empty: a ring over the ranks"),
+    KEY("net", weights, POLKA_KEY_STRING, "metropolis",
+        "edge weights: uniform | metropolis | file"),
+    KEY("net", penalty, POLKA_KEY_STRING, "paper", "consensus penalty: paper | symmetric"),
+    KEY("net", c, POLKA_KEY_DOUBLE, "1", "consensus penalty coefficient"),
+};
+
+const polka_config_key *polka_config_keys(size_t *count) {
+    *count = sizeof config_keys / sizeof *config_keys;
+    return config_keys;
+}
+
+static const polka_config_key *find_key(const char *name) {
+    for (size_t k = 0; k < sizeof config_keys / sizeof *config_keys; k++)
+        if (strcmp(config_keys[k].name, name) == 0) return &config_keys[k];
+    return NULL;
+}
+
+static polka_status parse_value(const polka_config_key *key, const char *value, void *field) {
+    char *end = NULL;
+    errno = 0;
+    switch (key->type) {
+    case POLKA_KEY_SIZE:
+    case POLKA_KEY_U64: {
+        unsigned long long v = strtoull(value, &end, 10);
+        POLKA_CHECK(value[0] != '-' && end != value && *end == '\0' && errno == 0, POLKA_ERR_ARG,
+                    "%s: '%s' is not a non-negative integer", key->name, value);
+        if (key->type == POLKA_KEY_SIZE)
+            *(size_t *)field = (size_t)v;
+        else
+            *(uint64_t *)field = (uint64_t)v;
+        return POLKA_OK;
+    }
+    case POLKA_KEY_DOUBLE: {
+        double v = strtod(value, &end);
+        POLKA_CHECK(end != value && *end == '\0' && errno == 0 && isfinite(v), POLKA_ERR_ARG,
+                    "%s: '%s' is not a finite number", key->name, value);
+        *(double *)field = v;
+        return POLKA_OK;
+    }
+    case POLKA_KEY_STRING:
+        POLKA_CHECK(strlen(value) < key->size, POLKA_ERR_ARG,
+                    "%s: value longer than %zu characters", key->name, key->size - 1);
+        strcpy((char *)field, value);
+        return POLKA_OK;
+    }
+    return polka_error_set(POLKA_ERR_ARG, "%s: unknown key type", key->name);
+}
+
+polka_status polka_config_set(polka_config *config, const char *name, const char *value) {
+    const polka_config_key *key = find_key(name);
+    POLKA_CHECK(key != NULL, POLKA_ERR_ARG, "unknown key '%s' (polka --help lists every key)",
+                name);
+    return parse_value(key, value, (char *)config + key->offset);
+}
+
+void polka_config_defaults(polka_config *config) {
+    memset(config, 0, sizeof *config);
+    for (size_t k = 0; k < sizeof config_keys / sizeof *config_keys; k++)
+        (void)parse_value(&config_keys[k], config_keys[k].fallback,
+                          (char *)config + config_keys[k].offset);
+}
+
+polka_status polka_config_override(polka_config *config, const char *assignment) {
+    const char *eq = strchr(assignment, '=');
+    POLKA_CHECK(eq != NULL && eq != assignment, POLKA_ERR_ARG,
+                "--set expects section.key=value, got '%s'", assignment);
+    char name[128];
+    size_t len = (size_t)(eq - assignment);
+    POLKA_CHECK(len < sizeof name, POLKA_ERR_ARG, "key too long in '%s'", assignment);
+    memcpy(name, assignment, len);
+    name[len] = '\0';
+    return polka_config_set(config, name, eq + 1);
+}
+
+typedef struct {
+    polka_config *config;
+    polka_status status;
+    char message[768];
+} load_state;
+
+static int config_ini_entry(void *user, const char *section, const char *name, const char *value) {
+    load_state *state = user;
+    if (state->status != POLKA_OK) return 0;
+    char full[160];
+    snprintf(full, sizeof full, "%s.%s", section, name);
+    state->status = polka_config_set(state->config, full, value);
+    if (state->status != POLKA_OK) {
+        snprintf(state->message, sizeof state->message, "%s", polka_error_message());
+        return 0;
+    }
+    return 1;
+}
+
+polka_status polka_config_load(polka_config *config, const char *path) {
+    load_state state = {.config = config, .status = POLKA_OK};
+    int line = ini_parse(path, config_ini_entry, &state);
+    POLKA_CHECK(line != -1, POLKA_ERR_IO, "cannot open config file '%s': %s", path,
+                strerror(errno));
+    POLKA_CHECK(line != -2, POLKA_ERR_MEM, "out of memory reading '%s'", path);
+    if (state.status != POLKA_OK)
+        return polka_error_set(state.status, "%s:%d: %s", path, line, state.message);
+    POLKA_CHECK(line == 0, POLKA_ERR_FORMAT, "%s:%d: line does not parse (expected key = value)",
+                path, line);
+    return POLKA_OK;
+}
+
+void polka_config_get(const polka_config *config, const polka_config_key *key, char *out,
+                      size_t size) {
+    const char *field = (const char *)config + key->offset;
+    switch (key->type) {
+    case POLKA_KEY_SIZE:
+        snprintf(out, size, "%zu", *(const size_t *)field);
+        break;
+    case POLKA_KEY_U64:
+        snprintf(out, size, "%llu", (unsigned long long)*(const uint64_t *)field);
+        break;
+    case POLKA_KEY_DOUBLE:
+        snprintf(out, size, "%.17g", *(const double *)field);
+        break;
+    case POLKA_KEY_STRING:
+        snprintf(out, size, "%s", field);
+        break;
+    }
+}
+
+static int one_of(const char *value, const char *const *choices) {
+    for (; *choices; choices++)
+        if (strcmp(value, *choices) == 0) return 1;
+    return 0;
+}
+
+static const char *check_data(const polka_config *config) {
+    static const char *const sources[] = {"multidist", NULL};
+    static const char *const splits[] = {"iid", "skewed", "mixtures", NULL};
+    if (!one_of(config->source, sources)) return "data.source must be multidist";
+    if (!one_of(config->split, splits)) return "data.split must be iid, skewed or mixtures";
+    if (config->n_train < 1) return "data.n_train must be >= 1";
+    if (config->n_test < 1) return "data.n_test must be >= 1";
+    if (config->classes < 2) return "data.classes must be >= 2";
+    if (config->components < 1) return "data.components must be >= 1";
+    if (config->dim < 2) return "data.dim must be >= 2";
+    if (!(config->mean_var >= 0)) return "data.mean_var must be >= 0";
+    if (!(config->sample_var > 0)) return "data.sample_var must be > 0";
+    if (config->skew_classes < 1 || config->skew_classes > config->classes)
+        return "data.skew_classes must be between 1 and data.classes";
+    if (!(config->skew_fraction >= 0 && config->skew_fraction <= 1))
+        return "data.skew_fraction must be in [0, 1]";
+    return NULL;
+}
+
+static const char *check_learner(const polka_config *config) {
+    polka_kernel_kind kernel;
+    polka_loss_kind loss;
+    polka_control_kind control;
+    if (polka_kernel_kind_parse(config->kernel, &kernel) != POLKA_OK) return polka_error_message();
+    if (polka_loss_kind_parse(config->loss, &loss) != POLKA_OK) return polka_error_message();
+    if (polka_control_kind_parse(config->control, &control) != POLKA_OK)
+        return polka_error_message();
+    if (!(config->sigma > 0)) return "learner.sigma must be > 0";
+    if (!(config->eta > 0)) return "learner.eta must be > 0";
+    if (!(config->lambda >= 0)) return "learner.lambda must be >= 0";
+    if (!(config->eta * config->lambda < 1)) return "learner.eta * learner.lambda must be < 1";
+    if (!(config->kp >= 0)) return "learner.kp must be >= 0";
+    if (!(config->jitter >= 0 && config->jitter < 1e-2))
+        return "learner.jitter must be in [0, 0.01)";
+    if (config->batch < 1) return "learner.batch must be >= 1";
+    if (config->degree < 1) return "learner.degree must be >= 1";
+    if (!(config->loss_epsilon >= 0)) return "learner.loss_epsilon must be >= 0";
+    if (!polka_loss_is_classification(loss))
+        return "learner.loss: multidist is a classification set";
+    if ((loss == POLKA_LOSS_HINGE || loss == POLKA_LOSS_LOGISTIC) && config->classes != 2)
+        return "learner.loss hinge/logistic need data.classes = 2 (use multi-hinge/multi-logistic)";
+    return NULL;
+}
+
+const char *polka_config_check(const polka_config *config) {
+    static const char *const modes[] = {"decentralized", "centralized", NULL};
+    static const char *const weights[] = {"uniform", "metropolis", "file", NULL};
+    static const char *const penalties[] = {"paper", "symmetric", NULL};
+    if (!one_of(config->mode, modes)) return "run.mode must be decentralized or centralized";
+    if (!(config->passes > 0)) return "run.passes must be > 0";
+    if (config->log_every < 1) return "run.log_every must be >= 1";
+    const char *why = check_data(config);
+    if (why == NULL) why = check_learner(config);
+    if (why) return why;
+    if (!one_of(config->weights, weights)) return "net.weights must be uniform, metropolis or file";
+    if (!one_of(config->penalty, penalties)) return "net.penalty must be paper or symmetric";
+    if (!(config->c >= 0)) return "net.c must be >= 0";
+    return NULL;
+}

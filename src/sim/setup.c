@@ -1,0 +1,74 @@
+#include <math.h>
+#include <stdio.h>
+#include <time.h>
+
+#include "sim_impl.h"
+
+double polka_now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+void polka_sim_log(const polka_sim_hooks *hooks, const char *fmt, ...) {
+    if (hooks == NULL || hooks->log == NULL) return;
+    char line[512];
+    va_list args;
+    va_start(args, fmt);
+    vsnprintf(line, sizeof line, fmt, args);
+    va_end(args);
+    hooks->log(hooks->context, line);
+}
+
+polka_status polka_sim_learner_params(const polka_config *config, polka_learner_params *params) {
+    const char *why = polka_config_check(config);
+    POLKA_CHECK(why == NULL, POLKA_ERR_ARG, "%s", why);
+    *params = (polka_learner_params){
+        .kernel = {.sigma = config->sigma, .degree = (int)config->degree, .coef0 = config->coef0},
+        .loss = {.epsilon = config->loss_epsilon},
+        .eta = config->eta,
+        .lambda = config->lambda,
+        .kp = config->kp,
+        .epsilon = config->epsilon,
+        .jitter = config->jitter,
+    };
+    POLKA_CALL(polka_kernel_kind_parse(config->kernel, &params->kernel.kind));
+    POLKA_CALL(polka_loss_kind_parse(config->loss, &params->loss.kind));
+    POLKA_CALL(polka_control_kind_parse(config->control, &params->control));
+    return POLKA_OK;
+}
+
+polka_multidist_params polka_sim_multidist_params(const polka_config *config) {
+    return (polka_multidist_params){
+        .classes = config->classes,
+        .components = config->components,
+        .dim = config->dim,
+        .mean_var = config->mean_var,
+        .sample_var = config->sample_var,
+        .seed = config->seed,
+        .means_seed = config->means_seed,
+    };
+}
+
+polka_status polka_sim_make_data(const polka_config *config, polka_multidist **gen,
+                                 polka_dataset *test) {
+    polka_multidist_params params = polka_sim_multidist_params(config);
+    POLKA_CALL(polka_multidist_create(&params, gen));
+    polka_status status = polka_dataset_alloc(test, config->n_test, config->dim, config->classes);
+    if (status != POLKA_OK) {
+        polka_multidist_free(gen);
+        return status;
+    }
+    polka_multidist_fill(*gen, POLKA_STREAM_TEST, 0, test);
+    return POLKA_OK;
+}
+
+size_t polka_sim_rounds(const polka_config *config, size_t per_round) {
+    double total = ceil(config->passes * (double)config->n_train);
+    size_t rounds = (size_t)ceil(total / (double)per_round);
+    return rounds > 0 ? rounds : 1;
+}
+
+uint64_t polka_sim_train_index(const polka_config *config, uint64_t g) {
+    return g % config->n_train;
+}

@@ -1,0 +1,26 @@
+/* Pieces shared by the centralized and decentralized loops. */
+#ifndef POLKA_SIM_IMPL_H
+#define POLKA_SIM_IMPL_H
+
+#include <stdarg.h>
+
+#include "polka/sim.h"
+
+/** Monotonic wall-clock seconds. */
+double polka_now(void);
+
+/** Formats a line and hands it to the log hook (if any). */
+void polka_sim_log(const polka_sim_hooks *hooks, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/** The generator and the common test set of a configuration; the caller frees both. */
+polka_status polka_sim_make_data(const polka_config *config, polka_multidist **gen,
+                                 polka_dataset *test);
+
+/** Rounds of a run: enough rounds of `per_round` samples to cover passes × n_train. */
+size_t polka_sim_rounds(const polka_config *config, size_t per_round);
+
+/** Sample index g of the whole training stream (wraps around after n_train). */
+uint64_t polka_sim_train_index(const polka_config *config, uint64_t g);
+
+#endif
