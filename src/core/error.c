@@ -1,16 +1,20 @@
 #include "polka/error.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #define POLKA_ERROR_CAPACITY 1024
 
 static _Thread_local char error_text[POLKA_ERROR_CAPACITY];
 
 polka_status polka_error_set(polka_status code, const char *fmt, ...) {
+    /* Format into a copy: the arguments may point into error_text itself. */
+    char text[POLKA_ERROR_CAPACITY];
     va_list args;
     va_start(args, fmt);
-    vsnprintf(error_text, sizeof error_text, fmt, args);
+    vsnprintf(text, sizeof text, fmt, args);
     va_end(args);
+    memcpy(error_text, text, sizeof text);
     return code;
 }
 

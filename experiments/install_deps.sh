@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Installs, with apt-get, the Debian packages polka needs that are not there yet.
+# Needs root (or sudo) only when something is missing.
+set -euo pipefail
+packages=(build-essential cmake pkg-config openmpi-bin libopenmpi-dev libopenblas-dev
+          liblapacke-dev libhdf5-openmpi-dev libcmocka-dev librandom123-dev libigraph-dev
+          libinih-dev libsvm-tools python3 python3-numpy python3-h5py python3-matplotlib)
+missing=()
+for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+echo "installing: ${missing[*]}"
+sudo=""
+[ "$(id -u)" -ne 0 ] && sudo="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -1,0 +1,31 @@
+# The polka command: bad input gives one clear message and a non-zero exit.
+set(POLKA_BIN $<TARGET_FILE:polka>)
+set(EXPECT_FAIL ${CMAKE_CURRENT_SOURCE_DIR}/expect_fail.sh)
+
+function(polka_cli_fails name regex)
+  add_test(NAME cli_${name} COMMAND sh ${EXPECT_FAIL} "${regex}" ${ARGN})
+endfunction()
+
+polka_cli_fails(eta_zero "learner.eta must be > 0" ${POLKA_BIN} run --set learner.eta=0)
+polka_cli_fails(sigma_negative "sigma must be > 0" ${POLKA_BIN} run --set learner.sigma=-1)
+polka_cli_fails(unknown_loss "unknown loss 'squared-hinge'" ${POLKA_BIN} run --set learner.loss=squared-hinge)
+polka_cli_fails(unknown_key "unknown key 'learner.etaa'" ${POLKA_BIN} run --set learner.etaa=1)
+polka_cli_fails(bad_number "learner.eta: '0.5x' is not a finite number" ${POLKA_BIN} run --set learner.eta=0.5x)
+polka_cli_fails(negative_count "data.n_train: '-5' is not a non-negative integer" ${POLKA_BIN} run --set data.n_train=-5)
+polka_cli_fails(missing_config "cannot open config file 'no/such.ini'" ${POLKA_BIN} run --config no/such.ini)
+polka_cli_fails(config_unknown_key "bad_key.ini:3: unknown key 'learner.sigmaa'" ${POLKA_BIN} run --config ${CMAKE_CURRENT_SOURCE_DIR}/data/bad_key.ini)
+polka_cli_fails(config_syntax "bad_syntax.ini:2: line does not parse" ${POLKA_BIN} run --config ${CMAKE_CURRENT_SOURCE_DIR}/data/bad_syntax.ini)
+polka_cli_fails(unknown_argument "unknown argument '--fast'" ${POLKA_BIN} run --fast)
+polka_cli_fails(unstable_step "learner.eta \\* learner.lambda must be < 1" ${POLKA_BIN} run --set learner.eta=2 --set learner.lambda=0.6)
+polka_cli_fails(data_no_output "needs -o FILE" ${POLKA_BIN} data multidist)
+polka_cli_fails(data_unwritable "cannot write '/nonexistent/dir/x.svm'" ${POLKA_BIN} data multidist -o /nonexistent/dir/x.svm)
+
+# The help lists every key with its default.
+add_test(NAME cli_help_lists_keys COMMAND ${POLKA_BIN} --help)
+set_tests_properties(cli_help_lists_keys PROPERTIES PASS_REGULAR_EXPRESSION "learner.kp +\\[0.04\\]")
+
+# A short centralized run prints its summary.
+add_test(NAME cli_run_centralized COMMAND ${POLKA_BIN} run --quiet --config
+         ${PROJECT_SOURCE_DIR}/experiments/configs/multidist_hinge.ini --set data.n_train=1000)
+set_tests_properties(cli_run_centralized PROPERTIES PASS_REGULAR_EXPRESSION
+                     "summary: test error [0-9.]+ %.*model order")

@@ -1,0 +1,141 @@
+/* Kernels (BLAS block vs reference loop) and loss gradients vs finite differences. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "polka/kernel.h"
+#include "polka/loss.h"
+#include "polka/model.h"
+#include "test_util.h"
+
+static void check_block(polka_kernel kernel) {
+    enum { N = 37, M = 23, P = 5 };
+    double x[N * P], d[M * P], fast[N * M], ref[N * M];
+    fill_uniform(x, N * P, -2, 2, 1);
+    fill_uniform(d, M * P, -2, 2, 2);
+    CHECK_OK(polka_kernel_block(&kernel, x, N, d, NULL, M, P, fast));
+    polka_kernel_block_ref(&kernel, x, N, d, M, P, ref);
+    for (size_t k = 0; k < N * M; k++) assert_true(close_rel(fast[k], ref[k], 1e-12));
+}
+
+static void test_kernel_blocks_match_reference(void **state) {
+    (void)state;
+    check_block((polka_kernel){.kind = POLKA_KERNEL_GAUSSIAN, .sigma = 0.7});
+    check_block((polka_kernel){.kind = POLKA_KERNEL_LAPLACIAN, .sigma = 1.3});
+    check_block(
+        (polka_kernel){.kind = POLKA_KERNEL_POLYNOMIAL, .sigma = 1.0, .degree = 3, .coef0 = 1});
+    check_block((polka_kernel){.kind = POLKA_KERNEL_LINEAR});
+}
+
+static void test_kernel_values(void **state) {
+    (void)state;
+    polka_kernel gauss = {.kind = POLKA_KERNEL_GAUSSIAN, .sigma = 2.0};
+    double a[2] = {0, 0}, b[2] = {3, 4};
+    assert_true(close_rel(polka_kernel_eval(&gauss, a, b, 2), exp(-25.0 / 8.0), 1e-15));
+    polka_kernel lap = {.kind = POLKA_KERNEL_LAPLACIAN, .sigma = 2.0};
+    assert_true(close_rel(polka_kernel_eval(&lap, a, b, 2), exp(-2.5), 1e-15));
+    polka_kernel bad = {.kind = POLKA_KERNEL_GAUSSIAN, .sigma = 0.0};
+    assert_non_null(polka_kernel_check(&bad));
+    polka_kernel_kind kind;
+    assert_int_equal(polka_kernel_kind_parse("cosine", &kind), POLKA_ERR_ARG);
+    assert_non_null(strstr(polka_error_message(), "cosine"));
+}
+
+static void test_model_eval_matches_sum(void **state) {
+    (void)state;
+    enum { M = 11, N = 300, P = 3, C = 4 };
+    polka_kernel kernel = {.kind = POLKA_KERNEL_GAUSSIAN, .sigma = 0.9};
+    double d[M * P], w[M * C], x[N * P], f[N * C];
+    fill_uniform(d, M * P, -1, 1, 3);
+    fill_uniform(w, M * C, -1, 1, 4);
+    fill_uniform(x, N * P, -1, 1, 5);
+    polka_model *model = NULL;
+    CHECK_OK(polka_model_create(&kernel, P, C, &model));
+    CHECK_OK(polka_model_append(model, d, M, w));
+    polka_model_scale(model, 0.5);
+    CHECK_OK(polka_model_eval(model, x, N, f));
+    for (size_t i = 0; i < N; i++)
+        for (size_t c = 0; c < C; c++) {
+            double sum = 0.0;
+            for (size_t m = 0; m < M; m++)
+                sum += 0.5 * w[m * C + c] * polka_kernel_eval(&kernel, x + i * P, d + m * P, P);
+            assert_true(close_rel(f[i * C + c], sum, 1e-12));
+        }
+    polka_model_free(&model);
+    assert_null(model);
+    polka_model_free(&model); /* NULL-safe */
+}
+
+/* Central finite differences of the loss against its gradient, away from kinks. */
+static void check_gradient(polka_loss loss, size_t c, double y, uint64_t seed) {
+    double f[8], grad[8], plus[8], minus[8];
+    for (int trial = 0; trial < 50; trial++) {
+        fill_uniform(f, c, -2, 2, seed + (uint64_t)trial);
+        polka_loss_eval(&loss, f, c, y, grad);
+        for (size_t k = 0; k < c; k++) {
+            double h = 1e-6;
+            memcpy(plus, f, c * sizeof *f);
+            memcpy(minus, f, c * sizeof *f);
+            plus[k] += h;
+            minus[k] -= h;
+            double lp = polka_loss_eval(&loss, plus, c, y, NULL);
+            double lm = polka_loss_eval(&loss, minus, c, y, NULL);
+            double l0 = polka_loss_eval(&loss, f, c, y, NULL);
+            /* Skip a kink: there the one-sided slopes differ. */
+            double right = (lp - l0) / h, left = (l0 - lm) / h;
+            if (fabs(right - left) > 1e-3) continue;
+            double fd = (lp - lm) / (2 * h);
+            if (fabs(fd - grad[k]) > 1e-6)
+                fail_msg("%s: d/df%zu = %g, finite difference %g", polka_loss_kind_name(loss.kind),
+                         k, grad[k], fd);
+        }
+    }
+}
+
+static void test_loss_gradients_match_finite_differences(void **state) {
+    (void)state;
+    for (double y = 0; y < 5; y++) {
+        check_gradient((polka_loss){.kind = POLKA_LOSS_MULTI_HINGE}, 5, y, 10);
+        check_gradient((polka_loss){.kind = POLKA_LOSS_MULTI_LOGISTIC}, 5, y, 20);
+    }
+    for (double y = 0; y < 2; y++) {
+        check_gradient((polka_loss){.kind = POLKA_LOSS_HINGE}, 1, y, 30);
+        check_gradient((polka_loss){.kind = POLKA_LOSS_LOGISTIC}, 1, y, 40);
+    }
+    check_gradient((polka_loss){.kind = POLKA_LOSS_SQUARE}, 1, 0.3, 50);
+    check_gradient((polka_loss){.kind = POLKA_LOSS_ABSOLUTE}, 1, -0.4, 60);
+    check_gradient((polka_loss){.kind = POLKA_LOSS_EPS_INSENSITIVE, .epsilon = 0.5}, 1, 0.2, 70);
+}
+
+static void test_loss_values(void **state) {
+    (void)state;
+    polka_loss hinge = {.kind = POLKA_LOSS_MULTI_HINGE};
+    double f[3] = {0.5, 0.2, -1.0}, g[3];
+    /* y = 1: r = 0, 1 + 0.5 − 0.2 */
+    assert_true(close_rel(polka_loss_eval(&hinge, f, 3, 1, g), 1.3, 1e-15));
+    assert_true(g[0] == 1.0 && g[1] == -1.0 && g[2] == 0.0);
+    /* y = 0 with a margin above 1: no loss, no gradient */
+    double sure[3] = {3.0, 0.2, -1.0};
+    assert_true(polka_loss_eval(&hinge, sure, 3, 0, g) == 0.0);
+    assert_true(g[0] == 0.0 && g[1] == 0.0 && g[2] == 0.0);
+    polka_loss logistic = {.kind = POLKA_LOSS_MULTI_LOGISTIC};
+    double big[3] = {800, 0, 0};
+    assert_true(isfinite(polka_loss_eval(&logistic, big, 3, 1, g))); /* no overflow */
+    assert_true(close_rel(polka_loss_eval(&logistic, big, 3, 1, g), 800.0, 1e-12));
+    assert_int_equal((int)polka_loss_predict(&logistic, f, 3), 0);
+    polka_loss binary = {.kind = POLKA_LOSS_LOGISTIC};
+    double z = -1000;
+    assert_true(close_rel(polka_loss_eval(&binary, &z, 1, 1, g), 1000.0, 1e-12));
+    assert_non_null(polka_loss_check(&binary, 5));
+    assert_null(polka_loss_check(&hinge, 5));
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_kernel_blocks_match_reference),
+        cmocka_unit_test(test_kernel_values),
+        cmocka_unit_test(test_model_eval_matches_sum),
+        cmocka_unit_test(test_loss_gradients_match_finite_differences),
+        cmocka_unit_test(test_loss_values),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
