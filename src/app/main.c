@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "app.h"
+#include "cmd_graph.h"
 
 static void print_usage(void) {
     printf(
@@ -16,6 +17,15 @@ static void print_usage(void) {
         "With one rank (or run.mode = centralized) `polka run` is centralized POLK.\n\n",
         POLKA_VERSION);
     polka_app_print_keys();
+}
+
+/* `polka graph` is serial: rank 0 does it, every rank returns its exit code. */
+static int graph_on_root(int argc, char **argv, MPI_Comm comm) {
+    int rank = 0, code = 0;
+    MPI_Comm_rank(comm, &rank);
+    if (rank == 0) code = polka_cmd_graph(argc, argv);
+    MPI_Bcast(&code, 1, MPI_INT, 0, comm);
+    return code;
 }
 
 static int dispatch(int argc, char **argv, MPI_Comm comm) {
@@ -32,6 +42,7 @@ static int dispatch(int argc, char **argv, MPI_Comm comm) {
     }
     if (strcmp(argv[1], "run") == 0) return polka_cmd_run(argc - 1, argv + 1, comm);
     if (strcmp(argv[1], "data") == 0) return polka_cmd_data(argc - 1, argv + 1, comm);
+    if (strcmp(argv[1], "graph") == 0) return graph_on_root(argc - 1, argv + 1, comm);
     if (rank == 0) fprintf(stderr, "polka: unknown command '%s' (see polka --help)\n", argv[1]);
     return 2;
 }
