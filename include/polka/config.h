@@ -24,6 +24,8 @@ typedef struct {
     double passes;
     size_t log_every; /* training samples (in total over agents) between log steps */
     char output[POLKA_PATH_LEN];
+    char csv[POLKA_PATH_LEN];
+    size_t central_batch; /* centralized batch; 0 = the union of a round (agents × batch) */
     /* [data] */
     char source[POLKA_NAME_LEN]; /* multidist */
     size_t classes, components, dim, n_train, n_test;
@@ -43,6 +45,9 @@ typedef struct {
     size_t batch;
     /* [net] */
     char graph[POLKA_PATH_LEN];
+    size_t agents; /* agents of a centralized run's union; 0 = from the graph or the ranks */
+    double p, radius, rewire;
+    size_t k;
     char weights[POLKA_NAME_LEN];
     char penalty[POLKA_NAME_LEN];
     double c;

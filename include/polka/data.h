@@ -30,7 +30,7 @@ void polka_dataset_free(polka_dataset *data);
 polka_status polka_dataset_write_libsvm(const polka_dataset *data, const char *path);
 
 /** Streams of a generator: each is an independent counter-based sequence. */
-enum { POLKA_STREAM_TRAIN = 1, POLKA_STREAM_TEST = 2 };
+enum { POLKA_STREAM_TRAIN = 1, POLKA_STREAM_TEST = 2, POLKA_STREAM_SPLIT = 3 };
 
 /**
  * The POLK "multidist" Gaussian mixture (paper 000 §5.2, DESIGN.md): K classes with centres
@@ -56,6 +56,10 @@ void polka_multidist_free(polka_multidist **gen);
 /** Sample `index` of `stream` into x (dim numbers) and *y. Pure given the generator. */
 void polka_multidist_sample(const polka_multidist *gen, uint64_t stream, uint64_t index, double *x,
                             double *y);
+
+/** Sample `index` of `stream` conditioned on class c (the component is still drawn). */
+void polka_multidist_sample_class(const polka_multidist *gen, uint64_t stream, uint64_t index,
+                                  size_t c, double *x);
 
 /** Fills data (already allocated for n points) with samples first..first+n−1 of stream. */
 void polka_multidist_fill(const polka_multidist *gen, uint64_t stream, uint64_t first,

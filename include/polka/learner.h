@@ -74,6 +74,14 @@ double polka_learner_loss_grad(const polka_learner *learner, const double *f, co
 polka_status polka_learner_update(polka_learner *learner, const double *x, size_t n,
                                   const double *g);
 
+/**
+ * The same step with the divisor B given apart from the number n of appended points:
+ * f ← (1 − ηλ) f − (η/B) Σ_{r<n} g_r k(x_r, ·). The symmetric penalty appends the
+ * neighbours' points too while the step stays scaled by the agent's own batch.
+ */
+polka_status polka_learner_update_batch(polka_learner *learner, const double *x, size_t n,
+                                        const double *g, double batch);
+
 /** One POLK step on a mini-batch: predict, loss gradients, update. *loss_out = mean loss. */
 polka_status polka_learner_step(polka_learner *learner, const double *x, const double *y, size_t n,
                                 double *loss_out);

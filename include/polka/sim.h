@@ -43,11 +43,30 @@ polka_status polka_sim_learner_params(const polka_config *config, polka_learner_
 polka_multidist_params polka_sim_multidist_params(const polka_config *config);
 
 /**
- * Runs centralized POLK on the calling process: one agent, the whole training stream,
- * mini-batches of `batch` samples. Not collective.
+ * Runs centralized POLK on the calling process: one agent learning from the union of the
+ * streams of `agents` agents, in mini-batches of run.central_batch samples (0: one round
+ * of all agents, agents × learner.batch). Not collective.
  */
-polka_status polka_sim_run_centralized(const polka_config *config, size_t batch,
+polka_status polka_sim_run_centralized(const polka_config *config, size_t agents,
                                        const polka_sim_hooks *hooks, polka_sim_summary *summary);
+
+/**
+ * Collective: the greedy projected penalty method with one agent per rank of comm on the
+ * configured graph. *final_model, when not NULL, receives a copy of this rank's model
+ * (the caller owns it).
+ */
+polka_status polka_sim_run_decentralized(const polka_config *config, MPI_Comm comm,
+                                         const polka_sim_hooks *hooks, polka_sim_summary *summary,
+                                         polka_model **final_model);
+
+/**
+ * The serial network reference: the same method for `agents` agents simulated in one process
+ * (no MPI call), round by round. models, when not NULL, receives a copy of every agent's final
+ * model (agents entries; the caller owns them).
+ */
+polka_status polka_sim_run_reference(const polka_config *config, size_t agents,
+                                     const polka_sim_hooks *hooks, polka_sim_summary *summary,
+                                     polka_model **models);
 
 /**
  * Runs the configuration on comm (collective). mode = centralized runs on rank 0 and

@@ -117,11 +117,17 @@ static polka_status reserve_scratch(polka_learner *learner, size_t rows) {
 
 polka_status polka_learner_update(polka_learner *learner, const double *x, size_t n,
                                   const double *g) {
+    return polka_learner_update_batch(learner, x, n, g, (double)n);
+}
+
+polka_status polka_learner_update_batch(polka_learner *learner, const double *x, size_t n,
+                                        const double *g, double batch) {
     const polka_learner_params *params = &learner->params;
     size_t c = learner->outputs;
+    POLKA_CHECK(batch > 0, POLKA_ERR_ARG, "update batch must be > 0");
     POLKA_CALL(reserve_scratch(learner, n));
     double *rows = learner->scratch;
-    double factor = -params->eta / (double)n;
+    double factor = -params->eta / batch;
     for (size_t k = 0; k < n * c; k++) {
         POLKA_CHECK(isfinite(g[k]), POLKA_ERR_NUMERIC,
                     "non-finite gradient: the iterates diverged (lower learner.eta or net.c)");

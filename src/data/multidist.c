@@ -56,16 +56,28 @@ void polka_multidist_free(polka_multidist **gen) {
     *gen = NULL;
 }
 
-void polka_multidist_sample(const polka_multidist *gen, uint64_t stream, uint64_t index, double *x,
-                            double *y) {
+/* x ~ N(μ_{c,m}, sample_var·I) with the component m drawn from rng. */
+static void sample_from_class(const polka_multidist *gen, polka_rng *rng, size_t c, double *x) {
     const polka_multidist_params *params = &gen->params;
-    polka_rng rng = polka_rng_start(params->seed, stream, index);
-    size_t c = (size_t)polka_rng_below(&rng, params->classes);
-    size_t m = (size_t)polka_rng_below(&rng, params->components);
+    size_t m = (size_t)polka_rng_below(rng, params->components);
     const double *mean = gen->means + (c * params->components + m) * params->dim;
     double spread = sqrt(params->sample_var);
-    for (size_t k = 0; k < params->dim; k++) x[k] = mean[k] + spread * polka_rng_normal(&rng);
+    for (size_t k = 0; k < params->dim; k++) x[k] = mean[k] + spread * polka_rng_normal(rng);
+}
+
+void polka_multidist_sample(const polka_multidist *gen, uint64_t stream, uint64_t index, double *x,
+                            double *y) {
+    polka_rng rng = polka_rng_start(gen->params.seed, stream, index);
+    size_t c = (size_t)polka_rng_below(&rng, gen->params.classes);
+    sample_from_class(gen, &rng, c, x);
     *y = (double)c;
+}
+
+void polka_multidist_sample_class(const polka_multidist *gen, uint64_t stream, uint64_t index,
+                                  size_t c, double *x) {
+    polka_rng rng = polka_rng_start(gen->params.seed, stream, index);
+    (void)polka_rng_below(&rng, gen->params.classes); /* keep the draws aligned with _sample */
+    sample_from_class(gen, &rng, c, x);
 }
 
 void polka_multidist_fill(const polka_multidist *gen, uint64_t stream, uint64_t first,

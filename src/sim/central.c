@@ -2,10 +2,11 @@
 #include <stdlib.h>
 
 #include "sim_impl.h"
+#include "stream.h"
 
 typedef struct {
     const polka_config *config;
-    const polka_multidist *gen;
+    const polka_stream *stream;
     const polka_dataset *test;
     polka_learner *learner;
     polka_dataset batch;
@@ -39,8 +40,7 @@ static polka_status central_loop(central_run *run, size_t batch, const polka_sim
     uint64_t g = 0;
     for (size_t t = 0; t < rounds; t++) {
         for (size_t b = 0; b < batch; b++, g++)
-            polka_multidist_sample(run->gen, POLKA_STREAM_TRAIN, polka_sim_train_index(config, g),
-                                   run->batch.x + b * config->dim, run->batch.y + b);
+            polka_stream_sample(run->stream, g, run->batch.x + b * config->dim, run->batch.y + b);
         double loss = 0.0;
         POLKA_CALL(polka_learner_step(run->learner, run->batch.x, run->batch.y, batch, &loss));
         run->loss_sum += loss;
@@ -59,25 +59,28 @@ static polka_status central_loop(central_run *run, size_t batch, const polka_sim
     return POLKA_OK;
 }
 
-polka_status polka_sim_run_centralized(const polka_config *config, size_t batch,
+polka_status polka_sim_run_centralized(const polka_config *config, size_t agents,
                                        const polka_sim_hooks *hooks, polka_sim_summary *summary) {
     *summary = (polka_sim_summary){.agents = 1};
     polka_learner_params params;
     POLKA_CALL(polka_sim_learner_params(config, &params));
-    POLKA_CHECK(batch >= 1, POLKA_ERR_ARG, "centralized batch must be >= 1");
+    POLKA_CHECK(agents >= 1, POLKA_ERR_ARG, "a centralized run needs agents >= 1");
+    size_t batch = config->central_batch ? config->central_batch : agents * config->batch;
     central_run run = {.config = config};
-    polka_multidist *gen = NULL;
+    polka_stream *stream = NULL;
     polka_dataset test = {0};
-    POLKA_CALL(polka_sim_make_data(config, &gen, &test));
-    run.gen = gen;
+    POLKA_CALL(polka_stream_create(config, agents, config->batch, &stream));
+    run.stream = stream;
     run.test = &test;
-    polka_status status = polka_dataset_alloc(&run.batch, batch, config->dim, config->classes);
+    polka_status status = polka_stream_test_set(stream, &test);
+    if (status == POLKA_OK)
+        status = polka_dataset_alloc(&run.batch, batch, config->dim, config->classes);
     if (status == POLKA_OK)
         status = polka_learner_create(&params, config->dim, config->classes, &run.learner);
     if (status == POLKA_OK) status = central_loop(&run, batch, hooks, summary);
     polka_learner_free(&run.learner);
     polka_dataset_free(&run.batch);
     polka_dataset_free(&test);
-    polka_multidist_free(&gen);
+    polka_stream_free(&stream);
     return status;
 }

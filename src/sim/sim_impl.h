@@ -4,6 +4,7 @@
 
 #include <stdarg.h>
 
+#include "polka/graph.h"
 #include "polka/sim.h"
 
 /** Monotonic wall-clock seconds. */
@@ -22,5 +23,12 @@ size_t polka_sim_rounds(const polka_config *config, size_t per_round);
 
 /** Sample index g of the whole training stream (wraps around after n_train). */
 uint64_t polka_sim_train_index(const polka_config *config, uint64_t g);
+
+/** The run's graph over `agents` agents: a file, or a generated one; weighted, connected. */
+polka_status polka_sim_graph(const polka_config *config, size_t agents, polka_graph **out);
+
+/** The graph has one node per agent and the penalty step is stable (η·c·max Σ_j w_ij ≤ 1). */
+polka_status polka_sim_check_network(const polka_config *config, const polka_graph *graph,
+                                     size_t agents);
 
 #endif

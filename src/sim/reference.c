@@ -1,0 +1,150 @@
+/*
+ * The serial network reference: all agents in one process, round by round, with the very
+ * same agent arithmetic as the MPI loop; the MPI run must reproduce its models.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "agent.h"
+#include "metrics.h"
+#include "sim_impl.h"
+
+typedef struct {
+    const polka_config *config;
+    size_t n;
+    polka_agent *agents;
+    const polka_graph *graph;
+    polka_stream *stream;
+    polka_dataset test;
+    double *f; /* n agents × n_test × C */
+    double *fbar;
+    polka_agent_metrics *metrics;
+    polka_netlog log;
+} reference_run;
+
+/* Where agent a sits in agent j's neighbour list. */
+static size_t slot_of(const polka_agent *j, size_t a) {
+    size_t k = 0;
+    while (k < j->degree && j->neighbors[k] != a) k++;
+    return k;
+}
+
+/* The two collectives, by copies: points to the neighbours, their values back. */
+static polka_status reference_round(reference_run *run, uint64_t t) {
+    for (size_t a = 0; a < run->n; a++)
+        POLKA_CALL(polka_agent_prepare(&run->agents[a], run->stream, t));
+    for (size_t a = 0; a < run->n; a++) {
+        polka_agent *agent = &run->agents[a];
+        size_t block = agent->batch * agent->payload;
+        for (size_t k = 0; k < agent->degree; k++)
+            memcpy(agent->received + k * block, run->agents[agent->neighbors[k]].sent,
+                   block * sizeof(double));
+        POLKA_CALL(polka_agent_eval_received(agent));
+    }
+    for (size_t a = 0; a < run->n; a++) {
+        polka_agent *agent = &run->agents[a];
+        size_t block = agent->batch * agent->outputs;
+        for (size_t k = 0; k < agent->degree; k++) {
+            const polka_agent *j = &run->agents[agent->neighbors[k]];
+            memcpy(agent->nbr_values + k * block, j->nbr_eval + slot_of(j, a) * block,
+                   block * sizeof(double));
+        }
+    }
+    for (size_t a = 0; a < run->n; a++) POLKA_CALL(polka_agent_update(&run->agents[a]));
+    return POLKA_OK;
+}
+
+static polka_status reference_log_step(reference_run *run, size_t round, double samples,
+                                       polka_sim_summary *summary) {
+    size_t len = run->test.n * run->agents[0].outputs;
+    memset(run->fbar, 0, len * sizeof *run->fbar);
+    for (size_t a = 0; a < run->n; a++) {
+        POLKA_CALL(polka_agent_test_values(&run->agents[a], &run->test, run->f + a * len));
+        for (size_t e = 0; e < len; e++) run->fbar[e] += run->f[a * len + e];
+    }
+    for (size_t e = 0; e < len; e++) run->fbar[e] /= (double)run->n;
+    for (size_t a = 0; a < run->n; a++) {
+        polka_agent *agent = &run->agents[a];
+        /* bytes an MPI rank would have sent: the payload and the values, to every neighbour */
+        double bytes = (double)round * (double)agent->degree *
+                       (double)(agent->batch * (agent->payload + agent->outputs)) * sizeof(double);
+        polka_agent_collect(agent, &run->test, run->f + a * len, run->fbar, bytes,
+                            &run->metrics[a]);
+    }
+    return polka_netlog_step(&run->log, round, samples, run->metrics, summary);
+}
+
+static polka_status reference_loop(reference_run *run, polka_sim_summary *summary) {
+    const polka_config *config = run->config;
+    size_t per_round = run->n * config->batch;
+    size_t rounds = polka_sim_rounds(config, per_round);
+    double next_log = (double)config->log_every, start = polka_now();
+    for (size_t t = 0; t < rounds; t++) {
+        POLKA_CALL(reference_round(run, t));
+        double samples = (double)((t + 1) * per_round);
+        if (samples >= next_log || t + 1 == rounds) {
+            POLKA_CALL(reference_log_step(run, t + 1, samples, summary));
+            while (next_log <= samples) next_log += (double)config->log_every;
+        }
+    }
+    summary->agents = run->n;
+    summary->rounds = rounds;
+    summary->samples = (double)(rounds * per_round);
+    summary->seconds = polka_now() - start;
+    summary->samples_per_second = summary->samples / summary->seconds;
+    return POLKA_OK;
+}
+
+static polka_status reference_setup(reference_run *run, const polka_sim_hooks *hooks) {
+    const polka_config *config = run->config;
+    run->agents = calloc(run->n, sizeof *run->agents);
+    run->metrics = calloc(run->n, sizeof *run->metrics);
+    POLKA_CHECK(run->agents && run->metrics, POLKA_ERR_MEM, "out of memory for %zu agents", run->n);
+    for (size_t a = 0; a < run->n; a++)
+        POLKA_CALL(polka_agent_init(&run->agents[a], config, run->graph, a));
+    POLKA_CALL(polka_stream_create(config, run->n, config->batch, &run->stream));
+    POLKA_CALL(polka_stream_test_set(run->stream, &run->test));
+    size_t len = run->test.n * run->agents[0].outputs;
+    run->f = malloc(run->n * len * sizeof *run->f);
+    run->fbar = malloc(len * sizeof *run->fbar);
+    POLKA_CHECK(run->f && run->fbar, POLKA_ERR_MEM, "out of memory for the test values");
+    return polka_netlog_open(&run->log, config, hooks, run->n);
+}
+
+static polka_status copy_models(const reference_run *run, polka_model **models) {
+    for (size_t a = 0; a < run->n; a++) models[a] = NULL;
+    for (size_t a = 0; a < run->n; a++) {
+        polka_status status =
+            polka_model_clone(polka_learner_model(run->agents[a].learner), &models[a]);
+        if (status != POLKA_OK) {
+            for (size_t b = 0; b < a; b++) polka_model_free(&models[b]);
+            return status;
+        }
+    }
+    return POLKA_OK;
+}
+
+polka_status polka_sim_run_reference(const polka_config *config, size_t agents,
+                                     const polka_sim_hooks *hooks, polka_sim_summary *summary,
+                                     polka_model **models) {
+    reference_run run = {.config = config, .n = agents};
+    *summary = (polka_sim_summary){0};
+    polka_graph *graph = NULL;
+    POLKA_CALL(polka_sim_graph(config, agents, &graph));
+    run.graph = graph;
+    polka_status status = polka_sim_check_network(config, graph, agents);
+    if (status == POLKA_OK) status = reference_setup(&run, hooks);
+    if (status == POLKA_OK) status = reference_loop(&run, summary);
+    polka_status closed = polka_netlog_close(&run.log);
+    if (status == POLKA_OK) status = closed;
+    if (status == POLKA_OK && models) status = copy_models(&run, models);
+    for (size_t a = 0; run.agents && a < agents; a++) polka_agent_free(&run.agents[a]);
+    free(run.agents);
+    free(run.metrics);
+    free(run.f);
+    free(run.fbar);
+    polka_stream_free(&run.stream);
+    polka_dataset_free(&run.test);
+    polka_graph_free(&graph);
+    return status;
+}

@@ -1,0 +1,30 @@
+/* How the training stream reaches the agents (the split policies), and the common test set. */
+#ifndef POLKA_SIM_STREAM_H
+#define POLKA_SIM_STREAM_H
+
+#include "polka/config.h"
+#include "polka/data.h"
+
+typedef struct polka_stream_s polka_stream;
+
+/**
+ * The network's training stream for `agents` agents drawing `batch` samples per round.
+ * Sample g of the network stream belongs to agent (g / batch) mod agents, so agent a's
+ * slot b of round t is g = (t·agents + a)·batch + b and one round of all agents is the
+ * contiguous block a centralized learner takes (DESIGN.md: the union of the streams).
+ */
+polka_status polka_stream_create(const polka_config *config, size_t agents, size_t batch,
+                                 polka_stream **out);
+void polka_stream_free(polka_stream **stream);
+
+/** Training sample g of the network stream into x (dim numbers) and *y. */
+void polka_stream_sample(const polka_stream *stream, uint64_t g, double *x, double *y);
+
+/** Agent a's batch of round t into x (batch × dim) and y. */
+void polka_stream_agent_batch(const polka_stream *stream, size_t agent, uint64_t round, double *x,
+                              double *y);
+
+/** Allocates and fills the common test set. */
+polka_status polka_stream_test_set(const polka_stream *stream, polka_dataset *test);
+
+#endif
