@@ -1,0 +1,30 @@
+# The decentralized method: MPI against the serial reference, and its failure modes.
+find_program(POLKA_MPIEXEC NAMES mpiexec mpirun REQUIRED)
+set(POLKA_MPI_ENV "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OPENBLAS_NUM_THREADS=1")
+
+add_executable(test_mpi_reference test_mpi_reference.c)
+target_link_libraries(test_mpi_reference PRIVATE polka_par)
+foreach(ranks 1 2 4)
+  add_test(NAME mpi_matches_reference_${ranks}
+           COMMAND ${POLKA_MPIEXEC} --oversubscribe -n ${ranks} $<TARGET_FILE:test_mpi_reference>)
+  set_tests_properties(mpi_matches_reference_${ranks} PROPERTIES TIMEOUT 300
+                       ENVIRONMENT "${POLKA_MPI_ENV}")
+endforeach()
+
+polka_unit_test(test_network test_network.c)
+
+# Bad networks stop every rank with one message, within seconds (expect_fail.sh: 60 s timeout).
+function(polka_mpi_fails name ranks regex)
+  add_test(NAME net_${name} COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/expect_fail.sh "${regex}"
+           ${POLKA_MPIEXEC} --oversubscribe -n ${ranks} $<TARGET_FILE:polka> run ${ARGN})
+  set_tests_properties(net_${name} PROPERTIES ENVIRONMENT "${POLKA_MPI_ENV}" TIMEOUT 90)
+endfunction()
+set(GRAPHS ${PROJECT_SOURCE_DIR}/graphs)
+set(TDATA ${CMAKE_CURRENT_SOURCE_DIR}/data)
+polka_mpi_fails(rank_mismatch 3 "has 4 nodes but the run has 3 agents" --set net.graph=${GRAPHS}/ring_4.txt)
+polka_mpi_fails(disconnected 4 "is not connected" --set net.graph=${TDATA}/disconnected_4.txt)
+polka_mpi_fails(bad_file 2 "bad_edge.txt:3:" --set net.graph=${TDATA}/bad_edge.txt)
+polka_mpi_fails(missing_file 2 "no/such/graph.txt" --set net.graph=no/such/graph.txt)
+polka_mpi_fails(unstable 4 "unstable penalty step" --set net.graph=${GRAPHS}/complete_4.txt
+                --set net.weights=uniform --set net.c=2)
+polka_mpi_fails(bad_config_all_ranks 3 "learner.eta must be > 0" --set learner.eta=-1)

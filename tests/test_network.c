@@ -1,0 +1,134 @@
+/* The decentralized method without MPI: streams, c = 0, and the effect of the penalty. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "polka/config.h"
+#include "polka/sim.h"
+#include "sim/stream.h"
+#include "test_util.h"
+
+static polka_config small_config(void) {
+    polka_config config;
+    polka_config_defaults(&config);
+    polka_config_set(&config, "data.n_train", "1600");
+    polka_config_set(&config, "data.n_test", "400");
+    polka_config_set(&config, "run.log_every", "100000");
+    polka_config_set(&config, "learner.eta", "0.3");
+    return config;
+}
+
+/* One round of all agents is the contiguous block of the network stream. */
+static void test_agent_batches_tile_the_network_stream(void **state) {
+    (void)state;
+    polka_config config = small_config();
+    const char *splits[] = {"iid", "skewed", "mixtures"};
+    for (size_t s = 0; s < 3; s++) {
+        CHECK_OK(polka_config_set(&config, "data.split", splits[s]));
+        polka_stream *stream = NULL;
+        CHECK_OK(polka_stream_create(&config, 4, 3, &stream));
+        double x[3 * 2], y[3], xs[2], ys;
+        for (uint64_t t = 0; t < 5; t++)
+            for (size_t a = 0; a < 4; a++) {
+                polka_stream_agent_batch(stream, a, t, x, y);
+                for (size_t b = 0; b < 3; b++) {
+                    polka_stream_sample(stream, (t * 4 + a) * 3 + b, xs, &ys);
+                    assert_true(xs[0] == x[2 * b] && xs[1] == x[2 * b + 1] && ys == y[b]);
+                }
+            }
+        polka_stream_free(&stream);
+    }
+}
+
+/* Skewed: agent a sees mostly its own classes {2a, 2a+1} mod 5. */
+static void test_skewed_split_favours_own_classes(void **state) {
+    (void)state;
+    polka_config config = small_config();
+    CHECK_OK(polka_config_set(&config, "data.split", "skewed"));
+    polka_stream *stream = NULL;
+    CHECK_OK(polka_stream_create(&config, 4, 1, &stream));
+    size_t own = 0, total = 0;
+    for (uint64_t t = 0; t < 400; t++) {
+        double x[2], y;
+        polka_stream_agent_batch(stream, 1, t, x, &y);
+        own += y == 2.0 || y == 3.0;
+        total++;
+    }
+    /* 0.9 from its own two classes + 0.1 × 2/5 by chance = 0.94 */
+    assert_true((double)own / (double)total > 0.88);
+    polka_stream_free(&stream);
+}
+
+/* c = 0: agent a's model is exactly that of a lone learner on agent a's batches. */
+static void test_no_penalty_means_agents_learn_alone(void **state) {
+    (void)state;
+    polka_config config = small_config();
+    CHECK_OK(polka_config_set(&config, "net.c", "0"));
+    CHECK_OK(polka_config_set(&config, "learner.batch", "2"));
+    enum { AGENTS = 4 };
+    polka_model *models[AGENTS];
+    polka_sim_summary summary;
+    CHECK_OK(polka_sim_run_reference(&config, AGENTS, NULL, &summary, models));
+    polka_learner_params params;
+    CHECK_OK(polka_sim_learner_params(&config, &params));
+    polka_stream *stream = NULL;
+    CHECK_OK(polka_stream_create(&config, AGENTS, 2, &stream));
+    polka_learner *alone = NULL;
+    CHECK_OK(polka_learner_create(&params, 2, 5, &alone));
+    for (uint64_t t = 0; t < summary.rounds; t++) {
+        double x[4], y[2];
+        polka_stream_agent_batch(stream, 2, t, x, y);
+        CHECK_OK(polka_learner_step(alone, x, y, 2, NULL));
+    }
+    const polka_model *mine = polka_learner_model(alone);
+    size_t m = polka_model_order(mine);
+    assert_int_equal(m, polka_model_order(models[2]));
+    assert_memory_equal(polka_model_dictionary(mine), polka_model_dictionary(models[2]),
+                        m * 2 * sizeof(double));
+    assert_memory_equal(polka_model_weights(mine), polka_model_weights(models[2]),
+                        m * 5 * sizeof(double));
+    polka_learner_free(&alone);
+    polka_stream_free(&stream);
+    for (size_t a = 0; a < AGENTS; a++) polka_model_free(&models[a]);
+}
+
+/* Raising c lowers the disagreement, monotonically over a few values. */
+static void test_penalty_lowers_disagreement(void **state) {
+    (void)state;
+    polka_config config = small_config();
+    const char *cs[] = {"0", "0.5", "1", "2", "3"};
+    double previous = INFINITY;
+    for (size_t k = 0; k < 5; k++) {
+        CHECK_OK(polka_config_set(&config, "net.c", cs[k]));
+        polka_sim_summary summary;
+        CHECK_OK(polka_sim_run_reference(&config, 8, NULL, &summary, NULL));
+        print_message("c = %s: disagreement %.4g, mean accuracy %.4f\n", cs[k],
+                      summary.disagreement, summary.mean_score);
+        assert_true(summary.disagreement < previous);
+        previous = summary.disagreement;
+    }
+}
+
+/* The stability bound is checked before anything runs. */
+static void test_unstable_penalty_is_refused(void **state) {
+    (void)state;
+    polka_config config = small_config();
+    CHECK_OK(polka_config_set(&config, "net.graph", "complete"));
+    CHECK_OK(polka_config_set(&config, "net.weights", "uniform"));
+    CHECK_OK(polka_config_set(&config, "net.c", "1"));
+    polka_sim_summary summary;
+    /* η c Σ_j w_ij = 0.3 · 1 · 5 */
+    assert_int_equal(polka_sim_run_reference(&config, 6, NULL, &summary, NULL), POLKA_ERR_ARG);
+    assert_non_null(strstr(polka_error_message(), "unstable penalty step"));
+    assert_non_null(strstr(polka_error_message(), "1.5"));
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_agent_batches_tile_the_network_stream),
+        cmocka_unit_test(test_skewed_split_favours_own_classes),
+        cmocka_unit_test(test_no_penalty_means_agents_learn_alone),
+        cmocka_unit_test(test_penalty_lowers_disagreement),
+        cmocka_unit_test(test_unstable_penalty_is_refused),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
