@@ -16,8 +16,18 @@
 /** Where the library's progress lines go (rank 0 by default); NULL to stay quiet. */
 typedef void (*polka_log_fn)(void *context, const char *line);
 
+/** Where a run is, for a progress display (rank 0, every round). */
+typedef struct {
+    size_t round, rounds;
+    double samples, seconds;
+    double mean_score, mean_order; /**< as of the last log step */
+} polka_sim_progress;
+
+typedef void (*polka_progress_fn)(void *context, const polka_sim_progress *progress);
+
 typedef struct {
     polka_log_fn log;
+    polka_progress_fn progress; /**< NULL: no progress reports */
     void *context;
 } polka_sim_hooks;
 

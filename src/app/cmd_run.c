@@ -1,6 +1,7 @@
 /* polka run: one run of the configuration; prints a summary on rank 0. */
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "app.h"
 #include "polka/sim.h"
@@ -18,9 +19,43 @@ static int run_extra(const char *arg, void *context) {
     return 0;
 }
 
+/* The progress display: one updating line on a terminal, a plain line every
+ * PLAIN_PERIOD seconds otherwise (a log file, a batch job). */
+#define TTY_PERIOD   0.2
+#define PLAIN_PERIOD 10.0
+
+typedef struct {
+    int tty;
+    int line_open; /* an updating line is on the terminal */
+    double last;   /* seconds into the run of the last report */
+} progress_state;
+
 static void print_line(void *context, const char *line) {
-    (void)context;
+    progress_state *state = context;
+    if (state->line_open) printf("\r\033[K");
+    state->line_open = 0;
     printf("%s\n", line);
+    fflush(stdout);
+}
+
+static void print_progress(void *context, const polka_sim_progress *p) {
+    progress_state *state = context;
+    int last = p->round == p->rounds;
+    double period = state->tty ? TTY_PERIOD : PLAIN_PERIOD;
+    if (!last && p->seconds - state->last < period) return;
+    state->last = p->seconds;
+    double rate = p->seconds > 0 ? p->samples / p->seconds : 0.0;
+    double eta = p->round ? p->seconds * (double)(p->rounds - p->round) / (double)p->round : 0.0;
+    char text[200];
+    snprintf(text, sizeof text,
+             "round %zu/%zu  %.0f samples/s  ETA %.0f s  mean score %.4f  order %.1f", p->round,
+             p->rounds, rate, eta, p->mean_score, p->mean_order);
+    if (state->tty) {
+        printf("\r\033[K%s%s", text, last ? "\n" : "");
+        state->line_open = !last;
+    } else if (!last) {
+        printf("progress: %s\n", text);
+    }
     fflush(stdout);
 }
 
@@ -44,7 +79,11 @@ int polka_cmd_run(int argc, char **argv, MPI_Comm comm) {
     run_options options = {0};
     polka_status status = polka_app_read_config(argc, argv, comm, &config, run_extra, &options);
     polka_sim_summary summary;
-    polka_sim_hooks hooks = {.log = rank == 0 && !options.quiet ? print_line : NULL};
+    int talk = rank == 0 && !options.quiet;
+    progress_state progress = {.tty = isatty(fileno(stdout))};
+    polka_sim_hooks hooks = {.log = talk ? print_line : NULL,
+                             .progress = talk ? print_progress : NULL,
+                             .context = &progress};
     if (status == POLKA_OK) status = polka_sim_run(&config, comm, &hooks, &summary);
     if (status != POLKA_OK) {
         if (rank == 0) fprintf(stderr, "polka run: %s\n", polka_error_message());

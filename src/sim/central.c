@@ -1,6 +1,7 @@
 /* Centralized POLK: one agent learning from the whole training stream (paper 000). */
 #include <stdlib.h>
 
+#include "metrics.h"
 #include "sim_impl.h"
 #include "stream.h"
 
@@ -10,53 +11,46 @@ typedef struct {
     const polka_dataset *test;
     polka_learner *learner;
     polka_dataset batch;
+    polka_netlog log;
+    double *f;       /* n_test × C */
     double loss_sum; /* training loss since the last log step */
     size_t loss_count;
+    double time_compute, time_update;
 } central_run;
 
-static polka_status central_log(const central_run *run, const polka_sim_hooks *hooks, size_t round,
-                                double samples, polka_sim_summary *summary) {
-    double score = 0.0, loss = 0.0;
-    POLKA_CALL(polka_learner_evaluate(run->learner, run->test->x, run->test->y, run->test->n,
-                                      &score, &loss));
-    size_t order = polka_model_order(polka_learner_model(run->learner));
-    summary->mean_score = summary->min_score = summary->max_score = score;
-    summary->mean_loss = loss;
-    summary->mean_order = (double)order;
-    summary->max_order = order;
-    double train_loss = run->loss_count ? run->loss_sum / (double)run->loss_count : 0.0;
-    polka_sim_log(
-        hooks, "round %zu  samples %.0f  train loss %.4f  test %s %.4f  test loss %.4f  order %zu",
-        round, samples, train_loss, run->test->classes ? "accuracy" : "mse", score, loss, order);
+static polka_status central_round(void *context, uint64_t t) {
+    central_run *run = context;
+    size_t batch = run->batch.n, dim = run->config->dim;
+    double start = polka_now();
+    for (size_t b = 0; b < batch; b++)
+        polka_stream_sample(run->stream, t * batch + b, run->batch.x + b * dim, run->batch.y + b);
+    double loss = 0.0, drawn = polka_now();
+    POLKA_CALL(polka_learner_step(run->learner, run->batch.x, run->batch.y, batch, &loss));
+    run->time_compute += drawn - start;
+    run->time_update += polka_now() - drawn;
+    run->loss_sum += loss;
+    run->loss_count++;
     return POLKA_OK;
 }
 
-static polka_status central_loop(central_run *run, size_t batch, const polka_sim_hooks *hooks,
-                                 polka_sim_summary *summary) {
-    const polka_config *config = run->config;
-    size_t rounds = polka_sim_rounds(config, batch);
-    size_t next_log = config->log_every;
-    double start = polka_now();
-    uint64_t g = 0;
-    for (size_t t = 0; t < rounds; t++) {
-        for (size_t b = 0; b < batch; b++, g++)
-            polka_stream_sample(run->stream, g, run->batch.x + b * config->dim, run->batch.y + b);
-        double loss = 0.0;
-        POLKA_CALL(polka_learner_step(run->learner, run->batch.x, run->batch.y, batch, &loss));
-        run->loss_sum += loss;
-        run->loss_count++;
-        if (g >= next_log || t + 1 == rounds) {
-            POLKA_CALL(central_log(run, hooks, t + 1, (double)g, summary));
-            run->loss_sum = 0.0;
-            run->loss_count = 0;
-            while (next_log <= g) next_log += config->log_every;
-        }
-    }
-    summary->rounds = rounds;
-    summary->samples = (double)g;
-    summary->seconds = polka_now() - start;
-    summary->samples_per_second = summary->seconds > 0 ? (double)g / summary->seconds : 0.0;
-    return POLKA_OK;
+/* The same metrics as an agent's (no neighbours: no disagreement, no traffic). */
+static polka_status central_log(void *context, size_t round, double samples,
+                                polka_sim_summary *summary) {
+    central_run *run = context;
+    POLKA_CALL(polka_learner_predict(run->learner, run->test->x, run->test->n, run->f));
+    double loss = 0.0;
+    double score = polka_learner_score(run->learner, run->f, run->test->y, run->test->n, &loss);
+    polka_agent_metrics metrics = {
+        .score = score,
+        .loss = loss,
+        .order = (double)polka_model_order(polka_learner_model(run->learner)),
+        .train_loss = run->loss_count ? run->loss_sum / (double)run->loss_count : 0.0,
+        .time_compute = run->time_compute,
+        .time_update = run->time_update,
+    };
+    run->loss_sum = 0.0;
+    run->loss_count = 0;
+    return polka_netlog_step(&run->log, round, samples, &metrics, summary);
 }
 
 polka_status polka_sim_run_centralized(const polka_config *config, size_t agents,
@@ -77,7 +71,17 @@ polka_status polka_sim_run_centralized(const polka_config *config, size_t agents
         status = polka_dataset_alloc(&run.batch, batch, config->dim, config->classes);
     if (status == POLKA_OK)
         status = polka_learner_create(&params, config->dim, config->classes, &run.learner);
-    if (status == POLKA_OK) status = central_loop(&run, batch, hooks, summary);
+    if (status == POLKA_OK) {
+        run.f = malloc(test.n * polka_learner_outputs(run.learner) * sizeof *run.f);
+        if (run.f == NULL) status = polka_error_set(POLKA_ERR_MEM, "out of memory for test values");
+    }
+    if (status == POLKA_OK) status = polka_netlog_open(&run.log, config, hooks, 1);
+    if (status == POLKA_OK)
+        status = polka_sim_loop(config, batch, central_round, central_log, &run, hooks, summary);
+    polka_status closed = polka_netlog_close(&run.log);
+    if (status == POLKA_OK) status = closed;
+    summary->agents = 1;
+    free(run.f);
     polka_learner_free(&run.learner);
     polka_dataset_free(&run.batch);
     polka_dataset_free(&test);

@@ -66,25 +66,13 @@ static polka_status mpi_log_step(mpi_run *run, size_t round, double samples,
     return polka_net_agree(run->comm, status);
 }
 
-static polka_status mpi_loop(mpi_run *run, polka_sim_summary *summary) {
-    const polka_config *config = run->config;
-    size_t per_round = (size_t)run->size * config->batch;
-    size_t rounds = polka_sim_rounds(config, per_round);
-    double next_log = (double)config->log_every, start = polka_now();
-    for (size_t t = 0; t < rounds; t++) {
-        POLKA_CALL(mpi_round(run, t));
-        double samples = (double)((t + 1) * per_round);
-        if (samples >= next_log || t + 1 == rounds) {
-            POLKA_CALL(mpi_log_step(run, t + 1, samples, summary));
-            while (next_log <= samples) next_log += (double)config->log_every;
-        }
-    }
-    summary->agents = (size_t)run->size;
-    summary->rounds = rounds;
-    summary->samples = (double)(rounds * per_round);
-    summary->seconds = polka_now() - start;
-    summary->samples_per_second = summary->samples / summary->seconds;
-    return POLKA_OK;
+static polka_status mpi_round_fn(void *context, uint64_t t) {
+    return mpi_round(context, t);
+}
+
+static polka_status mpi_log_fn(void *context, size_t round, double samples,
+                               polka_sim_summary *summary) {
+    return mpi_log_step(context, round, samples, summary);
 }
 
 /* Everything a rank needs before the loop; the status is agreed by the caller. */
@@ -138,7 +126,10 @@ polka_status polka_sim_run_decentralized(const polka_config *config, MPI_Comm co
     if (status == POLKA_OK) status = mpi_setup(&run, graph, hooks);
     status = polka_net_agree(comm, status);
     if (status == POLKA_OK) status = polka_net_agree(comm, create_exchange(&run, graph));
-    if (status == POLKA_OK) status = mpi_loop(&run, summary);
+    if (status == POLKA_OK)
+        status = polka_sim_loop(config, (size_t)run.size * config->batch, mpi_round_fn, mpi_log_fn,
+                                &run, hooks, summary);
+    summary->agents = (size_t)run.size;
     polka_status closed = run.rank == 0 ? polka_netlog_close(&run.log) : POLKA_OK;
     if (status == POLKA_OK) status = polka_net_agree(comm, closed);
     if (status == POLKA_OK)

@@ -74,25 +74,13 @@ static polka_status reference_log_step(reference_run *run, size_t round, double 
     return polka_netlog_step(&run->log, round, samples, run->metrics, summary);
 }
 
-static polka_status reference_loop(reference_run *run, polka_sim_summary *summary) {
-    const polka_config *config = run->config;
-    size_t per_round = run->n * config->batch;
-    size_t rounds = polka_sim_rounds(config, per_round);
-    double next_log = (double)config->log_every, start = polka_now();
-    for (size_t t = 0; t < rounds; t++) {
-        POLKA_CALL(reference_round(run, t));
-        double samples = (double)((t + 1) * per_round);
-        if (samples >= next_log || t + 1 == rounds) {
-            POLKA_CALL(reference_log_step(run, t + 1, samples, summary));
-            while (next_log <= samples) next_log += (double)config->log_every;
-        }
-    }
-    summary->agents = run->n;
-    summary->rounds = rounds;
-    summary->samples = (double)(rounds * per_round);
-    summary->seconds = polka_now() - start;
-    summary->samples_per_second = summary->samples / summary->seconds;
-    return POLKA_OK;
+static polka_status reference_round_fn(void *context, uint64_t t) {
+    return reference_round(context, t);
+}
+
+static polka_status reference_log_fn(void *context, size_t round, double samples,
+                                     polka_sim_summary *summary) {
+    return reference_log_step(context, round, samples, summary);
 }
 
 static polka_status reference_setup(reference_run *run, const polka_sim_hooks *hooks) {
@@ -134,7 +122,10 @@ polka_status polka_sim_run_reference(const polka_config *config, size_t agents,
     run.graph = graph;
     polka_status status = polka_sim_check_network(config, graph, agents);
     if (status == POLKA_OK) status = reference_setup(&run, hooks);
-    if (status == POLKA_OK) status = reference_loop(&run, summary);
+    if (status == POLKA_OK)
+        status = polka_sim_loop(config, agents * config->batch, reference_round_fn,
+                                reference_log_fn, &run, hooks, summary);
+    summary->agents = agents;
     polka_status closed = polka_netlog_close(&run.log);
     if (status == POLKA_OK) status = closed;
     if (status == POLKA_OK && models) status = copy_models(&run, models);

@@ -20,6 +20,41 @@ void polka_sim_log(const polka_sim_hooks *hooks, const char *fmt, ...) {
     hooks->log(hooks->context, line);
 }
 
+void polka_sim_report(const polka_sim_hooks *hooks, size_t round, size_t rounds, double samples,
+                      double start, const polka_sim_summary *summary) {
+    if (hooks == NULL || hooks->progress == NULL) return;
+    polka_sim_progress progress = {
+        .round = round,
+        .rounds = rounds,
+        .samples = samples,
+        .seconds = polka_now() - start,
+        .mean_score = summary->mean_score,
+        .mean_order = summary->mean_order,
+    };
+    hooks->progress(hooks->context, &progress);
+}
+
+polka_status polka_sim_loop(const polka_config *config, size_t per_round, polka_round_fn round,
+                            polka_log_step_fn log_step, void *context, const polka_sim_hooks *hooks,
+                            polka_sim_summary *summary) {
+    size_t rounds = polka_sim_rounds(config, per_round);
+    double next_log = (double)config->log_every, start = polka_now();
+    for (size_t t = 0; t < rounds; t++) {
+        POLKA_CALL(round(context, t));
+        double samples = (double)((t + 1) * per_round);
+        if (samples >= next_log || t + 1 == rounds) {
+            POLKA_CALL(log_step(context, t + 1, samples, summary));
+            while (next_log <= samples) next_log += (double)config->log_every;
+        }
+        polka_sim_report(hooks, t + 1, rounds, samples, start, summary);
+    }
+    summary->rounds = rounds;
+    summary->samples = (double)(rounds * per_round);
+    summary->seconds = polka_now() - start;
+    summary->samples_per_second = summary->seconds > 0 ? summary->samples / summary->seconds : 0.0;
+    return POLKA_OK;
+}
+
 polka_status polka_sim_learner_params(const polka_config *config, polka_learner_params *params) {
     const char *why = polka_config_check(config);
     POLKA_CHECK(why == NULL, POLKA_ERR_ARG, "%s", why);

@@ -14,6 +14,23 @@ double polka_now(void);
 void polka_sim_log(const polka_sim_hooks *hooks, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+typedef polka_status (*polka_round_fn)(void *context, uint64_t round);
+typedef polka_status (*polka_log_step_fn)(void *context, size_t round, double samples,
+                                          polka_sim_summary *summary);
+
+/**
+ * The loop every run shares: enough rounds of per_round samples for run.passes passes,
+ * a log step every run.log_every samples and after the last round, progress after each
+ * round. Fills rounds, samples, seconds and samples/s of the summary (agents: the caller).
+ */
+polka_status polka_sim_loop(const polka_config *config, size_t per_round, polka_round_fn round,
+                            polka_log_step_fn log_step, void *context, const polka_sim_hooks *hooks,
+                            polka_sim_summary *summary);
+
+/** Reports progress through the hook (if any) after round `round` (1-based). */
+void polka_sim_report(const polka_sim_hooks *hooks, size_t round, size_t rounds, double samples,
+                      double start, const polka_sim_summary *summary);
+
 /** The generator and the common test set of a configuration; the caller frees both. */
 polka_status polka_sim_make_data(const polka_config *config, polka_multidist **gen,
                                  polka_dataset *test);

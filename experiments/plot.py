@@ -1,0 +1,190 @@
+#!/usr/bin/env python3
+"""Plots of polka run files (HDF5). Needs h5py and matplotlib (Debian: python3-h5py,
+python3-matplotlib); run it with the system python: /usr/bin/python3 experiments/plot.py.
+
+  plot.py run DECENTRALIZED.h5 [--centralized CENTRAL.h5] [--label TEXT] -o OUT.png
+      test score vs samples per agent (each agent faint, mean bold, centralized dashed),
+      disagreement vs round (log scale) and model order vs round, side by side.
+  plot.py compare A.h5 B.h5 ... [--centralized CENTRAL.h5] [--labels a,b,...] -o OUT.png
+      mean test score and disagreement of several decentralized runs in one figure.
+  plot.py sweep RUN.h5 ... -o OUT.png
+      final mean score and disagreement per topology, one line per penalty c.
+
+Reads only the run files: /metrics/<name> (rows = log steps, columns = agents),
+/metrics/round, /metrics/samples and the attributes of /config.
+"""
+import argparse
+import os
+import sys
+
+import h5py
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+
+CLASSIFICATION = {"multi-hinge", "multi-logistic", "hinge", "logistic"}
+
+
+def text(value):
+    return value.decode() if isinstance(value, bytes) else str(value)
+
+
+class Run:
+    """The parts of a run file the plots need."""
+
+    def __init__(self, path):
+        self.path = path
+        with h5py.File(path, "r") as f:
+            if "metrics" not in f or "config" not in f:
+                raise SystemExit(f"plot.py: {path} is not a polka run file (no /metrics or /config)")
+            m = f["metrics"]
+            self.metrics = {name: np.asarray(m[name]) for name in m}
+            self.config = {k: text(v) for k, v in f["config"].attrs.items()}
+        self.agents = self.metrics["test_score"].shape[1]
+        self.rows = self.metrics["test_score"].shape[0]
+        loss = self.config.get("learner.loss", "multi-hinge")
+        self.classification = loss in CLASSIFICATION
+        self.score_name = "test accuracy" if self.classification else "test MSE"
+        self.mode = self.config.get("run.mode", "decentralized")
+
+    def samples_per_agent(self, agents=None):
+        return self.metrics["samples"] / float(agents or self.agents)
+
+    def label(self):
+        graph = os.path.basename(self.config.get("net.graph", "?"))
+        if self.mode == "centralized":
+            return "centralized POLK"
+        return f"{graph}, c={self.config.get('net.c', '?')}, {self.config.get('net.penalty', 'paper')}"
+
+
+def plot_run(args):
+    run = Run(args.decentralized)
+    central = Run(args.centralized) if args.centralized else None
+    fig, axes = plt.subplots(1, 3, figsize=(16, 4.6))
+    ax = axes[0]
+    x = run.samples_per_agent()
+    score = run.metrics["test_score"]
+    for a in range(run.agents):
+        ax.plot(x, score[:, a], color="tab:blue", alpha=0.18, lw=0.8)
+    ax.plot(x, score.mean(axis=1), color="tab:blue", lw=2.4, label=f"mean of {run.agents} agents")
+    if central is not None:
+        # the centralized learner saw the union of the agents' streams: per agent, samples / N
+        ax.plot(central.samples_per_agent(run.agents), central.metrics["test_score"][:, 0], "k--",
+                lw=2, label="centralized POLK")
+    ax.set_xlabel("training samples per agent")
+    ax.set_ylabel(run.score_name)
+    ax.set_title(args.label or run.label())
+    ax.grid(alpha=0.3)
+    ax.legend()
+    rounds = run.metrics["round"]
+    ax = axes[1]
+    dis = np.maximum(run.metrics["disagreement"].mean(axis=1), 1e-16)
+    ax.semilogy(rounds, dis, color="tab:red", lw=2)
+    ax.set_xlabel("round")
+    ax.set_ylabel("disagreement  mean ||f_i - f_bar||^2")
+    ax.set_title("disagreement")
+    ax.grid(alpha=0.3, which="both")
+    ax = axes[2]
+    order = run.metrics["model_order"]
+    for a in range(run.agents):
+        ax.plot(rounds, order[:, a], color="tab:green", alpha=0.18, lw=0.8)
+    ax.plot(rounds, order.mean(axis=1), color="tab:green", lw=2.4, label="mean over agents")
+    if central is not None:
+        ax.plot(central.metrics["round"], central.metrics["model_order"][:, 0], "k--", lw=2,
+                label="centralized (its own rounds)")
+    ax.set_xlabel("round")
+    ax.set_ylabel("model order")
+    ax.set_title("model order")
+    ax.grid(alpha=0.3)
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(args.output, dpi=110)
+    print(f"wrote {args.output}")
+
+
+def plot_compare(args):
+    runs = [Run(p) for p in args.runs]
+    labels = args.labels.split(",") if args.labels else [r.label() for r in runs]
+    central = Run(args.centralized) if args.centralized else None
+    fig, axes = plt.subplots(1, 2, figsize=(12, 4.6))
+    for run, label in zip(runs, labels):
+        score = run.metrics["test_score"]
+        line, = axes[0].plot(run.samples_per_agent(), score.mean(axis=1), lw=2, label=f"{label} (mean)")
+        axes[0].plot(run.samples_per_agent(), score.min(axis=1), lw=1, ls=":", color=line.get_color())
+        dis = np.maximum(run.metrics["disagreement"].mean(axis=1), 1e-16)
+        axes[1].semilogy(run.metrics["round"], dis, lw=2, label=label)
+    if central is not None:
+        axes[0].plot(central.samples_per_agent(runs[0].agents), central.metrics["test_score"][:, 0],
+                     "k--", lw=2, label="centralized POLK")
+    axes[0].set_xlabel("training samples per agent")
+    axes[0].set_ylabel(runs[0].score_name + " (dotted: worst agent)")
+    axes[1].set_xlabel("round")
+    axes[1].set_ylabel("disagreement")
+    for ax in axes:
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(args.output, dpi=110)
+    print(f"wrote {args.output}")
+
+
+def plot_sweep(args):
+    points = {}
+    for path in args.runs:
+        run = Run(path)
+        if run.mode == "centralized":
+            continue
+        topo = os.path.splitext(os.path.basename(run.config.get("net.graph", "?")))[0]
+        c = float(run.config.get("net.c", "nan"))
+        score = run.metrics["test_score"][-1].mean()
+        dis = run.metrics["disagreement"][-1].mean()
+        points.setdefault(c, {}).setdefault(topo, []).append((score, dis))
+    if not points:
+        raise SystemExit("plot.py: no decentralized runs to summarize")
+    topologies = sorted({t for per_c in points.values() for t in per_c})
+    x = np.arange(len(topologies))
+    fig, axes = plt.subplots(1, 2, figsize=(13, 4.6))
+    width = 0.8 / len(points)
+    for k, c in enumerate(sorted(points)):
+        means = [np.mean([s for s, _ in points[c].get(t, [(np.nan, np.nan)])]) for t in topologies]
+        dis = [np.mean([d for _, d in points[c].get(t, [(np.nan, np.nan)])]) for t in topologies]
+        axes[0].bar(x + k * width, means, width, label=f"c = {c:g}")
+        axes[1].bar(x + k * width, dis, width, label=f"c = {c:g}")
+    for ax, name in zip(axes, ["final mean test score", "final disagreement"]):
+        ax.set_xticks(x + 0.4 - width / 2)
+        ax.set_xticklabels(topologies, rotation=20)
+        ax.set_ylabel(name)
+        ax.grid(alpha=0.3, axis="y")
+        ax.legend(fontsize=8)
+    axes[1].set_yscale("log")
+    lo = np.nanmin([np.mean([s for s, _ in v]) for per_c in points.values() for v in per_c.values()])
+    axes[0].set_ylim(max(0.0, lo - 0.1), None)
+    fig.tight_layout()
+    fig.savefig(args.output, dpi=110)
+    print(f"wrote {args.output}")
+
+
+def main(argv):
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("run")
+    p.add_argument("decentralized")
+    p.add_argument("--centralized")
+    p.add_argument("--label")
+    p.add_argument("-o", "--output", required=True)
+    p = sub.add_parser("compare")
+    p.add_argument("runs", nargs="+")
+    p.add_argument("--centralized")
+    p.add_argument("--labels")
+    p.add_argument("-o", "--output", required=True)
+    p = sub.add_parser("sweep")
+    p.add_argument("runs", nargs="+")
+    p.add_argument("-o", "--output", required=True)
+    args = parser.parse_args(argv)
+    {"run": plot_run, "compare": plot_compare, "sweep": plot_sweep}[args.command](args)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
