@@ -53,7 +53,7 @@ class Run:
         return self.metrics["samples"] / float(agents or self.agents)
 
     def label(self):
-        graph = os.path.basename(self.config.get("net.graph", "?"))
+        graph = os.path.splitext(os.path.basename(self.config.get("net.graph", "?")))[0]
         if self.mode == "centralized":
             return "centralized POLK"
         return f"{graph}, c={self.config.get('net.c', '?')}, {self.config.get('net.penalty', 'paper')}"

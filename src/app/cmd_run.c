@@ -1,19 +1,33 @@
 /* polka run: one run of the configuration; prints a summary on rank 0. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "app.h"
 #include "polka/sim.h"
 
+typedef enum { PROGRESS_AUTO, PROGRESS_TTY, PROGRESS_PLAIN, PROGRESS_OFF } progress_mode;
+
 typedef struct {
     int quiet;
+    progress_mode progress;
+    int bad_progress;
 } run_options;
 
 static int run_extra(const char *arg, void *context) {
     run_options *options = context;
     if (strcmp(arg, "--quiet") == 0 || strcmp(arg, "-q") == 0) {
         options->quiet = 1;
+        return 1;
+    }
+    if (strncmp(arg, "--progress=", 11) == 0) {
+        const char *mode = arg + 11;
+        options->progress = strcmp(mode, "tty") == 0     ? PROGRESS_TTY
+                            : strcmp(mode, "plain") == 0 ? PROGRESS_PLAIN
+                            : strcmp(mode, "off") == 0   ? PROGRESS_OFF
+                                                         : PROGRESS_AUTO;
+        options->bad_progress = options->progress == PROGRESS_AUTO && strcmp(mode, "auto") != 0;
         return 1;
     }
     return 0;
@@ -29,6 +43,14 @@ typedef struct {
     int line_open; /* an updating line is on the terminal */
     double last;   /* seconds into the run of the last report */
 } progress_state;
+
+/* Under mpirun, stdout is always a pseudo-terminal (even when mpirun's output goes to a
+ * file), so "auto" only trusts isatty() when not launched by mpirun. */
+static int is_terminal(progress_mode mode) {
+    if (mode != PROGRESS_AUTO) return mode == PROGRESS_TTY;
+    if (getenv("OMPI_COMM_WORLD_SIZE") != NULL) return 0;
+    return isatty(fileno(stdout));
+}
 
 static void print_line(void *context, const char *line) {
     progress_state *state = context;
@@ -79,10 +101,13 @@ int polka_cmd_run(int argc, char **argv, MPI_Comm comm) {
     run_options options = {0};
     polka_status status = polka_app_read_config(argc, argv, comm, &config, run_extra, &options);
     polka_sim_summary summary;
+    if (status == POLKA_OK && options.bad_progress)
+        status = polka_error_set(POLKA_ERR_ARG, "--progress takes auto, tty, plain or off");
     int talk = rank == 0 && !options.quiet;
-    progress_state progress = {.tty = isatty(fileno(stdout))};
+    progress_state progress = {.tty = is_terminal(options.progress)};
     polka_sim_hooks hooks = {.log = talk ? print_line : NULL,
-                             .progress = talk ? print_progress : NULL,
+                             .progress =
+                                 talk && options.progress != PROGRESS_OFF ? print_progress : NULL,
                              .context = &progress};
     if (status == POLKA_OK) status = polka_sim_run(&config, comm, &hooks, &summary);
     if (status != POLKA_OK) {

@@ -6,13 +6,17 @@
 
 #include "app.h"
 #include "cmd_graph.h"
+#include "cmd_report.h"
 
 static void print_usage(void) {
     printf(
         "polka %s: decentralized online learning with kernels (every MPI rank is an agent)\n\n"
         "Usage:\n"
         "  mpirun -n N polka run --config FILE [--set section.key=value ...] [--centralized]\n"
+        "                        [--quiet] [--progress=auto|tty|plain|off]\n"
         "  polka data multidist -o FILE [--config FILE] [--set ...]   LIBSVM files FILE, FILE.t\n"
+        "  polka graph generate --kind KIND --n N [--seed S ...] -o FILE | polka graph info FILE\n"
+        "  polka report RUN.h5 [RUN2.h5 ...]                          summary table of run files\n"
         "  polka --help | --version\n\n"
         "With one rank (or run.mode = centralized) `polka run` is centralized POLK.\n\n",
         POLKA_VERSION);
@@ -24,6 +28,15 @@ static int graph_on_root(int argc, char **argv, MPI_Comm comm) {
     int rank = 0, code = 0;
     MPI_Comm_rank(comm, &rank);
     if (rank == 0) code = polka_cmd_graph(argc, argv);
+    MPI_Bcast(&code, 1, MPI_INT, 0, comm);
+    return code;
+}
+
+/* `polka report` is serial too: rank 0 reads the files, every rank returns its exit code. */
+static int report_on_root(int argc, char **argv, MPI_Comm comm) {
+    int rank = 0, code = 0;
+    MPI_Comm_rank(comm, &rank);
+    if (rank == 0) code = polka_cmd_report(argc, argv);
     MPI_Bcast(&code, 1, MPI_INT, 0, comm);
     return code;
 }
@@ -43,6 +56,7 @@ static int dispatch(int argc, char **argv, MPI_Comm comm) {
     if (strcmp(argv[1], "run") == 0) return polka_cmd_run(argc - 1, argv + 1, comm);
     if (strcmp(argv[1], "data") == 0) return polka_cmd_data(argc - 1, argv + 1, comm);
     if (strcmp(argv[1], "graph") == 0) return graph_on_root(argc - 1, argv + 1, comm);
+    if (strcmp(argv[1], "report") == 0) return report_on_root(argc - 1, argv + 1, comm);
     if (rank == 0) fprintf(stderr, "polka: unknown command '%s' (see polka --help)\n", argv[1]);
     return 2;
 }

@@ -35,6 +35,7 @@ polka_status polka_agent_init(polka_agent *agent, const polka_config *config,
         polka_agent_free(agent);
         return polka_error_set(POLKA_ERR_MEM, "out of memory for agent %zu's buffers", id);
     }
+    agent->start = polka_now();
     return POLKA_OK;
 }
 

@@ -30,6 +30,7 @@ typedef struct {
     double train_loss;  /* summed since the last log step */
     size_t train_count;
     double time_compute, time_exchange, time_update;
+    double start; /* when the learning loop started (polka_now) */
 } polka_agent;
 
 /** Sets up agent `id` of graph (weights already set); the agent owns its learner. */

@@ -16,6 +16,7 @@ typedef struct {
     double loss_sum; /* training loss since the last log step */
     size_t loss_count;
     double time_compute, time_update;
+    double start;
 } central_run;
 
 static polka_status central_round(void *context, uint64_t t) {
@@ -50,7 +51,9 @@ static polka_status central_log(void *context, size_t round, double samples,
     };
     run->loss_sum = 0.0;
     run->loss_count = 0;
-    return polka_netlog_step(&run->log, round, samples, &metrics, summary);
+    metrics.wall_time = polka_now() - run->start;
+    POLKA_CALL(polka_netlog_step(&run->log, round, samples, &metrics, summary));
+    return polka_netlog_append_h5(&run->log, round, samples, 0, 1, &metrics);
 }
 
 polka_status polka_sim_run_centralized(const polka_config *config, size_t agents,
@@ -76,8 +79,16 @@ polka_status polka_sim_run_centralized(const polka_config *config, size_t agents
         if (run.f == NULL) status = polka_error_set(POLKA_ERR_MEM, "out of memory for test values");
     }
     if (status == POLKA_OK) status = polka_netlog_open(&run.log, config, hooks, 1);
+    if (status == POLKA_OK) status = polka_netlog_open_h5(&run.log, config, MPI_COMM_SELF, 1, NULL);
+    run.start = polka_now();
     if (status == POLKA_OK)
         status = polka_sim_loop(config, batch, central_round, central_log, &run, hooks, summary);
+    if (status == POLKA_OK) {
+        const polka_model *model = polka_learner_model(run.learner);
+        double stages[4] = {run.time_compute, 0.0, run.time_update, summary->seconds};
+        status = polka_netlog_finish_h5(&run.log, 0, 1, &model, stages);
+    }
+    polka_netlog_abandon_h5(&run.log);
     polka_status closed = polka_netlog_close(&run.log);
     if (status == POLKA_OK) status = closed;
     summary->agents = 1;

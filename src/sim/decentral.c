@@ -63,7 +63,8 @@ static polka_status mpi_log_step(mpi_run *run, size_t round, double samples,
                                "MPI_Gather"));
     if (status == POLKA_OK && run->rank == 0)
         status = polka_netlog_step(&run->log, round, samples, run->all, summary);
-    return polka_net_agree(run->comm, status);
+    POLKA_CALL(polka_net_agree(run->comm, status));
+    return polka_netlog_append_h5(&run->log, round, samples, (size_t)run->rank, 1, &mine);
 }
 
 static polka_status mpi_round_fn(void *context, uint64_t t) {
@@ -113,6 +114,15 @@ static void mpi_teardown(mpi_run *run) {
     free(run->all);
 }
 
+/* Collective, after the loop: the models and timing stages into the run file. */
+static polka_status mpi_finish(mpi_run *run, const polka_sim_summary *summary) {
+    const polka_agent *agent = &run->agent;
+    const polka_model *model = polka_learner_model(agent->learner);
+    double stages[4] = {agent->time_compute, agent->time_exchange, agent->time_update,
+                        summary->seconds};
+    return polka_netlog_finish_h5(&run->log, (size_t)run->rank, 1, &model, stages);
+}
+
 polka_status polka_sim_run_decentralized(const polka_config *config, MPI_Comm comm,
                                          const polka_sim_hooks *hooks, polka_sim_summary *summary,
                                          polka_model **final_model) {
@@ -125,6 +135,9 @@ polka_status polka_sim_run_decentralized(const polka_config *config, MPI_Comm co
     if (status == POLKA_OK) status = polka_sim_check_network(config, graph, (size_t)run.size);
     if (status == POLKA_OK) status = mpi_setup(&run, graph, hooks);
     status = polka_net_agree(comm, status);
+    /* from here on every rank takes the same branches: the statuses are agreed */
+    if (status == POLKA_OK)
+        status = polka_netlog_open_h5(&run.log, config, comm, (size_t)run.size, graph);
     if (status == POLKA_OK) status = polka_net_agree(comm, create_exchange(&run, graph));
     if (status == POLKA_OK)
         status = polka_sim_loop(config, (size_t)run.size * config->batch, mpi_round_fn, mpi_log_fn,
@@ -135,6 +148,10 @@ polka_status polka_sim_run_decentralized(const polka_config *config, MPI_Comm co
     if (status == POLKA_OK)
         status = polka_net_check(MPI_Bcast(summary, (int)sizeof *summary, MPI_BYTE, 0, comm),
                                  "MPI_Bcast");
+    if (status == POLKA_OK)
+        status = mpi_finish(&run, summary);
+    else
+        polka_netlog_abandon_h5(&run.log);
     if (status == POLKA_OK && final_model)
         status = polka_model_clone(polka_learner_model(run.agent.learner), final_model);
     mpi_teardown(&run);

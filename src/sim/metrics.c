@@ -25,6 +25,7 @@ void polka_agent_collect(polka_agent *agent, const polka_dataset *test, const do
         .disagreement = sq / (double)test->n,
         .bytes = bytes,
         .train_loss = agent->train_count ? agent->train_loss / (double)agent->train_count : 0.0,
+        .wall_time = polka_now() - agent->start,
         .time_compute = agent->time_compute,
         .time_exchange = agent->time_exchange,
         .time_update = agent->time_update,
@@ -91,4 +92,66 @@ polka_status polka_netlog_step(polka_netlog *log, size_t round, double samples,
     }
     POLKA_CHECK(fflush(log->csv) == 0, POLKA_ERR_IO, "error while writing the CSV file");
     return POLKA_OK;
+}
+
+/* The per-agent metrics of the run file, in the order of polka_agent_metrics_row. */
+static const char *const metric_names[] = {
+    "test_score", "test_loss", "train_loss",   "model_order",   "disagreement",
+    "bytes_sent", "wall_time", "time_compute", "time_exchange", "time_update",
+};
+static const char *const metric_descriptions[] = {
+    "test accuracy (classification) or mean squared error (regression) on the common test set",
+    "mean loss on the test set",
+    "mean training loss of the rounds since the previous log step",
+    "model order M (dictionary size)",
+    "mean over test points of ||f_i(x) - f_bar(x)||^2, f_bar the network average",
+    "bytes this agent has sent so far",
+    "seconds since the learning loop started",
+    "seconds in drawing samples and evaluating f (cumulative)",
+    "seconds in the neighbour exchange, waiting included (cumulative)",
+    "seconds in the gradient step and KOMP (cumulative)",
+};
+#define METRIC_COUNT (sizeof metric_names / sizeof *metric_names)
+
+static void metrics_row(const polka_agent_metrics *m, double *row) {
+    const double values[METRIC_COUNT] = {
+        m->score, m->loss,      m->train_loss,   m->order,         m->disagreement,
+        m->bytes, m->wall_time, m->time_compute, m->time_exchange, m->time_update};
+    memcpy(row, values, sizeof values);
+}
+
+polka_status polka_netlog_open_h5(polka_netlog *log, const polka_config *config, MPI_Comm comm,
+                                  size_t agents, const polka_graph *graph) {
+    if (config->output[0] == '\0') return POLKA_OK;
+    int size = 1;
+    MPI_Comm_size(comm, &size);
+    POLKA_CALL(polka_h5log_create(config->output, comm, agents, METRIC_COUNT, metric_names,
+                                  metric_descriptions, &log->h5));
+    polka_status status = polka_h5log_write_config(log->h5, config, graph, size);
+    if (status != POLKA_OK) polka_netlog_abandon_h5(log);
+    return status;
+}
+
+polka_status polka_netlog_append_h5(polka_netlog *log, size_t round, double samples,
+                                    size_t first_agent, size_t count,
+                                    const polka_agent_metrics *metrics) {
+    if (log->h5 == NULL) return POLKA_OK;
+    double rows[4 * METRIC_COUNT];
+    POLKA_CHECK(count <= 4, POLKA_ERR_ARG, "at most 4 agents per rank in one append");
+    for (size_t a = 0; a < count; a++) metrics_row(&metrics[a], rows + a * METRIC_COUNT);
+    return polka_h5log_append(log->h5, (double)round, samples, first_agent, count, rows);
+}
+
+polka_status polka_netlog_finish_h5(polka_netlog *log, size_t first_agent, size_t count,
+                                    const polka_model *const *models, const double *stage_seconds) {
+    if (log->h5 == NULL) return POLKA_OK;
+    static const char *const stages[] = {"compute", "exchange", "update", "loop"};
+    polka_status status = polka_h5log_write_models(log->h5, first_agent, count, models);
+    if (status == POLKA_OK) status = polka_h5log_write_timing(log->h5, 4, stages, stage_seconds);
+    polka_status closed = polka_h5log_close(&log->h5);
+    return status != POLKA_OK ? status : closed;
+}
+
+void polka_netlog_abandon_h5(polka_netlog *log) {
+    if (log->h5 != NULL) (void)polka_h5log_close(&log->h5);
 }

@@ -1,0 +1,139 @@
+/**
+ * @file dataio.h
+ * @brief Reading users' data files: IDX (MNIST family), LIBSVM text and CSV. No MPI.
+ *
+ * Reading is two passes over a file. polka_data_scan() reads a TRAINING file once and learns
+ * what the rest depends on: the dimension, the label map (classification) and the per-feature
+ * statistics used for scaling. polka_data_read() then reads the samples a caller keeps, from
+ * the training file or from a test file, with that dimension and label map. Every rank of a
+ * run may do both on the same file and gets the same answer.
+ *
+ * Every file is opened with zlib, so any of them may be gzip-compressed (".gz") or plain.
+ *
+ * ## Formats
+ * - **IDX**: an images file (magic 0x00000803: type 0x08 unsigned bytes, dims n×rows×cols;
+ *   more generally type 0x08 with d ≥ 1 dims, p = the product of the dims after the first)
+ *   and a labels file (magic 0x00000801, n unsigned bytes), named by
+ *   polka_read_options.labels_path. Values are the bytes as doubles (0..255).
+ * - **LIBSVM**: one sample per line, `label index:value index:value ...`, indices 1-based and
+ *   strictly increasing, absent features are 0; a trailing `# comment` is allowed, blank and
+ *   comment-only lines are skipped. The label is any finite number (`+1`, `-1`, `3`, `2.5`);
+ *   indices are at most POLKA_DATAIO_MAX_FEATURES.
+ * - **CSV**: a header line naming the columns (optionally in double quotes), then one sample
+ *   per line with as many comma-separated numeric fields; blanks around fields are ignored,
+ *   blank lines are skipped. The label column is the one named polka_read_options.label_column,
+ *   at any position; the features are the other columns, in order.
+ *
+ * Samples are numbered 0, 1, ... in file order (records for IDX, data lines for the text
+ * formats); polka_keep_fn and index_out use these numbers.
+ *
+ * ## Errors
+ * POLKA_ERR_FORMAT with one message naming the file and where: `PATH:LINE: what` for the text
+ * formats, `PATH: record R (byte offset B): what` or `PATH: byte offset B: what` for IDX.
+ * POLKA_ERR_IO when a file cannot be opened or read (with the system's reason), POLKA_ERR_ARG
+ * for invalid options. Nothing here prints.
+ */
+#ifndef POLKA_DATAIO_H
+#define POLKA_DATAIO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "polka/data.h"
+#include "polka/error.h"
+
+/** The largest LIBSVM feature index accepted (the data are stored dense, n×p). */
+#define POLKA_DATAIO_MAX_FEATURES ((size_t)1 << 24)
+
+typedef enum {
+    POLKA_FORMAT_AUTO,   /**< from the file name, see polka_file_format_guess() */
+    POLKA_FORMAT_IDX,    /**< MNIST-style IDX images + labels files */
+    POLKA_FORMAT_LIBSVM, /**< LIBSVM/SVMlight sparse text */
+    POLKA_FORMAT_CSV,    /**< comma-separated values with a header line */
+} polka_file_format;
+
+/** Parses "auto", "idx", "libsvm" or "csv"; POLKA_ERR_ARG naming the choices otherwise. */
+polka_status polka_file_format_parse(const char *name, polka_file_format *format);
+
+/** The name polka_file_format_parse() accepts for format ("auto", "idx", ...). */
+const char *polka_file_format_name(polka_file_format format);
+
+/**
+ * The format POLKA_FORMAT_AUTO reads path as, by its name (a final ".gz" is ignored):
+ * a name containing "idx" and ending in "-ubyte" is IDX, a name ending in ".csv" is CSV,
+ * anything else is LIBSVM. Pure.
+ */
+polka_file_format polka_file_format_guess(const char *path);
+
+typedef struct {
+    polka_file_format format; /**< AUTO: polka_file_format_guess(path) */
+    const char *labels_path;  /**< IDX: the labels file (required for IDX) */
+    const char *label_column; /**< CSV: the name of the label column (NULL: "label") */
+    int regression;           /**< 1: targets are real values (no class map); 0: classes */
+} polka_read_options;
+
+/** What a first pass over a TRAINING file learns; the same on every rank for the same file. */
+typedef struct {
+    size_t n, p;    /**< samples, dimension (LIBSVM: the largest index seen) */
+    size_t classes; /**< distinct labels (0 for regression) */
+    double *labels; /**< the distinct labels, increasing (classes entries): class k is labels[k] */
+    double *min;    /**< per feature over the file (p entries; absent LIBSVM features count 0) */
+    double *max;    /**< per feature */
+    double *mean;   /**< per feature */
+    double *stddev; /**< per feature, the population standard deviation (divides by n) */
+} polka_data_info;
+
+/**
+ * Reads every sample of a training file and fills info (arrays allocated here; the caller
+ * releases them with polka_data_info_free). options may be NULL (AUTO, classification,
+ * label column "label"). Checks the whole file: any malformed sample is an error. Not
+ * collective (no MPI); on failure info is left zeroed.
+ */
+polka_status polka_data_scan(const char *path, const polka_read_options *options,
+                             polka_data_info *info);
+
+/** Frees the arrays of info and zeroes it; NULL-safe. */
+void polka_data_info_free(polka_data_info *info);
+
+/** Which samples a caller wants: returns 1 to keep sample `index` (0-based file order). */
+typedef int (*polka_keep_fn)(void *context, uint64_t index);
+
+/**
+ * Reads the kept samples of a file (keep NULL keeps all) into out, allocated here (the caller
+ * releases it with polka_dataset_free), with the dimension and label map of info (from the
+ * TRAINING file's scan): out->p = info->p, out->classes = info->classes, class labels become
+ * class indices 0..classes−1 (as doubles) through info->labels, regression targets are kept
+ * as read. A test file with a feature index beyond info->p, a different number of columns
+ * or pixels, or a label not in info->labels, is an error naming the file and line; a LIBSVM
+ * file of a smaller dimension is fine (missing features are 0).
+ *
+ * keep is called once for every sample, in file order, before the sample is parsed.
+ * index_out, when not NULL, receives (allocated here, the caller frees it) the file index of
+ * every kept sample, increasing. Memory is O(kept·p), not O(n·p). The text formats parse only
+ * the lines they keep (the scan pass checks the whole training file). On failure out is
+ * zeroed and *index_out is NULL.
+ */
+polka_status polka_data_read(const char *path, const polka_read_options *options,
+                             const polka_data_info *info, polka_keep_fn keep, void *context,
+                             polka_dataset *out, uint64_t **index_out);
+
+typedef enum {
+    POLKA_SCALE_NONE,     /**< leave the values as read */
+    POLKA_SCALE_UNIT,     /**< (x − min) / (max − min): the training data to [0, 1] */
+    POLKA_SCALE_STANDARD, /**< (x − mean) / stddev */
+} polka_scale_kind;
+
+/** Parses "none", "unit" or "standard"; POLKA_ERR_ARG naming the choices otherwise. */
+polka_status polka_scale_kind_parse(const char *name, polka_scale_kind *kind);
+
+/** The name polka_scale_kind_parse() accepts for kind. */
+const char *polka_scale_kind_name(polka_scale_kind kind);
+
+/**
+ * Scales data (data->p must be info->p) in place with the TRAINING statistics of info, so
+ * that a test set is scaled exactly like the training set. A feature that is constant in the
+ * training file (max = min, stddev = 0) is set to 0. Pure apart from data.
+ */
+void polka_data_scale(polka_dataset *data, const polka_data_info *info, polka_scale_kind kind);
+
+#endif

@@ -1,0 +1,130 @@
+/**
+ * @file h5log.h
+ * @brief The HDF5 run file: written collectively during a run, read back serially.
+ *
+ * Layout of a run file (DESIGN.md, "What a run writes"):
+ *
+ *     /metrics                 attribute "agents"
+ *         round, samples       1-D, one value per log row
+ *         NAME                 2-D (rows × agents) doubles, one per metric name; attribute
+ *                              "description" when given. Cells never written hold NaN.
+ *     /config                  one attribute per key of the config table ("run.mode", ...:
+ *                              string, uint64 or double), "polka_version", "mpi_size", "mode"
+ *         graph                attribute "nodes"; datasets edges (E×2 uint64, u < v, sorted)
+ *                              and weights (E doubles)
+ *     /models/agent_NNNN       dictionary (M×p), weights (M×C); attributes "order", "kernel",
+ *                              "sigma", "degree", "coef0"
+ *     /timing/STAGE            3 doubles: min, mean, max of the ranks' seconds; attribute
+ *                              "ranks" on /timing
+ *
+ * The writer (polka_h5log) uses parallel HDF5 over the communicator given at creation:
+ * every polka_h5log_* function is collective over it, and every rank returns the same
+ * status (an error on one rank becomes that error on all ranks: nothing hangs on a
+ * rank-local failure). Each append ends with a flush, so a run killed between two appends
+ * leaves a readable file holding every row appended so far.
+ *
+ * The reader (polka_h5run) is serial and needs no MPI. Nothing here prints.
+ */
+#ifndef POLKA_H5LOG_H
+#define POLKA_H5LOG_H
+
+#include <mpi.h>
+#include <stddef.h>
+
+#include "polka/config.h"
+#include "polka/error.h"
+#include "polka/graph.h"
+#include "polka/model.h"
+
+/** An open run file being written. */
+typedef struct polka_h5log_s polka_h5log;
+
+/**
+ * Collective over comm: creates (truncates) the run file at path with the MPI-IO driver and
+ * the /metrics datasets: one (0 × agents) extendible dataset per name, plus /metrics/round
+ * and /metrics/samples. Names must be non-empty, distinct, without '/' and not "round" or
+ * "samples". descriptions (metric_count strings) may be NULL.
+ * A path that cannot be created (missing directory, no permission) is POLKA_ERR_IO with a
+ * message naming it. comm must stay valid until polka_h5log_close. The caller owns *out
+ * (polka_h5log_close); untouched on error.
+ */
+polka_status polka_h5log_create(const char *path, MPI_Comm comm, size_t agents, size_t metric_count,
+                                const char *const *metric_names, const char *const *descriptions,
+                                polka_h5log **out);
+
+/**
+ * Collective: writes /config from rank 0's config (broadcast here, so the other ranks' copies
+ * are not read) with "polka_version", "mpi_size" and "mode" (config->mode), and, when rank 0's
+ * graph is not NULL, /config/graph (other ranks may pass NULL).
+ */
+polka_status polka_h5log_write_config(polka_h5log *log, const polka_config *config,
+                                      const polka_graph *graph, int mpi_size);
+
+/**
+ * Collective: appends one log row and flushes the file. Each rank passes the values of its
+ * agents first_agent .. first_agent+count−1, row-major count × metric_count (in the order of
+ * the names given at creation); count may be 0 (values may then be NULL). round and samples
+ * are taken from rank 0.
+ */
+polka_status polka_h5log_append(polka_h5log *log, double round, double samples, size_t first_agent,
+                                size_t count, const double *values);
+
+/**
+ * Collective: writes /models/agent_NNNN for the agents first_agent .. first_agent+count−1
+ * of each rank (count may be 0), replacing the groups of an earlier call. No agent may be
+ * passed by two ranks. Flushes the file.
+ */
+polka_status polka_h5log_write_models(polka_h5log *log, size_t first_agent, size_t count,
+                                      const polka_model *const *models);
+
+/**
+ * Collective: writes /timing/NAME = [min, mean, max] over the ranks of my_seconds[s] for each
+ * of the stage_count stages (the same names and count on every rank).
+ */
+polka_status polka_h5log_write_timing(polka_h5log *log, size_t stage_count,
+                                      const char *const *stage_names, const double *my_seconds);
+
+/** Collective: closes the file and frees the log; NULL-safe, sets *log to NULL. Returns the
+ *  first error (the same on every rank). */
+polka_status polka_h5log_close(polka_h5log **log);
+
+/** An open run file being read. */
+typedef struct polka_h5run_s polka_h5run;
+
+/** Pass as `row` to polka_h5run_metric_row for the last row. */
+#define POLKA_H5RUN_LAST ((size_t)-1)
+
+/**
+ * Opens a run file for reading (serial, no MPI). A missing or unreadable file is
+ * POLKA_ERR_IO; a file that is not HDF5, or not a polka run file, is POLKA_ERR_FORMAT.
+ * The caller owns *out (polka_h5run_close).
+ */
+polka_status polka_h5run_open(const char *path, polka_h5run **out);
+
+/** Closes a run file; NULL-safe, sets *run to NULL. */
+void polka_h5run_close(polka_h5run **run);
+
+/** The number of agents (columns of the metrics). */
+size_t polka_h5run_agents(const polka_h5run *run);
+
+/** The number of log rows (the length of /metrics/round). */
+size_t polka_h5run_rows(const polka_h5run *run);
+
+/**
+ * Row `row` (POLKA_H5RUN_LAST: the last one) of metric `name` into values: one value per
+ * agent, or a single value for the 1-D "round" and "samples". A missing metric, or one
+ * without rows, is POLKA_ERR_FORMAT; a row out of range is POLKA_ERR_ARG.
+ */
+polka_status polka_h5run_metric_row(const polka_h5run *run, const char *name, size_t row,
+                                    double *values);
+
+/** The attribute `key` of /config as text, whatever its type (POLKA_ERR_FORMAT if missing,
+ *  POLKA_ERR_ARG if it does not fit in size bytes). */
+polka_status polka_h5run_config_string(const polka_h5run *run, const char *key, char *out,
+                                       size_t size);
+
+/** Rebuilds the model of an agent from /models/agent_NNNN (kernel from its attributes).
+ *  The caller owns *out. POLKA_ERR_FORMAT when it is missing or inconsistent. */
+polka_status polka_h5run_load_model(const polka_h5run *run, size_t agent, polka_model **out);
+
+#endif

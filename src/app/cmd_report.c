@@ -1,0 +1,234 @@
+/* polka report: summarises run files (HDF5) in one table. Serial, no MPI. */
+#include "cmd_report.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "polka/h5log.h"
+#include "polka/loss.h"
+
+enum {
+    COL_FILE,
+    COL_MODE,
+    COL_AGENTS,
+    COL_ROWS,
+    COL_ROUNDS,
+    COL_SCORE,
+    COL_MEAN,
+    COL_MIN,
+    COL_MAX,
+    COL_DISAGREEMENT,
+    COL_ORDER,
+    COL_ORDER_MAX,
+    COL_RATE,
+    COL_BYTES,
+    COLUMNS
+};
+
+#define CELL_LEN 64
+
+static const char *const headers[COLUMNS] = {
+    "file", "mode", "agents",       "rows",  "rounds",    "score",     "mean",
+    "min",  "max",  "disagreement", "order", "max_order", "samples/s", "bytes/round"};
+
+typedef struct {
+    char cell[COLUMNS][CELL_LEN];
+} report_row;
+
+static void print_usage(FILE *out) {
+    fprintf(out,
+            "Usage: polka report RUN.h5 [RUN2.h5 ...]\n"
+            "\n"
+            "One row per run file, from the last log row:\n"
+            "  agents, rows (log rows), rounds (the last round),\n"
+            "  score: accuracy (classification losses) or mse (test_score), with its mean, min\n"
+            "         and max over the agents,\n"
+            "  disagreement: mean over the agents; order: mean and max model order,\n"
+            "  samples/s: samples seen / the largest wall time of an agent,\n"
+            "  bytes/round: bytes sent by all agents / rounds.\n"
+            "A metric the file does not hold shows as '-'.\n");
+}
+
+/* ---- reading one run ---------------------------------------------------------------------- */
+
+/* The last row of a metric into values; *found = 0 when the file does not hold it. */
+static polka_status last_row(const polka_h5run *run, const char *name, double *values, int *found) {
+    polka_status status = polka_h5run_metric_row(run, name, POLKA_H5RUN_LAST, values);
+    *found = status == POLKA_OK;
+    if (status == POLKA_ERR_FORMAT) {
+        polka_error_clear();
+        return POLKA_OK;
+    }
+    return status;
+}
+
+typedef struct {
+    double mean, min, max, sum;
+    size_t count; /* finite values */
+} stats;
+
+static stats summarize(const double *values, size_t n) {
+    stats s = {0, INFINITY, -INFINITY, 0, 0};
+    for (size_t i = 0; i < n; i++) {
+        if (!isfinite(values[i])) continue;
+        s.sum += values[i];
+        s.min = values[i] < s.min ? values[i] : s.min;
+        s.max = values[i] > s.max ? values[i] : s.max;
+        s.count++;
+    }
+    s.mean = s.count ? s.sum / (double)s.count : NAN;
+    return s;
+}
+
+static void put_number(report_row *row, int col, double value) {
+    if (isfinite(value))
+        snprintf(row->cell[col], CELL_LEN, "%.6g", value);
+    else
+        snprintf(row->cell[col], CELL_LEN, "-");
+}
+
+/* stats of the last row of a metric (count 0 when missing or not finite). */
+static polka_status metric_stats(const polka_h5run *run, const char *name, double *values,
+                                 stats *out) {
+    int found = 0;
+    POLKA_CALL(last_row(run, name, values, &found));
+    *out = found ? summarize(values, polka_h5run_agents(run)) : summarize(values, 0);
+    return POLKA_OK;
+}
+
+/* A single value (round, samples); NAN when missing. */
+static polka_status scalar(const polka_h5run *run, const char *name, double *value) {
+    int found = 0;
+    POLKA_CALL(last_row(run, name, value, &found));
+    if (!found) *value = NAN;
+    return POLKA_OK;
+}
+
+static polka_status config_text(const polka_h5run *run, const char *key, char *out, size_t size) {
+    polka_status status = polka_h5run_config_string(run, key, out, size);
+    if (status == POLKA_ERR_FORMAT || status == POLKA_ERR_ARG) {
+        polka_error_clear();
+        snprintf(out, size, "-");
+        return POLKA_OK;
+    }
+    return status;
+}
+
+static polka_status describe_run(const polka_h5run *run, report_row *row) {
+    POLKA_CALL(config_text(run, "mode", row->cell[COL_MODE], CELL_LEN));
+    if (strcmp(row->cell[COL_MODE], "-") == 0)
+        POLKA_CALL(config_text(run, "run.mode", row->cell[COL_MODE], CELL_LEN));
+    char loss_name[CELL_LEN];
+    POLKA_CALL(config_text(run, "learner.loss", loss_name, sizeof loss_name));
+    polka_loss_kind loss;
+    const char *score = "score";
+    if (polka_loss_kind_parse(loss_name, &loss) == POLKA_OK)
+        score = polka_loss_is_classification(loss) ? "accuracy" : "mse";
+    polka_error_clear();
+    snprintf(row->cell[COL_SCORE], CELL_LEN, "%s", score);
+    snprintf(row->cell[COL_AGENTS], CELL_LEN, "%zu", polka_h5run_agents(run));
+    snprintf(row->cell[COL_ROWS], CELL_LEN, "%zu", polka_h5run_rows(run));
+    return POLKA_OK;
+}
+
+static polka_status fill_metrics(const polka_h5run *run, report_row *row, double *values) {
+    stats score, disagreement, order, wall, bytes;
+    double round = NAN, samples = NAN;
+    POLKA_CALL(scalar(run, "round", &round));
+    POLKA_CALL(scalar(run, "samples", &samples));
+    POLKA_CALL(metric_stats(run, "test_score", values, &score));
+    POLKA_CALL(metric_stats(run, "disagreement", values, &disagreement));
+    POLKA_CALL(metric_stats(run, "model_order", values, &order));
+    POLKA_CALL(metric_stats(run, "wall_time", values, &wall));
+    POLKA_CALL(metric_stats(run, "bytes_sent", values, &bytes));
+    put_number(row, COL_ROUNDS, round);
+    put_number(row, COL_MEAN, score.mean);
+    put_number(row, COL_MIN, score.count ? score.min : NAN);
+    put_number(row, COL_MAX, score.count ? score.max : NAN);
+    put_number(row, COL_DISAGREEMENT, disagreement.mean);
+    put_number(row, COL_ORDER, order.mean);
+    put_number(row, COL_ORDER_MAX, order.count ? order.max : NAN);
+    put_number(row, COL_RATE, wall.count && wall.max > 0 ? samples / wall.max : NAN);
+    put_number(row, COL_BYTES, bytes.count && round > 0 ? bytes.sum / round : NAN);
+    return POLKA_OK;
+}
+
+static polka_status read_run(const char *path, report_row *row) {
+    polka_h5run *run = NULL;
+    POLKA_CALL(polka_h5run_open(path, &run));
+    snprintf(row->cell[COL_FILE], CELL_LEN, "%s", path);
+    double *values = malloc((polka_h5run_agents(run) + 1) * sizeof *values);
+    polka_status status =
+        values != NULL ? describe_run(run, row) : polka_error_set(POLKA_ERR_MEM, "out of memory");
+    if (status == POLKA_OK) status = fill_metrics(run, row, values);
+    free(values);
+    polka_h5run_close(&run);
+    return status;
+}
+
+/* ---- the table ---------------------------------------------------------------------------- */
+
+static void print_line(const char *const *cells, const size_t *width) {
+    for (int c = 0; c < COLUMNS; c++) {
+        int left = c == COL_FILE || c == COL_MODE || c == COL_SCORE;
+        const char *sep = c + 1 < COLUMNS ? "  " : "\n";
+        if (left)
+            printf("%-*s%s", (int)width[c], cells[c], sep);
+        else
+            printf("%*s%s", (int)width[c], cells[c], sep);
+    }
+}
+
+static void print_table(const report_row *rows, size_t count, const char *const *paths) {
+    size_t width[COLUMNS];
+    for (int c = 0; c < COLUMNS; c++) {
+        width[c] = strlen(headers[c]);
+        for (size_t r = 0; r < count; r++) {
+            size_t len = c == COL_FILE ? strlen(paths[r]) : strlen(rows[r].cell[c]);
+            width[c] = len > width[c] ? len : width[c];
+        }
+    }
+    print_line(headers, width);
+    for (size_t r = 0; r < count; r++) {
+        const char *cells[COLUMNS];
+        for (int c = 0; c < COLUMNS; c++) cells[c] = rows[r].cell[c];
+        cells[COL_FILE] = paths[r]; /* whole, even when longer than a cell */
+        print_line(cells, width);
+    }
+}
+
+int polka_cmd_report(int argc, char **argv) {
+    if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+        print_usage(stdout);
+        return 0;
+    }
+    for (int a = 1; a < argc; a++) {
+        if (argv[a][0] != '-') continue;
+        fprintf(stderr, "polka report: unknown option '%s'\n\n", argv[a]);
+        print_usage(stderr);
+        return 2;
+    }
+    if (argc < 2) {
+        fprintf(stderr, "polka report: no run file given\n\n");
+        print_usage(stderr);
+        return 2;
+    }
+    size_t count = (size_t)argc - 1;
+    report_row *rows = calloc(count, sizeof *rows);
+    if (rows == NULL) {
+        fprintf(stderr, "polka report: out of memory\n");
+        return 1;
+    }
+    for (size_t r = 0; r < count; r++) {
+        if (read_run(argv[r + 1], &rows[r]) != POLKA_OK) {
+            fprintf(stderr, "polka report: %s\n", polka_error_message());
+            free(rows);
+            return 1;
+        }
+    }
+    print_table(rows, count, (const char *const *)argv + 1);
+    free(rows);
+    return 0;
+}

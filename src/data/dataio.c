@@ -1,0 +1,542 @@
+/* Data files: options, the scan statistics, the label map, the kept rows, scaling, text lines. */
+#include "data/dataio_impl.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const format_names[] = {"auto", "idx", "libsvm", "csv"};
+static const char *const scale_names[] = {"none", "unit", "standard"};
+
+polka_status polka_file_format_parse(const char *name, polka_file_format *format) {
+    for (size_t k = 0; k < sizeof format_names / sizeof *format_names; k++) {
+        if (strcmp(name, format_names[k]) == 0) {
+            *format = (polka_file_format)k;
+            return POLKA_OK;
+        }
+    }
+    return polka_error_set(POLKA_ERR_ARG, "unknown data format '%s' (auto, idx, libsvm, csv)",
+                           name);
+}
+
+const char *polka_file_format_name(polka_file_format format) {
+    return (unsigned)format < sizeof format_names / sizeof *format_names ? format_names[format]
+                                                                         : "?";
+}
+
+polka_status polka_scale_kind_parse(const char *name, polka_scale_kind *kind) {
+    for (size_t k = 0; k < sizeof scale_names / sizeof *scale_names; k++) {
+        if (strcmp(name, scale_names[k]) == 0) {
+            *kind = (polka_scale_kind)k;
+            return POLKA_OK;
+        }
+    }
+    return polka_error_set(POLKA_ERR_ARG, "unknown scaling '%s' (none, unit, standard)", name);
+}
+
+const char *polka_scale_kind_name(polka_scale_kind kind) {
+    return (unsigned)kind < sizeof scale_names / sizeof *scale_names ? scale_names[kind] : "?";
+}
+
+static int ends_with(const char *s, size_t len, const char *suffix) {
+    size_t k = strlen(suffix);
+    return len >= k && strncmp(s + len - k, suffix, k) == 0;
+}
+
+polka_file_format polka_file_format_guess(const char *path) {
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    size_t len = strlen(base);
+    if (ends_with(base, len, ".gz")) len -= 3;
+    if (ends_with(base, len, ".csv")) return POLKA_FORMAT_CSV;
+    if (ends_with(base, len, "-ubyte")) {
+        for (size_t k = 0; k + 3 <= len; k++)
+            if (strncmp(base + k, "idx", 3) == 0) return POLKA_FORMAT_IDX;
+    }
+    return POLKA_FORMAT_LIBSVM;
+}
+
+polka_status dataio_line_error(const char *path, size_t line, const char *fmt, ...) {
+    char detail[768];
+    va_list args;
+    va_start(args, fmt);
+    vsnprintf(detail, sizeof detail, fmt, args);
+    va_end(args);
+    return polka_error_set(POLKA_ERR_FORMAT, "%s:%zu: %s", path, line, detail);
+}
+
+/* ---- numbers ---------------------------------------------------------------------------- */
+
+static int is_digit(char c) {
+    return c >= '0' && c <= '9';
+}
+
+static int is_alnum(char c) {
+    return is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+
+/* Reads digits into *m (while it stays below 2^53; *extra counts the digits that did not
+ * fit) and returns how many digits there were. */
+static size_t read_digits(const char **p, uint64_t *m, int *extra) {
+    size_t count = 0;
+    for (; is_digit(**p); (*p)++, count++) {
+        if (*m < ((uint64_t)1 << 53) / 10)
+            *m = 10 * *m + (uint64_t)(**p - '0');
+        else
+            (*extra)++;
+    }
+    return count;
+}
+
+/* The exponent of "e±ddd" at *p when there is one (else 0, *p unmoved); -1000 when huge. */
+static int read_exponent(const char **p) {
+    const char *q = *p;
+    if (*q != 'e' && *q != 'E') return 0;
+    q++;
+    int sign = *q == '-' ? -1 : 1;
+    if (*q == '+' || *q == '-') q++;
+    if (!is_digit(*q)) return 0;
+    int e = 0;
+    for (; is_digit(*q); q++) e = e < 10000 ? 10 * e + (*q - '0') : e;
+    *p = q;
+    return e >= 10000 ? -1000 : sign * e;
+}
+
+double dataio_strtod(const char *s, char **end) {
+    static const double powers[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                      1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                      1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+    const char *p = s;
+    int negative = *p == '-';
+    if (*p == '-' || *p == '+') p++;
+    uint64_t m = 0;
+    int extra = 0;
+    size_t digits = read_digits(&p, &m, &extra);
+    int scale = extra;
+    if (*p == '.') {
+        p++;
+        int before = extra;
+        size_t fraction = read_digits(&p, &m, &extra);
+        digits += fraction;
+        scale -= (int)fraction - (extra - before);
+    }
+    int e = digits > 0 ? read_exponent(&p) : 0;
+    /* Exact when m < 2^53 and 10^|e| is exact (Clinger); anything else goes to strtod. */
+    if (digits == 0 || extra > 0 || e == -1000 || is_alnum(*p) || *p == '.') return strtod(s, end);
+    e += scale;
+    if (e < -22 || e > 22) return strtod(s, end);
+    double value = e < 0 ? (double)m / powers[-e] : (double)m * powers[e];
+    *end = (char *)p;
+    return negative ? -value : value;
+}
+
+/* ---- scan statistics ------------------------------------------------------------------- */
+
+static polka_status grow(void **array, size_t count, size_t size) {
+    void *grown = realloc(*array, (count ? count : 1) * size);
+    POLKA_CHECK_ALLOC(grown);
+    *array = grown;
+    return POLKA_OK;
+}
+
+polka_status dataio_stats_reserve(dataio_stats *stats, size_t p) {
+    if (p <= stats->capacity) return POLKA_OK;
+    size_t cap = stats->capacity ? stats->capacity : 16;
+    while (cap < p) cap = cap > SIZE_MAX / 2 ? p : 2 * cap;
+    POLKA_CHECK(cap < SIZE_MAX / sizeof(double), POLKA_ERR_MEM, "out of memory for %zu features",
+                p);
+    POLKA_CALL(grow((void **)&stats->count, cap, sizeof *stats->count));
+    POLKA_CALL(grow((void **)&stats->shift, cap, sizeof(double)));
+    POLKA_CALL(grow((void **)&stats->s1, cap, sizeof(double)));
+    POLKA_CALL(grow((void **)&stats->s2, cap, sizeof(double)));
+    POLKA_CALL(grow((void **)&stats->min, cap, sizeof(double)));
+    POLKA_CALL(grow((void **)&stats->max, cap, sizeof(double)));
+    for (size_t j = stats->capacity; j < cap; j++) {
+        stats->count[j] = 0;
+        stats->shift[j] = stats->s1[j] = stats->s2[j] = 0.0;
+        stats->min[j] = INFINITY;
+        stats->max[j] = -INFINITY;
+    }
+    stats->capacity = cap;
+    return POLKA_OK;
+}
+
+polka_status dataio_stats_add_sparse(dataio_stats *stats, const size_t *index, const double *value,
+                                     size_t nnz) {
+    if (nnz == 0) return POLKA_OK;
+    size_t last = index[nnz - 1];
+    POLKA_CALL(dataio_stats_reserve(stats, last + 1));
+    if (last + 1 > stats->p) stats->p = last + 1;
+    for (size_t k = 0; k < nnz; k++) {
+        size_t j = index[k];
+        double x = value[k];
+        if (stats->count[j] == 0) stats->shift[j] = x;
+        double d = x - stats->shift[j];
+        stats->s1[j] += d;
+        stats->s2[j] += d * d;
+        if (x < stats->min[j]) stats->min[j] = x;
+        if (x > stats->max[j]) stats->max[j] = x;
+        stats->count[j]++;
+    }
+    return POLKA_OK;
+}
+
+void dataio_stats_add_row(dataio_stats *stats, const double *row) {
+    size_t p = stats->p;
+    if (stats->dense_rows == 0) memcpy(stats->shift, row, p * sizeof *row);
+    double *restrict s1 = stats->s1, *restrict s2 = stats->s2;
+    double *restrict lo = stats->min, *restrict hi = stats->max;
+    const double *restrict shift = stats->shift;
+    for (size_t j = 0; j < p; j++) {
+        double d = row[j] - shift[j];
+        s1[j] += d;
+        s2[j] += d * d;
+        lo[j] = row[j] < lo[j] ? row[j] : lo[j];
+        hi[j] = row[j] > hi[j] ? row[j] : hi[j];
+    }
+    stats->dense_rows++;
+}
+
+polka_status dataio_stats_add_label(dataio_stats *stats, double label) {
+    if (!stats->regression) {
+        if (stats->n == stats->label_capacity) {
+            size_t cap = stats->label_capacity ? 2 * stats->label_capacity : 1024;
+            POLKA_CALL(grow((void **)&stats->labels, cap, sizeof(double)));
+            stats->label_capacity = cap;
+        }
+        stats->labels[stats->n] = label;
+    }
+    stats->n++;
+    return POLKA_OK;
+}
+
+static void stats_free(dataio_stats *stats) {
+    free(stats->count);
+    free(stats->shift);
+    free(stats->s1);
+    free(stats->s2);
+    free(stats->min);
+    free(stats->max);
+    free(stats->labels);
+    *stats = (dataio_stats){0};
+}
+
+static int compare_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The distinct labels, increasing, into info. */
+static polka_status stats_label_map(dataio_stats *stats, polka_data_info *info) {
+    if (stats->regression) return POLKA_OK;
+    qsort(stats->labels, stats->n, sizeof *stats->labels, compare_double);
+    size_t classes = 0;
+    for (size_t i = 0; i < stats->n; i++)
+        if (classes == 0 || stats->labels[i] != stats->labels[classes - 1])
+            stats->labels[classes++] = stats->labels[i];
+    info->labels = malloc(classes * sizeof *info->labels);
+    POLKA_CHECK_ALLOC(info->labels);
+    memcpy(info->labels, stats->labels, classes * sizeof *info->labels);
+    info->classes = classes;
+    return POLKA_OK;
+}
+
+/* Per-feature statistics over n samples: feature j has count values, the rest are zeros. */
+static void stats_feature(const dataio_stats *stats, size_t j, polka_data_info *info) {
+    double n = (double)stats->n;
+    size_t count = stats->count[j] + stats->dense_rows;
+    size_t zeros = stats->n - count;
+    double shift = stats->shift[j];
+    double s1 = stats->s1[j] - (double)zeros * shift;
+    double s2 = stats->s2[j] + (double)zeros * shift * shift;
+    double var = (s2 - s1 * s1 / n) / n;
+    info->mean[j] = shift + s1 / n;
+    info->stddev[j] = var > 0 ? sqrt(var) : 0.0;
+    info->min[j] = count == 0 ? 0.0 : stats->min[j];
+    info->max[j] = count == 0 ? 0.0 : stats->max[j];
+    if (zeros > 0 && info->min[j] > 0) info->min[j] = 0.0;
+    if (zeros > 0 && info->max[j] < 0) info->max[j] = 0.0;
+}
+
+/* Turns the accumulated statistics into info. */
+static polka_status stats_finish(dataio_stats *stats, polka_data_info *info) {
+    info->n = stats->n;
+    info->p = stats->p;
+    size_t p = stats->p ? stats->p : 1;
+    info->min = malloc(p * sizeof *info->min);
+    info->max = malloc(p * sizeof *info->max);
+    info->mean = malloc(p * sizeof *info->mean);
+    info->stddev = malloc(p * sizeof *info->stddev);
+    POLKA_CHECK_ALLOC(info->min && info->max && info->mean && info->stddev ? info->min : NULL);
+    for (size_t j = 0; j < stats->p; j++) stats_feature(stats, j, info);
+    return stats_label_map(stats, info);
+}
+
+void polka_data_info_free(polka_data_info *info) {
+    if (info == NULL) return;
+    free(info->labels);
+    free(info->min);
+    free(info->max);
+    free(info->mean);
+    free(info->stddev);
+    *info = (polka_data_info){0};
+}
+
+/* ---- passes ------------------------------------------------------------------------------ */
+
+/* options with the defaults filled in and the format resolved. */
+static polka_status resolve_options(const char *path, const polka_read_options *options,
+                                    polka_read_options *resolved) {
+    *resolved = options ? *options : (polka_read_options){0};
+    POLKA_CHECK(path != NULL, POLKA_ERR_ARG, "no data file given");
+    if (resolved->format == POLKA_FORMAT_AUTO) resolved->format = polka_file_format_guess(path);
+    if (resolved->label_column == NULL) resolved->label_column = "label";
+    POLKA_CHECK(resolved->format == POLKA_FORMAT_IDX || resolved->format == POLKA_FORMAT_LIBSVM ||
+                    resolved->format == POLKA_FORMAT_CSV,
+                POLKA_ERR_ARG, "'%s': invalid data format %d", path, (int)resolved->format);
+    POLKA_CHECK(resolved->format != POLKA_FORMAT_IDX || resolved->labels_path != NULL,
+                POLKA_ERR_ARG, "IDX file '%s' needs a labels file", path);
+    return POLKA_OK;
+}
+
+static polka_status run_pass(const char *path, const polka_read_options *options,
+                             dataio_pass *pass) {
+    switch (options->format) {
+    case POLKA_FORMAT_IDX:
+        return dataio_idx_pass(path, options, pass);
+    case POLKA_FORMAT_CSV:
+        return dataio_csv_pass(path, options, pass);
+    default:
+        return dataio_libsvm_pass(path, options, pass);
+    }
+}
+
+polka_status polka_data_scan(const char *path, const polka_read_options *options,
+                             polka_data_info *info) {
+    *info = (polka_data_info){0};
+    polka_read_options resolved;
+    POLKA_CALL(resolve_options(path, options, &resolved));
+    dataio_stats stats = {.regression = resolved.regression != 0};
+    dataio_pass pass = {.stats = &stats};
+    polka_status status = run_pass(path, &resolved, &pass);
+    if (status == POLKA_OK && stats.n == 0)
+        status = polka_error_set(POLKA_ERR_FORMAT, "%s: no samples in the file", path);
+    if (status == POLKA_OK && stats.p == 0)
+        status = polka_error_set(POLKA_ERR_FORMAT, "%s: no features in the file", path);
+    if (status == POLKA_OK) status = stats_finish(&stats, info);
+    stats_free(&stats);
+    if (status != POLKA_OK) polka_data_info_free(info);
+    return status;
+}
+
+int dataio_pass_wants(const dataio_pass *pass, uint64_t index) {
+    return pass->stats != NULL || pass->keep == NULL || pass->keep(pass->context, index);
+}
+
+int dataio_pass_target(const dataio_pass *pass, double label, double *target) {
+    const polka_data_info *info = pass->info;
+    if (info->classes == 0) {
+        *target = label;
+        return 1;
+    }
+    size_t lo = 0, hi = info->classes;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (info->labels[mid] < label)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == info->classes || info->labels[lo] != label) return 0;
+    *target = (double)lo;
+    return 1;
+}
+
+polka_status dataio_rows_push(dataio_rows *rows, uint64_t index, double target, double **row) {
+    if (rows->n == rows->capacity) {
+        size_t cap = rows->capacity ? 2 * rows->capacity : 64;
+        size_t p = rows->p ? rows->p : 1;
+        POLKA_CHECK(cap <= SIZE_MAX / sizeof(double) / p, POLKA_ERR_MEM,
+                    "out of memory for %zu samples of dimension %zu", cap, p);
+        POLKA_CALL(grow((void **)&rows->x, cap * p, sizeof(double)));
+        POLKA_CALL(grow((void **)&rows->y, cap, sizeof(double)));
+        POLKA_CALL(grow((void **)&rows->index, cap, sizeof(uint64_t)));
+        rows->capacity = cap;
+    }
+    rows->y[rows->n] = target;
+    rows->index[rows->n] = index;
+    *row = rows->x + rows->n * rows->p;
+    rows->n++;
+    return POLKA_OK;
+}
+
+/* array cut down to size bytes (left as it is when realloc fails). */
+static void *shrink(void *array, size_t size) {
+    void *smaller = realloc(array, size);
+    return smaller ? smaller : array;
+}
+
+/* Hands the rows over to out and index_out, trimmed to size. */
+static void rows_finish(dataio_rows *rows, size_t classes, polka_dataset *out,
+                        uint64_t **index_out) {
+    size_t n = rows->n ? rows->n : 1, p = rows->p ? rows->p : 1;
+    *out = (polka_dataset){.n = rows->n, .p = rows->p, .classes = classes};
+    out->x = shrink(rows->x, n * p * sizeof *out->x);
+    out->y = shrink(rows->y, n * sizeof *out->y);
+    uint64_t *index = shrink(rows->index, n * sizeof *index);
+    if (index_out)
+        *index_out = index;
+    else
+        free(index);
+    *rows = (dataio_rows){0};
+}
+
+static polka_status check_read_args(const char *path, const polka_read_options *options,
+                                    const polka_data_info *info) {
+    POLKA_CHECK(info != NULL, POLKA_ERR_ARG, "reading '%s' needs the training data's scan", path);
+    POLKA_CHECK(info->p > 0, POLKA_ERR_ARG, "reading '%s': the training data has no features",
+                path);
+    POLKA_CHECK((options->regression != 0) == (info->classes == 0), POLKA_ERR_ARG,
+                "reading '%s' as %s, but the training data was scanned as %s", path,
+                options->regression ? "regression" : "classification",
+                info->classes ? "classification" : "regression");
+    return POLKA_OK;
+}
+
+polka_status polka_data_read(const char *path, const polka_read_options *options,
+                             const polka_data_info *info, polka_keep_fn keep, void *context,
+                             polka_dataset *out, uint64_t **index_out) {
+    *out = (polka_dataset){0};
+    if (index_out) *index_out = NULL;
+    polka_read_options resolved;
+    POLKA_CALL(resolve_options(path, options, &resolved));
+    POLKA_CALL(check_read_args(path, &resolved, info));
+    dataio_rows rows = {.p = info->p};
+    dataio_pass pass = {.info = info, .keep = keep, .context = context, .rows = &rows};
+    polka_status status = run_pass(path, &resolved, &pass);
+    if (status == POLKA_OK && rows.capacity == 0) {
+        double *row = NULL; /* nothing kept: still hand out allocated arrays */
+        status = dataio_rows_push(&rows, 0, 0.0, &row);
+        rows.n = 0;
+    }
+    if (status != POLKA_OK) {
+        free(rows.x);
+        free(rows.y);
+        free(rows.index);
+        return status;
+    }
+    rows_finish(&rows, info->classes, out, index_out);
+    return POLKA_OK;
+}
+
+/* ---- scaling ----------------------------------------------------------------------------- */
+
+void polka_data_scale(polka_dataset *data, const polka_data_info *info, polka_scale_kind kind) {
+    if (kind == POLKA_SCALE_NONE || data->p != info->p) return;
+    size_t p = data->p;
+    for (size_t j = 0; j < p; j++) {
+        double shift, factor;
+        if (kind == POLKA_SCALE_UNIT) {
+            double range = info->max[j] - info->min[j];
+            shift = info->min[j];
+            factor = range > 0 ? 1.0 / range : 0.0;
+        } else {
+            shift = info->mean[j];
+            factor = info->stddev[j] > 0 ? 1.0 / info->stddev[j] : 0.0;
+        }
+        for (size_t i = 0; i < data->n; i++) {
+            double *x = data->x + i * p + j;
+            *x = (*x - shift) * factor;
+        }
+    }
+}
+
+/* ---- text lines -------------------------------------------------------------------------- */
+
+polka_status dataio_gz_error(gzFile file, const char *path) {
+    int code = Z_OK;
+    const char *message = gzerror(file, &code);
+    if (message == NULL) message = "unknown zlib error";
+    size_t len = strlen(path); /* zlib's message starts "PATH: " */
+    if (strncmp(message, path, len) == 0 && strncmp(message + len, ": ", 2) == 0)
+        message += len + 2;
+    if (code == Z_ERRNO)
+        return polka_error_set(POLKA_ERR_IO, "cannot read '%s': %s", path, message);
+    return polka_error_set(POLKA_ERR_FORMAT, "%s: corrupt or truncated gzip data (%s)", path,
+                           message);
+}
+
+polka_status dataio_text_open(dataio_text *text, const char *path) {
+    *text = (dataio_text){.path = path, .capacity = 1 << 16};
+    errno = 0;
+    text->file = gzopen(path, "rb");
+    POLKA_CHECK(text->file != NULL, POLKA_ERR_IO, "cannot open '%s': %s", path,
+                errno ? strerror(errno) : "out of memory");
+    gzbuffer(text->file, 1 << 18);
+    text->buf = malloc(text->capacity);
+    if (text->buf == NULL) {
+        dataio_text_close(text);
+        POLKA_CHECK_ALLOC(NULL);
+    }
+    return POLKA_OK;
+}
+
+void dataio_text_close(dataio_text *text) {
+    if (text->file) gzclose(text->file);
+    free(text->buf);
+    *text = (dataio_text){0};
+}
+
+static polka_status text_grow(dataio_text *text) {
+    POLKA_CHECK(text->capacity < SIZE_MAX / 2, POLKA_ERR_MEM, "%s:%zu: line too long", text->path,
+                text->line + 1);
+    char *buf = realloc(text->buf, 2 * text->capacity);
+    POLKA_CHECK(buf != NULL, POLKA_ERR_MEM, "%s:%zu: out of memory for a line of %zu bytes",
+                text->path, text->line + 1, text->capacity);
+    text->buf = buf;
+    text->capacity *= 2;
+    return POLKA_OK;
+}
+
+/* Reads a whole line (with its '\n' when there is one) into text->buf; *len = 0 at the end. */
+static polka_status text_read_line(dataio_text *text, size_t *len) {
+    size_t have = 0;
+    for (;;) {
+        if (text->capacity - have < 2) POLKA_CALL(text_grow(text));
+        size_t space = text->capacity - have;
+        if (space > INT_MAX) space = INT_MAX;
+        char *chunk = text->buf + have;
+        if (gzgets(text->file, chunk, (int)space) == NULL) {
+            int code = Z_OK;
+            gzerror(text->file, &code);
+            if (code != Z_OK) return dataio_gz_error(text->file, text->path);
+            break; /* the end of the file */
+        }
+        size_t got = strlen(chunk);
+        have += got;
+        if (got > 0 && chunk[got - 1] == '\n') break;
+        if (got + 1 < space) {
+            if (gzeof(text->file)) break; /* a last line without '\n' */
+            return dataio_line_error(text->path, text->line + 1, "NUL byte (a binary file?)");
+        }
+    }
+    text->buf[have] = '\0';
+    *len = have;
+    return POLKA_OK;
+}
+
+polka_status dataio_text_next(dataio_text *text, size_t *len, int *got) {
+    size_t have = 0;
+    POLKA_CALL(text_read_line(text, &have));
+    *got = have > 0;
+    if (have == 0) return POLKA_OK;
+    text->line++;
+    while (have > 0 && dataio_is_blank(text->buf[have - 1])) have--;
+    text->buf[have] = '\0';
+    *len = have;
+    return POLKA_OK;
+}

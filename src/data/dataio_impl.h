@@ -1,0 +1,104 @@
+/* Private to the data file readers (dataio.c, read_idx.c, read_libsvm.c, read_csv.c). */
+#ifndef POLKA_DATAIO_IMPL_H
+#define POLKA_DATAIO_IMPL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <zlib.h>
+
+#include "polka/dataio.h"
+
+/* What a scan accumulates. Per feature j: the values added one by one (count[j] of them,
+ * sparse files) or dense_rows whole rows, as sums of d = x − shift[j] and d² (shift[j] is
+ * the first value seen, which keeps the variance accurate); absent values are zeros. */
+typedef struct {
+    size_t n;          /* samples */
+    size_t p;          /* 1 + the largest feature index seen */
+    size_t capacity;   /* of the per-feature arrays */
+    size_t dense_rows; /* rows added with dataio_stats_add_row */
+    size_t *count;
+    double *shift, *s1, *s2, *min, *max;
+    int regression;
+    double *labels; /* every label (classification), sorted and made unique at the end */
+    size_t label_capacity;
+} dataio_stats;
+
+/* Makes room for features 0..p−1 (new ones empty); POLKA_ERR_MEM without a location. */
+polka_status dataio_stats_reserve(dataio_stats *stats, size_t p);
+
+/* Adds nnz values of a sparse sample at increasing 0-based feature indices. */
+polka_status dataio_stats_add_sparse(dataio_stats *stats, const size_t *index, const double *value,
+                                     size_t nnz);
+
+/* Adds a dense row of stats->p values (the caller reserved them). */
+void dataio_stats_add_row(dataio_stats *stats, const double *row);
+
+/* Adds a sample's label (counts the sample). */
+polka_status dataio_stats_add_label(dataio_stats *stats, double label);
+
+/* The samples kept by a read, grown as they come. */
+typedef struct {
+    size_t n, capacity, p;
+    double *x, *y;
+    uint64_t *index; /* file index of each kept sample */
+} dataio_rows;
+
+/* Appends a sample: *row receives its p values to fill (not initialised). */
+polka_status dataio_rows_push(dataio_rows *rows, uint64_t index, double target, double **row);
+
+/* One pass over a file: a scan (stats set) or a read (info and rows set). */
+typedef struct {
+    dataio_stats *stats;
+    const polka_data_info *info;
+    polka_keep_fn keep;
+    void *context;
+    dataio_rows *rows;
+} dataio_pass;
+
+/* 1 when the pass wants sample index (a scan wants all). */
+int dataio_pass_wants(const dataio_pass *pass, uint64_t index);
+
+/* The target of a label in a read: its class index, or the value itself for regression.
+ * Returns 0 when the label is not a class of info. */
+int dataio_pass_target(const dataio_pass *pass, double label, double *target);
+
+/* The format readers. options are resolved (format and label_column set). */
+polka_status dataio_idx_pass(const char *path, const polka_read_options *options,
+                             dataio_pass *pass);
+polka_status dataio_libsvm_pass(const char *path, const polka_read_options *options,
+                                dataio_pass *pass);
+polka_status dataio_csv_pass(const char *path, const polka_read_options *options,
+                             dataio_pass *pass);
+
+/* POLKA_ERR_FORMAT "PATH:LINE: detail". */
+polka_status dataio_line_error(const char *path, size_t line, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* A text file read line by line (gzip or plain), lines of any length. */
+typedef struct {
+    gzFile file;
+    const char *path;
+    char *buf;
+    size_t capacity;
+    size_t line; /* the number of the line in buf, from 1 */
+} dataio_text;
+
+polka_status dataio_text_open(dataio_text *text, const char *path);
+void dataio_text_close(dataio_text *text);
+
+/* Reads the next line into text->buf, without its end of line and trailing blanks (*len
+ * characters, NUL-terminated); *got is 0 at the end of the file. */
+polka_status dataio_text_next(dataio_text *text, size_t *len, int *got);
+
+/* The result of a failed gzread/gzgets: POLKA_ERR_IO (system) or POLKA_ERR_FORMAT (gzip). */
+polka_status dataio_gz_error(gzFile file, const char *path);
+
+/* strtod, faster for the usual short decimals (the same value: correctly rounded). */
+double dataio_strtod(const char *s, char **end);
+
+static inline int dataio_is_blank(char c) {
+    return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f' || c == '\n';
+}
+
+#endif

@@ -1,0 +1,257 @@
+/* IDX files, the MNIST family: an images file and a labels file (described in polka/dataio.h). */
+#include "data/dataio_impl.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { IDX_MAX_DIMS = 255, IDX_BLOCK_BYTES = 1 << 20 };
+
+/* One IDX file and what its header says. */
+typedef struct {
+    gzFile file;
+    const char *path;
+    uint64_t header; /* header bytes: 4 + 4·dims */
+    size_t n, p;     /* records, bytes per record */
+    char shape[64];  /* the record shape, "28x28" */
+} idx_file;
+
+typedef struct {
+    idx_file images, labels;
+    unsigned char *label_bytes; /* n labels */
+    unsigned char *block;       /* records read at once */
+    double *row;                /* scan: a record as doubles */
+} idx_reader;
+
+/* POLKA_ERR_FORMAT "PATH: byte offset B: detail". */
+static polka_status idx_error(const idx_file *f, uint64_t offset, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static polka_status idx_error(const idx_file *f, uint64_t offset, const char *fmt, ...) {
+    char detail[768];
+    va_list args;
+    va_start(args, fmt);
+    vsnprintf(detail, sizeof detail, fmt, args);
+    va_end(args);
+    return polka_error_set(POLKA_ERR_FORMAT, "%s: byte offset %llu: %s", f->path,
+                           (unsigned long long)offset, detail);
+}
+
+static polka_status idx_open(idx_file *f, const char *path) {
+    *f = (idx_file){.path = path};
+    errno = 0;
+    f->file = gzopen(path, "rb");
+    POLKA_CHECK(f->file != NULL, POLKA_ERR_IO, "cannot open '%s': %s", path,
+                errno ? strerror(errno) : "out of memory");
+    gzbuffer(f->file, 1 << 18);
+    return POLKA_OK;
+}
+
+static void idx_close(idx_file *f) {
+    if (f->file) gzclose(f->file);
+    f->file = NULL;
+}
+
+/* Reads up to bytes bytes; *got < bytes only at the end of the file. */
+static polka_status idx_read(idx_file *f, void *buf, size_t bytes, size_t *got) {
+    *got = 0;
+    while (*got < bytes) {
+        size_t want = bytes - *got;
+        if (want > (size_t)1 << 30) want = (size_t)1 << 30;
+        int n = gzread(f->file, (unsigned char *)buf + *got, (unsigned)want);
+        if (n < 0) return dataio_gz_error(f->file, f->path);
+        if (n == 0) {
+            int code = Z_OK;
+            gzerror(f->file, &code);
+            if (code != Z_OK) return dataio_gz_error(f->file, f->path);
+            break;
+        }
+        *got += (size_t)n;
+    }
+    return POLKA_OK;
+}
+
+static uint32_t big_endian(const unsigned char *b) {
+    return (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | (uint32_t)b[3];
+}
+
+static const char *type_name(unsigned type) {
+    switch (type) {
+    case 0x08:
+        return "unsigned byte";
+    case 0x09:
+        return "signed byte";
+    case 0x0B:
+        return "short";
+    case 0x0C:
+        return "int";
+    case 0x0D:
+        return "float";
+    case 0x0E:
+        return "double";
+    }
+    return "unknown";
+}
+
+/* Checks the magic number (labels: exactly 0x00000801) and returns the number of dims. */
+static polka_status check_magic(idx_file *f, const unsigned char *magic, int labels,
+                                unsigned *dims) {
+    uint32_t value = big_endian(magic);
+    const char *expected = labels ? "0x00000801 for an IDX labels file"
+                                  : "0x00000803 or 0x000008NN for an IDX images file";
+    if (magic[0] != 0 || magic[1] != 0 || magic[3] == 0)
+        return idx_error(f, 0, "bad magic number 0x%08x (expected %s)", (unsigned)value, expected);
+    if (magic[2] != 0x08)
+        return idx_error(f, 2, "unsupported IDX data type 0x%02x (%s): only 0x08 (unsigned byte)",
+                         magic[2], type_name(magic[2]));
+    if (labels && magic[3] != 1)
+        return idx_error(f, 0, "bad magic number 0x%08x (expected %s)", (unsigned)value, expected);
+    *dims = magic[3];
+    return POLKA_OK;
+}
+
+/* Sets n, p and the shape from the dims. */
+static polka_status set_shape(idx_file *f, const unsigned char *bytes, unsigned dims) {
+    f->n = big_endian(bytes);
+    f->p = 1;
+    size_t used = 0;
+    for (unsigned k = 1; k < dims; k++) {
+        size_t d = big_endian(bytes + 4 * k);
+        if (d == 0) return idx_error(f, 4 + 4 * (uint64_t)k, "dimension %u is 0", k + 1);
+        if (f->p > SIZE_MAX / d)
+            return idx_error(f, 4 + 4 * (uint64_t)k, "records too large (dimension %u)", k + 1);
+        f->p *= d;
+        if (used + 24 < sizeof f->shape)
+            used += (size_t)snprintf(f->shape + used, sizeof f->shape - used, "%s%zu",
+                                     k > 1 ? "x" : "", d);
+    }
+    if (dims == 1) snprintf(f->shape, sizeof f->shape, "1");
+    return POLKA_OK;
+}
+
+static polka_status read_header(idx_file *f, int labels) {
+    unsigned char bytes[4 * (IDX_MAX_DIMS + 1)];
+    size_t got = 0;
+    POLKA_CALL(idx_read(f, bytes, 4, &got));
+    if (got < 4) return idx_error(f, got, "file too short for an IDX header (%zu bytes)", got);
+    unsigned dims = 0;
+    POLKA_CALL(check_magic(f, bytes, labels, &dims));
+    POLKA_CALL(idx_read(f, bytes, 4 * (size_t)dims, &got));
+    if (got < 4 * (size_t)dims)
+        return idx_error(f, 4 + got, "truncated header (%u dimensions announced)", dims);
+    f->header = 4 + 4 * (uint64_t)dims;
+    return set_shape(f, bytes, dims);
+}
+
+/* Fails unless the file ends after the header and its records. */
+static polka_status check_end(idx_file *f) {
+    unsigned char byte = 0;
+    size_t got = 0;
+    POLKA_CALL(idx_read(f, &byte, 1, &got));
+    if (got > 0)
+        return idx_error(f, f->header + (uint64_t)f->n * f->p,
+                         "data after the %zu records the header announces", f->n);
+    return POLKA_OK;
+}
+
+static polka_status read_labels(idx_reader *r, const char *path) {
+    idx_file *f = &r->labels;
+    POLKA_CALL(idx_open(f, path));
+    POLKA_CALL(read_header(f, 1));
+    if (f->n != r->images.n)
+        return idx_error(f, 4, "%zu labels, but the images file '%s' has %zu records", f->n,
+                         r->images.path, r->images.n);
+    r->label_bytes = malloc(f->n ? f->n : 1);
+    POLKA_CHECK_ALLOC(r->label_bytes);
+    size_t got = 0;
+    POLKA_CALL(idx_read(f, r->label_bytes, f->n, &got));
+    if (got < f->n)
+        return idx_error(f, f->header + got,
+                         "truncated at label %zu: the header announces %zu labels", got, f->n);
+    return check_end(f);
+}
+
+/* The error for a label that is not a class of the training data. */
+static polka_status label_error(const idx_reader *r, size_t i, const dataio_pass *pass) {
+    return polka_error_set(POLKA_ERR_FORMAT,
+                           "%s: record %zu (byte offset %llu): label %u is not one of the %zu "
+                           "classes of the training data",
+                           r->labels.path, i, (unsigned long long)(r->labels.header + i),
+                           r->label_bytes[i], pass->info->classes);
+}
+
+static polka_status take_record(idx_reader *r, dataio_pass *pass, size_t i,
+                                const unsigned char *record) {
+    size_t p = r->images.p;
+    double label = r->label_bytes[i];
+    if (pass->stats) {
+        for (size_t j = 0; j < p; j++) r->row[j] = record[j];
+        dataio_stats_add_row(pass->stats, r->row);
+        return dataio_stats_add_label(pass->stats, label);
+    }
+    if (!dataio_pass_wants(pass, i)) return POLKA_OK;
+    double target = 0.0;
+    if (!dataio_pass_target(pass, label, &target)) return label_error(r, i, pass);
+    double *row = NULL;
+    POLKA_CALL(dataio_rows_push(pass->rows, i, target, &row));
+    for (size_t j = 0; j < p; j++) row[j] = record[j];
+    return POLKA_OK;
+}
+
+static polka_status read_records(idx_reader *r, dataio_pass *pass) {
+    idx_file *f = &r->images;
+    size_t p = f->p, per_block = IDX_BLOCK_BYTES / p ? IDX_BLOCK_BYTES / p : 1;
+    if (per_block > f->n) per_block = f->n ? f->n : 1;
+    r->block = malloc(per_block * p);
+    POLKA_CHECK_ALLOC(r->block);
+    for (size_t first = 0; first < f->n; first += per_block) {
+        size_t count = f->n - first < per_block ? f->n - first : per_block, got = 0;
+        POLKA_CALL(idx_read(f, r->block, count * p, &got));
+        if (got < count * p)
+            return idx_error(f, f->header + (uint64_t)first * p + got,
+                             "truncated in record %zu: the header announces %zu records of %zu "
+                             "bytes",
+                             first + got / p, f->n, p);
+        for (size_t k = 0; k < count; k++)
+            POLKA_CALL(take_record(r, pass, first + k, r->block + k * p));
+    }
+    return check_end(f);
+}
+
+/* Sets the pass up for records of p values. */
+static polka_status start_pass(idx_reader *r, dataio_pass *pass) {
+    size_t p = r->images.p;
+    if (pass->stats) {
+        POLKA_CALL(dataio_stats_reserve(pass->stats, p));
+        pass->stats->p = p;
+        r->row = malloc(p * sizeof *r->row);
+        POLKA_CHECK_ALLOC(r->row);
+    } else if (p != pass->info->p) {
+        return idx_error(&r->images, 4, "records of %zu values (%s), but the training data has %zu",
+                         p, r->images.shape, pass->info->p);
+    }
+    return POLKA_OK;
+}
+
+static polka_status read_files(idx_reader *r, const char *path, const char *labels_path,
+                               dataio_pass *pass) {
+    POLKA_CALL(idx_open(&r->images, path));
+    POLKA_CALL(read_header(&r->images, 0));
+    POLKA_CALL(read_labels(r, labels_path));
+    POLKA_CALL(start_pass(r, pass));
+    return read_records(r, pass);
+}
+
+polka_status dataio_idx_pass(const char *path, const polka_read_options *options,
+                             dataio_pass *pass) {
+    idx_reader r = {0};
+    polka_status status = read_files(&r, path, options->labels_path, pass);
+    idx_close(&r.images);
+    idx_close(&r.labels);
+    free(r.label_bytes);
+    free(r.block);
+    free(r.row);
+    return status;
+}

@@ -1,0 +1,66 @@
+/* Private pieces of the HDF5 run file: the writer's state and small HDF5 helpers. */
+#ifndef POLKA_H5LOG_IMPL_H
+#define POLKA_H5LOG_IMPL_H
+
+#include <hdf5.h>
+#include <stdint.h>
+
+#include "polka/h5log.h"
+
+struct polka_h5log_s {
+    MPI_Comm comm;
+    int rank, size;
+    char *path;
+    size_t agents, metric_count, rows;
+    hid_t file;     /* the run file (MPI-IO driver) */
+    hid_t metrics;  /* /metrics */
+    hid_t xfer;     /* collective transfer property list */
+    hid_t *columns; /* metric_count 2-D datasets */
+    char **names;   /* their names, for messages */
+    hid_t round, samples;
+    double *scratch;     /* agents doubles: one column of an append */
+    polka_status broken; /* set when an append left the datasets out of step */
+};
+
+/** Silences HDF5's own printing of its error stack (process-wide; idempotent). */
+void polka_h5_quiet(void);
+
+/**
+ * Records POLKA_ERR_HDF5 "cannot WHAT 'OBJECT' in 'PATH' (HDF5: innermost message)" and
+ * clears HDF5's error stack. object may be NULL.
+ */
+polka_status polka_h5_fail(const char *what, const char *object, const char *path);
+
+/** Closes an identifier of any kind (a negative one is skipped) and sets it to -1. */
+polka_status polka_h5_close(hid_t *id, const char *path);
+
+/** keep when it is an error, else next: the first error of a sequence. */
+polka_status polka_h5_first(polka_status keep, polka_status next);
+
+/** A scalar attribute (all ranks of a parallel file call these with the same value). */
+polka_status polka_h5_attr_string(hid_t obj, const char *name, const char *value, const char *path);
+polka_status polka_h5_attr_u64(hid_t obj, const char *name, uint64_t value, const char *path);
+polka_status polka_h5_attr_i64(hid_t obj, const char *name, int64_t value, const char *path);
+polka_status polka_h5_attr_double(hid_t obj, const char *name, double value, const char *path);
+
+/** Opens group name under loc, creating it when missing. */
+polka_status polka_h5_group(hid_t loc, const char *name, const char *path, hid_t *out);
+
+/** Removes the link name under loc when it exists (to rewrite an object). */
+polka_status polka_h5_unlink(hid_t loc, const char *name, const char *path);
+
+/**
+ * A contiguous dataset of doubles or uint64 (type) with dims (rank 1 or 2); when data is not
+ * NULL it is written with the default (independent) transfer. Collective in a parallel file
+ * except for the write: pass data on the writing rank only.
+ */
+polka_status polka_h5_dataset(hid_t loc, const char *name, hid_t type, int rank,
+                              const hsize_t *dims, const void *data, const char *path);
+
+/** Collective: H5Fflush of the whole run file. */
+polka_status polka_h5log_flush(polka_h5log *log);
+
+/** polka_net_agree over the log's communicator. */
+polka_status polka_h5log_agree(const polka_h5log *log, polka_status local);
+
+#endif

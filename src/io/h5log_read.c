@@ -1,0 +1,356 @@
+/* The run file's reader: serial, default file access (no MPI). */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "h5log_impl.h"
+
+struct polka_h5run_s {
+    hid_t file;
+    char *path;
+    size_t agents, rows;
+};
+
+/* ---- attributes ---------------------------------------------------------------------------- */
+
+static polka_status attr_open(hid_t obj, const char *name, const char *where, const char *path,
+                              hid_t *out) {
+    htri_t exists = H5Aexists(obj, name);
+    if (exists < 0) return polka_h5_fail("look up attribute", name, path);
+    POLKA_CHECK(exists > 0, POLKA_ERR_FORMAT, "run file '%s' has no attribute '%s' on %s", path,
+                name, where);
+    *out = H5Aopen(obj, name, H5P_DEFAULT);
+    if (*out < 0) return polka_h5_fail("open attribute", name, path);
+    return POLKA_OK;
+}
+
+/* A numeric attribute converted to mem_type (HDF5 converts integers and floats). */
+static polka_status attr_number(hid_t obj, const char *name, const char *where, hid_t mem_type,
+                                void *value, const char *path) {
+    hid_t attr = H5I_INVALID_HID;
+    POLKA_CALL(attr_open(obj, name, where, path, &attr));
+    polka_status status = POLKA_OK;
+    if (H5Aread(attr, mem_type, value) < 0) status = polka_h5_fail("read attribute", name, path);
+    return polka_h5_first(status, polka_h5_close(&attr, path));
+}
+
+static polka_status copy_text(const char *text, char *out, size_t size, const char *name) {
+    POLKA_CHECK(strlen(text) < size, POLKA_ERR_ARG, "attribute '%s' longer than %zu characters",
+                name, size - 1);
+    strcpy(out, text);
+    return POLKA_OK;
+}
+
+/* A string attribute (variable or fixed length) into out. */
+static polka_status read_string(hid_t attr, hid_t type, char *out, size_t size, const char *name,
+                                const char *path) {
+    htri_t variable = H5Tis_variable_str(type);
+    if (variable < 0) return polka_h5_fail("inspect attribute", name, path);
+    size_t fixed = variable ? 0 : H5Tget_size(type);
+    if (!variable && fixed == 0) return polka_h5_fail("get the size of attribute", name, path);
+    hid_t mem = H5Tcopy(H5T_C_S1);
+    char *text = NULL, *buffer = variable ? NULL : calloc(fixed + 1, 1);
+    polka_status status = POLKA_OK;
+    H5T_cset_t cset = H5Tget_cset(type);
+    if (mem < 0 || cset < 0 || H5Tset_size(mem, variable ? H5T_VARIABLE : fixed + 1) < 0 ||
+        H5Tset_cset(mem, cset) < 0)
+        status = polka_h5_fail("set up a string type for", name, path);
+    else if (!variable && buffer == NULL)
+        status = polka_error_set(POLKA_ERR_MEM, "out of memory reading '%s'", name);
+    else if (H5Aread(attr, mem, variable ? (void *)&text : buffer) < 0)
+        status = polka_h5_fail("read attribute", name, path);
+    else
+        status = copy_text(variable ? (text ? text : "") : buffer, out, size, name);
+    if (text != NULL && H5free_memory(text) < 0)
+        status = polka_h5_first(status, polka_h5_fail("free attribute", name, path));
+    free(buffer);
+    return polka_h5_first(status, polka_h5_close(&mem, path));
+}
+
+/* Shortest decimal text that reads back as the same double. */
+static void format_double(double value, char *text, size_t size) {
+    for (int digits = 15; digits <= 17; digits++) {
+        snprintf(text, size, "%.*g", digits, value);
+        if (strtod(text, NULL) == value) return;
+    }
+}
+
+static polka_status read_text(hid_t attr, hid_t type, char *out, size_t size, const char *name,
+                              const char *path) {
+    char text[64];
+    switch (H5Tget_class(type)) {
+    case H5T_STRING:
+        return read_string(attr, type, out, size, name, path);
+    case H5T_INTEGER: {
+        H5T_sign_t sign = H5Tget_sign(type);
+        if (sign == H5T_SGN_ERROR) return polka_h5_fail("get the sign of attribute", name, path);
+        int is_signed = sign == H5T_SGN_2;
+        int64_t i = 0;
+        uint64_t u = 0;
+        if (H5Aread(attr, is_signed ? H5T_NATIVE_INT64 : H5T_NATIVE_UINT64,
+                    is_signed ? (void *)&i : (void *)&u) < 0)
+            return polka_h5_fail("read attribute", name, path);
+        if (is_signed)
+            snprintf(text, sizeof text, "%" PRId64, i);
+        else
+            snprintf(text, sizeof text, "%" PRIu64, u);
+        return copy_text(text, out, size, name);
+    }
+    case H5T_FLOAT: {
+        double value = 0;
+        if (H5Aread(attr, H5T_NATIVE_DOUBLE, &value) < 0)
+            return polka_h5_fail("read attribute", name, path);
+        format_double(value, text, sizeof text);
+        return copy_text(text, out, size, name);
+    }
+    default:
+        return polka_error_set(POLKA_ERR_FORMAT,
+                               "run file '%s': attribute '%s' is not text or a "
+                               "number",
+                               path, name);
+    }
+}
+
+static polka_status attr_text(hid_t obj, const char *name, const char *where, char *out,
+                              size_t size, const char *path) {
+    hid_t attr = H5I_INVALID_HID;
+    POLKA_CALL(attr_open(obj, name, where, path, &attr));
+    hid_t type = H5Aget_type(attr);
+    polka_status status = type < 0 ? polka_h5_fail("get the type of attribute", name, path)
+                                   : read_text(attr, type, out, size, name, path);
+    status = polka_h5_first(status, polka_h5_close(&type, path));
+    return polka_h5_first(status, polka_h5_close(&attr, path));
+}
+
+/* ---- opening ------------------------------------------------------------------------------- */
+
+/* The length of a dataset's first dimension and its rank (dims: up to 2). */
+static polka_status dataset_dims(hid_t dataset, int *rank, hsize_t *dims, const char *name,
+                                 const char *path) {
+    hid_t space = H5Dget_space(dataset);
+    if (space < 0) return polka_h5_fail("get the dataspace of", name, path);
+    polka_status status = POLKA_OK;
+    *rank = H5Sget_simple_extent_ndims(space);
+    if (*rank < 0)
+        status = polka_h5_fail("get the dimensions of", name, path);
+    else if (*rank > 2)
+        status = polka_error_set(POLKA_ERR_FORMAT, "run file '%s': '%s' has %d dimensions", path,
+                                 name, *rank);
+    else if (H5Sget_simple_extent_dims(space, dims, NULL) < 0)
+        status = polka_h5_fail("get the dimensions of", name, path);
+    return polka_h5_first(status, polka_h5_close(&space, path));
+}
+
+static polka_status open_dataset(hid_t loc, const char *name, const char *what, const char *path,
+                                 hid_t *out) {
+    htri_t exists = H5Lexists(loc, name, H5P_DEFAULT);
+    if (exists < 0) return polka_h5_fail("look up", name, path);
+    POLKA_CHECK(exists > 0, POLKA_ERR_FORMAT, "run file '%s' has no %s '%s'", path, what, name);
+    *out = H5Dopen2(loc, name, H5P_DEFAULT);
+    if (*out < 0) return polka_h5_fail("open dataset", name, path);
+    return POLKA_OK;
+}
+
+/* Checks /metrics and reads the number of agents and rows. */
+static polka_status read_layout(polka_h5run *run) {
+    htri_t exists = H5Lexists(run->file, "metrics", H5P_DEFAULT);
+    POLKA_CHECK(exists > 0, POLKA_ERR_FORMAT, "'%s' is not a polka run file (no /metrics)",
+                run->path);
+    hid_t metrics = H5Gopen2(run->file, "metrics", H5P_DEFAULT);
+    if (metrics < 0) return polka_h5_fail("open group", "/metrics", run->path);
+    uint64_t agents = 0;
+    hid_t round = H5I_INVALID_HID;
+    int rank = 0;
+    hsize_t dims[2] = {0, 0};
+    polka_status status =
+        attr_number(metrics, "agents", "/metrics", H5T_NATIVE_UINT64, &agents, run->path);
+    if (status == POLKA_OK) status = open_dataset(metrics, "round", "metric", run->path, &round);
+    if (status == POLKA_OK) status = dataset_dims(round, &rank, dims, "/metrics/round", run->path);
+    run->agents = (size_t)agents;
+    run->rows = (size_t)dims[0];
+    status = polka_h5_first(status, polka_h5_close(&round, run->path));
+    return polka_h5_first(status, polka_h5_close(&metrics, run->path));
+}
+
+/* POLKA_ERR_IO when the file cannot be read, POLKA_ERR_FORMAT when it is not HDF5. */
+static polka_status check_readable(const char *path) {
+    FILE *file = fopen(path, "rb");
+    POLKA_CHECK(file != NULL, POLKA_ERR_IO, "cannot open run file '%s': %s", path, strerror(errno));
+    fclose(file);
+    htri_t is_hdf5 = H5Fis_hdf5(path);
+    (void)H5Eclear2(H5E_DEFAULT);
+    POLKA_CHECK(is_hdf5 > 0, POLKA_ERR_FORMAT, "'%s' is not an HDF5 file", path);
+    return POLKA_OK;
+}
+
+polka_status polka_h5run_open(const char *path, polka_h5run **out) {
+    POLKA_CHECK(path != NULL, POLKA_ERR_ARG, "run file: no path");
+    polka_h5_quiet();
+    POLKA_CALL(check_readable(path));
+    polka_h5run *run = calloc(1, sizeof *run);
+    POLKA_CHECK_ALLOC(run);
+    run->file = H5I_INVALID_HID;
+    run->path = malloc(strlen(path) + 1);
+    polka_status status = POLKA_OK;
+    if (run->path == NULL) status = polka_error_set(POLKA_ERR_MEM, "out of memory");
+    if (status == POLKA_OK) {
+        strcpy(run->path, path);
+        run->file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+        if (run->file < 0) { /* HDF5, but damaged: a truncated file, say */
+            (void)polka_h5_fail("open run file", NULL, path);
+            status = polka_error_set(POLKA_ERR_FORMAT, "%s", polka_error_message());
+        }
+    }
+    if (status == POLKA_OK) status = read_layout(run);
+    if (status != POLKA_OK) {
+        char message[1024];
+        snprintf(message, sizeof message, "%s", polka_error_message());
+        polka_h5run_close(&run);
+        return polka_error_set(status, "%s", message);
+    }
+    *out = run;
+    return POLKA_OK;
+}
+
+void polka_h5run_close(polka_h5run **run) {
+    if (run == NULL || *run == NULL) return;
+    (void)polka_h5_close(&(*run)->file, "");
+    free((*run)->path);
+    free(*run);
+    *run = NULL;
+}
+
+size_t polka_h5run_agents(const polka_h5run *run) {
+    return run->agents;
+}
+
+size_t polka_h5run_rows(const polka_h5run *run) {
+    return run->rows;
+}
+
+/* ---- metrics and configuration ------------------------------------------------------------ */
+
+static polka_status read_row(const polka_h5run *run, hid_t dataset, const char *name, size_t row,
+                             double *values) {
+    int rank = 0;
+    hsize_t dims[2] = {0, 0};
+    POLKA_CALL(dataset_dims(dataset, &rank, dims, name, run->path));
+    POLKA_CHECK(rank >= 1 && (rank == 1 || dims[1] == run->agents), POLKA_ERR_FORMAT,
+                "run file '%s': metric '%s' is not rows × %zu agents", run->path, name,
+                run->agents);
+    POLKA_CHECK(dims[0] > 0, POLKA_ERR_FORMAT, "run file '%s': metric '%s' has no rows", run->path,
+                name);
+    if (row == POLKA_H5RUN_LAST) row = (size_t)dims[0] - 1;
+    POLKA_CHECK(row < dims[0], POLKA_ERR_ARG, "run file '%s': metric '%s' has no row %zu",
+                run->path, name, row);
+    hsize_t start[2] = {row, 0}, count[2] = {1, rank == 2 ? dims[1] : 1};
+    hsize_t n = count[1];
+    hid_t file_space = H5Dget_space(dataset), mem = H5Screate_simple(1, &n, NULL);
+    polka_status status = POLKA_OK;
+    if (file_space < 0 || mem < 0 ||
+        H5Sselect_hyperslab(file_space, H5S_SELECT_SET, start, NULL, count, NULL) < 0)
+        status = polka_h5_fail("select a row of metric", name, run->path);
+    else if (H5Dread(dataset, H5T_NATIVE_DOUBLE, mem, file_space, H5P_DEFAULT, values) < 0)
+        status = polka_h5_fail("read a row of metric", name, run->path);
+    status = polka_h5_first(status, polka_h5_close(&mem, run->path));
+    return polka_h5_first(status, polka_h5_close(&file_space, run->path));
+}
+
+polka_status polka_h5run_metric_row(const polka_h5run *run, const char *name, size_t row,
+                                    double *values) {
+    POLKA_CHECK(name != NULL && name[0] != '\0' && strchr(name, '/') == NULL, POLKA_ERR_ARG,
+                "bad metric name");
+    hid_t metrics = H5Gopen2(run->file, "metrics", H5P_DEFAULT), dataset = H5I_INVALID_HID;
+    if (metrics < 0) return polka_h5_fail("open group", "/metrics", run->path);
+    polka_status status = open_dataset(metrics, name, "metric", run->path, &dataset);
+    if (status == POLKA_OK) status = read_row(run, dataset, name, row, values);
+    status = polka_h5_first(status, polka_h5_close(&dataset, run->path));
+    return polka_h5_first(status, polka_h5_close(&metrics, run->path));
+}
+
+polka_status polka_h5run_config_string(const polka_h5run *run, const char *key, char *out,
+                                       size_t size) {
+    POLKA_CHECK(key != NULL && out != NULL && size > 0, POLKA_ERR_ARG, "bad config query");
+    htri_t exists = H5Lexists(run->file, "config", H5P_DEFAULT);
+    POLKA_CHECK(exists > 0, POLKA_ERR_FORMAT, "run file '%s' has no /config", run->path);
+    hid_t config = H5Gopen2(run->file, "config", H5P_DEFAULT);
+    if (config < 0) return polka_h5_fail("open group", "/config", run->path);
+    polka_status status = attr_text(config, key, "/config", out, size, run->path);
+    return polka_h5_first(status, polka_h5_close(&config, run->path));
+}
+
+/* ---- models ------------------------------------------------------------------------------- */
+
+static polka_status read_kernel(hid_t group, const char *where, const char *path,
+                                polka_kernel *kernel) {
+    char name[POLKA_NAME_LEN];
+    int64_t degree = 0;
+    POLKA_CALL(attr_text(group, "kernel", where, name, sizeof name, path));
+    POLKA_CHECK(polka_kernel_kind_parse(name, &kernel->kind) == POLKA_OK, POLKA_ERR_FORMAT,
+                "run file '%s': %s: %s", path, where, polka_error_message());
+    POLKA_CALL(attr_number(group, "sigma", where, H5T_NATIVE_DOUBLE, &kernel->sigma, path));
+    POLKA_CALL(attr_number(group, "degree", where, H5T_NATIVE_INT64, &degree, path));
+    POLKA_CALL(attr_number(group, "coef0", where, H5T_NATIVE_DOUBLE, &kernel->coef0, path));
+    kernel->degree = (int)degree;
+    return POLKA_OK;
+}
+
+/* A 2-D dataset of the group, allocated into *data (rows × cols). */
+static polka_status read_matrix(hid_t group, const char *name, const char *path, double **data,
+                                size_t *rows, size_t *cols) {
+    hid_t dataset = H5I_INVALID_HID;
+    POLKA_CALL(open_dataset(group, name, "model dataset", path, &dataset));
+    int rank = 0;
+    hsize_t dims[2] = {0, 0};
+    polka_status status = dataset_dims(dataset, &rank, dims, name, path);
+    if (status == POLKA_OK && rank != 2)
+        status =
+            polka_error_set(POLKA_ERR_FORMAT, "run file '%s': model '%s' is not 2-D", path, name);
+    if (status == POLKA_OK) {
+        *rows = (size_t)dims[0];
+        *cols = (size_t)dims[1];
+        *data = malloc((*rows * *cols + 1) * sizeof **data);
+        if (*data == NULL) status = polka_error_set(POLKA_ERR_MEM, "out of memory");
+    }
+    if (status == POLKA_OK && *rows * *cols > 0 &&
+        H5Dread(dataset, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, *data) < 0)
+        status = polka_h5_fail("read model dataset", name, path);
+    return polka_h5_first(status, polka_h5_close(&dataset, path));
+}
+
+static polka_status build_model(hid_t group, const char *where, const char *path,
+                                polka_model **out) {
+    polka_kernel kernel;
+    POLKA_CALL(read_kernel(group, where, path, &kernel));
+    double *dict = NULL, *weights = NULL;
+    size_t m = 0, p = 0, mw = 0, c = 0;
+    polka_status status = read_matrix(group, "dictionary", path, &dict, &m, &p);
+    if (status == POLKA_OK) status = read_matrix(group, "weights", path, &weights, &mw, &c);
+    if (status == POLKA_OK && mw != m)
+        status = polka_error_set(POLKA_ERR_FORMAT,
+                                 "run file '%s': %s has %zu dictionary rows but %zu weight rows",
+                                 path, where, m, mw);
+    polka_model *model = NULL;
+    if (status == POLKA_OK) status = polka_model_create(&kernel, p, c, &model);
+    if (status == POLKA_OK) status = polka_model_assign(model, dict, weights, m);
+    free(dict);
+    free(weights);
+    if (status != POLKA_OK) polka_model_free(&model);
+    if (status == POLKA_OK) *out = model;
+    return status;
+}
+
+polka_status polka_h5run_load_model(const polka_h5run *run, size_t agent, polka_model **out) {
+    char where[64];
+    snprintf(where, sizeof where, "/models/agent_%04zu", agent);
+    htri_t exists = H5Lexists(run->file, "models", H5P_DEFAULT);
+    if (exists > 0) exists = H5Lexists(run->file, where, H5P_DEFAULT);
+    POLKA_CHECK(exists > 0, POLKA_ERR_FORMAT, "run file '%s' has no model for agent %zu (%s)",
+                run->path, agent, where);
+    hid_t group = H5Gopen2(run->file, where, H5P_DEFAULT);
+    if (group < 0) return polka_h5_fail("open group", where, run->path);
+    polka_status status = build_model(group, where, run->path, out);
+    return polka_h5_first(status, polka_h5_close(&group, run->path));
+}

@@ -1,0 +1,327 @@
+/* The run file's writer: creation, one row per log step, closing. Collective throughout:
+ * after every collective HDF5 call the ranks agree on a status, so that a failure on one
+ * rank stops every rank at the same point instead of leaving the others in a collective. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "h5log_impl.h"
+#include "polka/net.h"
+
+/* Rows per chunk of a metric, bounded so that a chunk stays under about 1 MiB. */
+#define H5LOG_CHUNK_ROWS  64
+#define H5LOG_CHUNK_BYTES ((size_t)1 << 20)
+
+/* ---- checks of the arguments ------------------------------------------------------------ */
+
+static polka_status check_name(const char *name, size_t m) {
+    POLKA_CHECK(name != NULL && name[0] != '\0', POLKA_ERR_ARG, "metric %zu has no name", m);
+    POLKA_CHECK(strchr(name, '/') == NULL && strcmp(name, ".") != 0, POLKA_ERR_ARG,
+                "metric name '%s' contains '/'", name);
+    POLKA_CHECK(strcmp(name, "round") != 0 && strcmp(name, "samples") != 0, POLKA_ERR_ARG,
+                "metric name '%s' is reserved", name);
+    return POLKA_OK;
+}
+
+static polka_status check_create(const char *path, size_t agents, size_t metric_count,
+                                 const char *const *names) {
+    POLKA_CHECK(path != NULL && path[0] != '\0', POLKA_ERR_ARG, "run file: empty path");
+    POLKA_CHECK(agents > 0, POLKA_ERR_ARG, "run file '%s': needs at least one agent", path);
+    POLKA_CHECK(metric_count == 0 || names != NULL, POLKA_ERR_ARG, "run file '%s': no names", path);
+    for (size_t m = 0; m < metric_count; m++) {
+        POLKA_CALL(check_name(names[m], m));
+        for (size_t k = 0; k < m; k++)
+            POLKA_CHECK(strcmp(names[k], names[m]) != 0, POLKA_ERR_ARG,
+                        "run file '%s': metric '%s' named twice", path, names[m]);
+    }
+    return POLKA_OK;
+}
+
+/* ---- creation ---------------------------------------------------------------------------- */
+
+static polka_status alloc_log(const char *path, MPI_Comm comm, size_t agents, size_t metric_count,
+                              const char *const *names, polka_h5log **out) {
+    polka_h5log *log = calloc(1, sizeof *log);
+    POLKA_CHECK_ALLOC(log);
+    *out = log; /* freed by polka_h5log_close even when half built */
+    log->comm = comm;
+    MPI_Comm_rank(comm, &log->rank);
+    MPI_Comm_size(comm, &log->size);
+    log->file = log->metrics = log->xfer = log->round = log->samples = H5I_INVALID_HID;
+    log->agents = agents;
+    log->path = malloc(strlen(path) + 1);
+    log->columns = malloc((metric_count + 1) * sizeof *log->columns);
+    log->names = calloc(metric_count + 1, sizeof *log->names);
+    log->scratch = malloc(agents * sizeof *log->scratch);
+    POLKA_CHECK_ALLOC(log->path);
+    POLKA_CHECK_ALLOC(log->columns);
+    POLKA_CHECK_ALLOC(log->names);
+    POLKA_CHECK_ALLOC(log->scratch);
+    strcpy(log->path, path);
+    for (size_t m = 0; m < metric_count; m++) {
+        log->columns[m] = H5I_INVALID_HID;
+        log->names[m] = malloc(strlen(names[m]) + 1);
+        POLKA_CHECK_ALLOC(log->names[m]);
+        strcpy(log->names[m], names[m]);
+        log->metric_count = m + 1;
+    }
+    return POLKA_OK;
+}
+
+/* Rank 0 checks that the path can be written at all, for a plain message (POLKA_ERR_IO). */
+static polka_status probe_path(const polka_h5log *log) {
+    if (log->rank != 0) return POLKA_OK;
+    FILE *file = fopen(log->path, "wb");
+    POLKA_CHECK(file != NULL, POLKA_ERR_IO, "cannot create run file '%s': %s", log->path,
+                strerror(errno));
+    POLKA_CHECK(fclose(file) == 0, POLKA_ERR_IO, "cannot create run file '%s': %s", log->path,
+                strerror(errno));
+    return POLKA_OK;
+}
+
+static polka_status open_file(polka_h5log *log) {
+    polka_h5_quiet();
+    hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+    if (fapl < 0) return polka_h5_fail("create the file access list of", NULL, log->path);
+    polka_status status = POLKA_OK;
+    if (H5Pset_fapl_mpio(fapl, log->comm, MPI_INFO_NULL) < 0 ||
+        H5Pset_coll_metadata_write(fapl, 1) < 0)
+        status = polka_h5_fail("set the MPI-IO driver for", NULL, log->path);
+    if (status == POLKA_OK) {
+        log->file = H5Fcreate(log->path, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+        if (log->file < 0) {
+            status = polka_h5_fail("create run file", NULL, log->path);
+            status = polka_error_set(POLKA_ERR_IO, "%s", polka_error_message());
+        }
+    }
+    status = polka_h5_first(status, polka_h5_close(&fapl, log->path));
+    if (status != POLKA_OK) return status;
+    log->xfer = H5Pcreate(H5P_DATASET_XFER);
+    if (log->xfer < 0 || H5Pset_dxpl_mpio(log->xfer, H5FD_MPIO_COLLECTIVE) < 0)
+        return polka_h5_fail("create the collective transfer list of", NULL, log->path);
+    return POLKA_OK;
+}
+
+/* The dataset creation list of an extendible metric: chunked, NaN where never written. */
+static polka_status metric_dcpl(int rank, const hsize_t *chunk, const char *name, const char *path,
+                                hid_t *out) {
+    const double fill = NAN;
+    hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+    if (dcpl < 0) return polka_h5_fail("create the creation list of", name, path);
+    if (H5Pset_chunk(dcpl, rank, chunk) < 0 ||
+        H5Pset_fill_value(dcpl, H5T_NATIVE_DOUBLE, &fill) < 0) {
+        polka_status status = polka_h5_fail("set the chunks of", name, path);
+        (void)polka_h5_close(&dcpl, path);
+        return status;
+    }
+    *out = dcpl;
+    return POLKA_OK;
+}
+
+/* An extendible dataset under /metrics: (0) or (0 × agents) when columns > 0. */
+static polka_status create_metric(polka_h5log *log, const char *name, size_t columns,
+                                  const char *description, hid_t *out) {
+    int rank = columns > 0 ? 2 : 1;
+    size_t rows = H5LOG_CHUNK_BYTES / (sizeof(double) * (columns > 0 ? columns : 1));
+    rows = rows < 1 ? 1 : rows > H5LOG_CHUNK_ROWS ? H5LOG_CHUNK_ROWS : rows;
+    hsize_t dims[2] = {0, columns}, maxdims[2] = {H5S_UNLIMITED, columns};
+    hsize_t chunk[2] = {rows, columns};
+    if (columns == 0) chunk[0] = H5LOG_CHUNK_ROWS * 16;
+    hid_t dcpl = H5I_INVALID_HID;
+    POLKA_CALL(metric_dcpl(rank, chunk, name, log->path, &dcpl));
+    polka_status status = POLKA_OK;
+    hid_t space = H5Screate_simple(rank, dims, maxdims);
+    if (space < 0) status = polka_h5_fail("create the dataspace of", name, log->path);
+    if (status == POLKA_OK) {
+        *out =
+            H5Dcreate2(log->metrics, name, H5T_IEEE_F64LE, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+        if (*out < 0) status = polka_h5_fail("create dataset /metrics", name, log->path);
+    }
+    if (status == POLKA_OK && description != NULL)
+        status = polka_h5_attr_string(*out, "description", description, log->path);
+    status = polka_h5_first(status, polka_h5_close(&space, log->path));
+    return polka_h5_first(status, polka_h5_close(&dcpl, log->path));
+}
+
+static polka_status create_group(polka_h5log *log) {
+    POLKA_CALL(polka_h5_group(log->file, "metrics", log->path, &log->metrics));
+    return polka_h5_attr_u64(log->metrics, "agents", (uint64_t)log->agents, log->path);
+}
+
+/* Keeps message and code of an error across the collective clean-up of a failed log. */
+static polka_status discard(polka_h5log **log, polka_status status) {
+    char message[1024];
+    snprintf(message, sizeof message, "%s", polka_error_message());
+    (void)polka_h5log_close(log);
+    return polka_error_set(status, "%s", message);
+}
+
+static polka_status build(polka_h5log *log, const char *const *descriptions) {
+    polka_status status = polka_h5log_agree(log, probe_path(log));
+    if (status == POLKA_OK) status = polka_h5log_agree(log, open_file(log));
+    if (status == POLKA_OK) status = polka_h5log_agree(log, create_group(log));
+    if (status == POLKA_OK)
+        status = polka_h5log_agree(
+            log, create_metric(log, "round", 0, "simulation round of the row", &log->round));
+    if (status == POLKA_OK)
+        status = polka_h5log_agree(
+            log,
+            create_metric(log, "samples", 0, "training samples seen (all agents)", &log->samples));
+    for (size_t m = 0; m < log->metric_count && status == POLKA_OK; m++)
+        status = polka_h5log_agree(log, create_metric(log, log->names[m], log->agents,
+                                                      descriptions ? descriptions[m] : NULL,
+                                                      &log->columns[m]));
+    if (status == POLKA_OK) status = polka_h5log_agree(log, polka_h5log_flush(log));
+    return status;
+}
+
+polka_status polka_h5log_create(const char *path, MPI_Comm comm, size_t agents, size_t metric_count,
+                                const char *const *metric_names, const char *const *descriptions,
+                                polka_h5log **out) {
+    polka_status status = check_create(path, agents, metric_count, metric_names);
+    polka_h5log *log = NULL;
+    if (status == POLKA_OK)
+        status = alloc_log(path, comm, agents, metric_count, metric_names, &log);
+    status = polka_net_agree(comm, status);
+    if (status != POLKA_OK) {
+        if (log != NULL) log->comm = MPI_COMM_NULL; /* nothing collective to undo */
+        return discard(&log, status);
+    }
+    status = build(log, descriptions);
+    if (status != POLKA_OK) return discard(&log, status);
+    *out = log;
+    return POLKA_OK;
+}
+
+/* ---- appending a row --------------------------------------------------------------------- */
+
+static polka_status check_append(const polka_h5log *log, size_t first_agent, size_t count,
+                                 const double *values) {
+    POLKA_CHECK(log->broken == POLKA_OK, POLKA_ERR_HDF5,
+                "run file '%s' is unusable after an earlier error", log->path);
+    POLKA_CHECK(first_agent <= log->agents && count <= log->agents - first_agent, POLKA_ERR_ARG,
+                "run file '%s': rank %d appends agents %zu..%zu of %zu", log->path, log->rank,
+                first_agent, first_agent + count, log->agents);
+    POLKA_CHECK(count == 0 || values != NULL, POLKA_ERR_ARG, "run file '%s': no values", log->path);
+    return POLKA_OK;
+}
+
+static polka_status extend(polka_h5log *log, hid_t dataset, const char *name) {
+    hsize_t dims[2] = {log->rows + 1, log->agents};
+    if (H5Dset_extent(dataset, dims) < 0)
+        return polka_h5_fail("extend dataset /metrics", name, log->path);
+    return POLKA_OK;
+}
+
+static polka_status extend_all(polka_h5log *log) {
+    polka_status status = polka_h5log_agree(log, extend(log, log->round, "round"));
+    if (status == POLKA_OK) status = polka_h5log_agree(log, extend(log, log->samples, "samples"));
+    for (size_t m = 0; m < log->metric_count && status == POLKA_OK; m++)
+        status = polka_h5log_agree(log, extend(log, log->columns[m], log->names[m]));
+    return status;
+}
+
+/* The selections of one row: 1-D (the rank-0 values) and 2-D (this rank's agents). */
+typedef struct {
+    hid_t mem1, file1, mem2, file2;
+} row_spaces;
+
+static polka_status select_row(const polka_h5log *log, size_t first_agent, size_t count,
+                               row_spaces *s) {
+    hsize_t one = 1, n = count > 0 ? count : 1, rows = log->rows + 1;
+    hsize_t dims[2] = {rows, log->agents}, start[2] = {log->rows, first_agent};
+    hsize_t block[2] = {1, count}, at = log->rows;
+    s->mem1 = H5Screate_simple(1, &one, NULL);
+    s->file1 = H5Screate_simple(1, &rows, NULL);
+    s->mem2 = H5Screate_simple(1, &n, NULL);
+    s->file2 = H5Screate_simple(2, dims, NULL);
+    if (s->mem1 < 0 || s->file1 < 0 || s->mem2 < 0 || s->file2 < 0)
+        return polka_h5_fail("create the dataspaces of a row of", NULL, log->path);
+    int failed = log->rank == 0 ? H5Sselect_elements(s->file1, H5S_SELECT_SET, 1, &at) < 0
+                                : H5Sselect_none(s->file1) < 0 || H5Sselect_none(s->mem1) < 0;
+    if (count > 0)
+        failed |= H5Sselect_hyperslab(s->file2, H5S_SELECT_SET, start, NULL, block, NULL) < 0;
+    else
+        failed |= H5Sselect_none(s->file2) < 0 || H5Sselect_none(s->mem2) < 0;
+    if (failed) return polka_h5_fail("select a row of", NULL, log->path);
+    return POLKA_OK;
+}
+
+static polka_status close_row(row_spaces *s, const char *path) {
+    polka_status status = polka_h5_close(&s->mem1, path);
+    status = polka_h5_first(status, polka_h5_close(&s->file1, path));
+    status = polka_h5_first(status, polka_h5_close(&s->mem2, path));
+    return polka_h5_first(status, polka_h5_close(&s->file2, path));
+}
+
+static polka_status write_cells(polka_h5log *log, hid_t dataset, const char *name, hid_t mem,
+                                hid_t file, const double *data) {
+    if (H5Dwrite(dataset, H5T_NATIVE_DOUBLE, mem, file, log->xfer, data) < 0)
+        return polka_h5_fail("write a row of /metrics", name, log->path);
+    return POLKA_OK;
+}
+
+static polka_status write_row(polka_h5log *log, const row_spaces *s, double round, double samples,
+                              size_t count, const double *values) {
+    polka_status status =
+        polka_h5log_agree(log, write_cells(log, log->round, "round", s->mem1, s->file1, &round));
+    if (status == POLKA_OK)
+        status = polka_h5log_agree(
+            log, write_cells(log, log->samples, "samples", s->mem1, s->file1, &samples));
+    for (size_t m = 0; m < log->metric_count && status == POLKA_OK; m++) {
+        for (size_t a = 0; a < count; a++) log->scratch[a] = values[a * log->metric_count + m];
+        status = polka_h5log_agree(
+            log, write_cells(log, log->columns[m], log->names[m], s->mem2, s->file2, log->scratch));
+    }
+    return status;
+}
+
+polka_status polka_h5log_flush(polka_h5log *log) {
+    if (H5Fflush(log->file, H5F_SCOPE_GLOBAL) < 0)
+        return polka_h5_fail("flush run file", NULL, log->path);
+    return POLKA_OK;
+}
+
+polka_status polka_h5log_append(polka_h5log *log, double round, double samples, size_t first_agent,
+                                size_t count, const double *values) {
+    POLKA_CALL(polka_h5log_agree(log, check_append(log, first_agent, count, values)));
+    row_spaces s = {H5I_INVALID_HID, H5I_INVALID_HID, H5I_INVALID_HID, H5I_INVALID_HID};
+    polka_status status = polka_h5log_agree(log, select_row(log, first_agent, count, &s));
+    if (status == POLKA_OK) {
+        status = extend_all(log);
+        if (status == POLKA_OK) log->rows++;
+        if (status != POLKA_OK) log->broken = status;
+    }
+    if (status == POLKA_OK) status = write_row(log, &s, round, samples, count, values);
+    if (status == POLKA_OK) status = polka_h5log_agree(log, polka_h5log_flush(log));
+    return polka_h5_first(status, close_row(&s, log->path));
+}
+
+/* ---- closing ------------------------------------------------------------------------------ */
+
+static polka_status close_ids(polka_h5log *log) {
+    polka_status status = polka_h5_close(&log->round, log->path);
+    status = polka_h5_first(status, polka_h5_close(&log->samples, log->path));
+    for (size_t m = 0; m < log->metric_count; m++)
+        status = polka_h5_first(status, polka_h5_close(&log->columns[m], log->path));
+    status = polka_h5_first(status, polka_h5_close(&log->metrics, log->path));
+    status = polka_h5_first(status, polka_h5_close(&log->xfer, log->path));
+    return polka_h5_first(status, polka_h5_close(&log->file, log->path));
+}
+
+polka_status polka_h5log_close(polka_h5log **log) {
+    if (log == NULL || *log == NULL) return POLKA_OK;
+    polka_h5log *l = *log;
+    polka_status status = l->path != NULL ? close_ids(l) : POLKA_OK;
+    if (l->comm != MPI_COMM_NULL) status = polka_h5log_agree(l, status);
+    for (size_t m = 0; m < l->metric_count; m++) free(l->names[m]);
+    free(l->names);
+    free(l->columns);
+    free(l->scratch);
+    free(l->path);
+    free(l);
+    *log = NULL;
+    return status;
+}

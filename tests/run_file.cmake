@@ -1,0 +1,53 @@
+# What `polka run` writes: a complete run file, one killed midway, an unwritable path;
+# the Slurm scripts run locally with mpiexec in place of srun.
+set(RUN_DIR ${CMAKE_CURRENT_BINARY_DIR}/runs)
+file(MAKE_DIRECTORY ${RUN_DIR})
+set(POLKA_PY /usr/bin/python3)
+set(RUN_ENV "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OPENBLAS_NUM_THREADS=1")
+set(SMALL --set data.n_train=1600 --set data.n_test=400 --set run.log_every=400)
+
+add_test(NAME run_file_write
+         COMMAND ${POLKA_MPIEXEC} --oversubscribe -n 4 $<TARGET_FILE:polka> run --quiet ${SMALL}
+                 --set net.graph=ring --set run.output=${RUN_DIR}/finished.h5)
+add_test(NAME run_file_h5py COMMAND ${POLKA_PY} ${CMAKE_CURRENT_SOURCE_DIR}/check_run.py
+                                    ${RUN_DIR}/finished.h5 4)
+add_test(NAME run_file_report COMMAND $<TARGET_FILE:polka> report ${RUN_DIR}/finished.h5)
+add_test(NAME run_file_central
+         COMMAND $<TARGET_FILE:polka> run --quiet --centralized ${SMALL} --set net.agents=4
+                 --set run.output=${RUN_DIR}/central.h5)
+add_test(NAME run_file_central_h5py COMMAND ${POLKA_PY} ${CMAKE_CURRENT_SOURCE_DIR}/check_run.py
+                                            ${RUN_DIR}/central.h5 1)
+set_tests_properties(run_file_write run_file_central PROPERTIES ENVIRONMENT "${RUN_ENV}"
+                     FIXTURES_SETUP run_files)
+set_tests_properties(run_file_h5py run_file_central_h5py run_file_report PROPERTIES
+                     FIXTURES_REQUIRED run_files)
+set_tests_properties(run_file_report PROPERTIES PASS_REGULAR_EXPRESSION "decentralized +4")
+add_test(NAME run_file_killed COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/run_kill_test.sh
+                                      $<TARGET_FILE:polka> ${POLKA_PY} ${RUN_DIR}/kill)
+set_tests_properties(run_file_killed PROPERTIES TIMEOUT 180)
+polka_mpi_fails(unwritable_output 2 "cannot create run file '/nonexistent/dir/run.h5'"
+                --set run.output=/nonexistent/dir/run.h5 --set net.graph=line)
+
+# Slurm scripts: valid shell, and what they run works locally.
+foreach(script run sweep)
+  add_test(NAME slurm_${script}_syntax COMMAND bash -n ${PROJECT_SOURCE_DIR}/slurm/${script}.sbatch)
+endforeach()
+add_test(NAME slurm_run_local COMMAND env "LAUNCH=${POLKA_MPIEXEC} --oversubscribe -n 4"
+         OUTPUT=${RUN_DIR}/slurm_run.h5 POLKA=$<TARGET_FILE:polka>
+         "SETTINGS=--set net.graph=ring --set data.n_train=800 --set run.log_every=400"
+         bash ${PROJECT_SOURCE_DIR}/slurm/run.sbatch)
+add_test(NAME slurm_run_local_h5py COMMAND ${POLKA_PY} ${CMAKE_CURRENT_SOURCE_DIR}/check_run.py
+                                           ${RUN_DIR}/slurm_run.h5 4)
+add_test(NAME slurm_sweep_clean COMMAND ${CMAKE_COMMAND} -E rm -rf ${RUN_DIR}/sweep)
+set_tests_properties(slurm_sweep_clean PROPERTIES FIXTURES_SETUP slurm_clean)
+add_test(NAME slurm_sweep_local COMMAND env SLURM_ARRAY_TASK_ID=2 SLURM_SUBMIT_DIR=${PROJECT_SOURCE_DIR}
+         "LAUNCH=${POLKA_MPIEXEC} --oversubscribe -n" OUT=${RUN_DIR}/sweep POLKA=$<TARGET_FILE:polka>
+         TOPOLOGIES=graphs/ring_4.txt "CS=0 1" "EXTRA=--set data.n_train=800"
+         bash ${PROJECT_SOURCE_DIR}/slurm/sweep.sbatch)
+add_test(NAME slurm_sweep_local_h5py COMMAND ${POLKA_PY} ${CMAKE_CURRENT_SOURCE_DIR}/check_run.py
+                                             ${RUN_DIR}/sweep/ring_4_c1_kp0.04_s1.h5 4)
+set_tests_properties(slurm_run_local slurm_sweep_local PROPERTIES ENVIRONMENT "${RUN_ENV}"
+                     FIXTURES_SETUP slurm_files)
+set_tests_properties(slurm_sweep_local PROPERTIES FIXTURES_REQUIRED slurm_clean)
+set_tests_properties(slurm_run_local_h5py slurm_sweep_local_h5py PROPERTIES
+                     FIXTURES_REQUIRED slurm_files)
