@@ -7,6 +7,9 @@
 #include <mpi.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
+
+#include "polka/data.h"
 
 #include "polka/config.h"
 #include "polka/model.h"
@@ -64,11 +67,53 @@ static int run_case(const char *name, const char *const *settings, int size, int
     return all;
 }
 
+/* Rank 0 writes a multidist sample as LIBSVM train/test files for the file-source cases. */
+static int write_files(int rank, char *train, char *test, size_t size) {
+    /* test has room for train's name and ".t" (the caller's test buffer is larger) */
+    snprintf(train, size, "/tmp/polka_mpi_ref_%d.svm", (int)getpid());
+    MPI_Bcast(train, (int)size, MPI_CHAR, 0, MPI_COMM_WORLD); /* rank 0's name everywhere */
+    snprintf(test, size + 8, "%s.t", train);
+    int ok = 1;
+    if (rank == 0) {
+        polka_config config;
+        polka_config_defaults(&config);
+        polka_multidist_params params = polka_sim_multidist_params(&config);
+        polka_multidist *gen = NULL;
+        polka_dataset train_set = {0}, test_set = {0};
+        ok = polka_multidist_create(&params, &gen) == POLKA_OK &&
+             polka_dataset_alloc(&train_set, 900, 2, 5) == POLKA_OK &&
+             polka_dataset_alloc(&test_set, 200, 2, 5) == POLKA_OK;
+        if (ok) {
+            polka_multidist_fill(gen, POLKA_STREAM_TRAIN, 0, &train_set);
+            polka_multidist_fill(gen, POLKA_STREAM_TEST, 0, &test_set);
+            ok = polka_dataset_write_libsvm(&train_set, train) == POLKA_OK &&
+                 polka_dataset_write_libsvm(&test_set, test) == POLKA_OK;
+        }
+        polka_dataset_free(&train_set);
+        polka_dataset_free(&test_set);
+        polka_multidist_free(&gen);
+    }
+    MPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    return ok;
+}
+
 int main(int argc, char **argv) {
     MPI_Init(&argc, &argv);
     int rank = 0, size = 1;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
+    char train[256], test[264], train_set[300], test_set[300];
+    if (!write_files(rank, train, test, sizeof train)) {
+        fprintf(stderr, "could not write the LIBSVM files\n");
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    snprintf(train_set, sizeof train_set, "data.train=%s", train);
+    snprintf(test_set, sizeof test_set, "data.test=%s", test);
+    const char *const file_iid[] = {"data.source=file", train_set, test_set, "learner.batch=2",
+                                    NULL};
+    const char *const file_skewed[] = {
+        "data.source=file",      train_set, test_set, "data.split=skewed",
+        "net.penalty=symmetric", NULL};
     static const char *const paper[] = {NULL};
     static const char *const batch[] = {"learner.batch=3", "net.c=2", "learner.loss=multi-logistic",
                                         NULL};
@@ -85,6 +130,13 @@ int main(int argc, char **argv) {
     passed += run_case("paper, per-agent mixtures, batch 2", mixtures, size, rank), total++;
     passed += run_case("symmetric, skewed", symmetric, size, rank), total++;
     passed += run_case("symmetric, batch 2, c=0.5", symmetric_batch, size, rank), total++;
+    passed += run_case("file source (each rank its share), iid", file_iid, size, rank), total++;
+    passed += run_case("file source, skewed, symmetric", file_skewed, size, rank), total++;
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (rank == 0) {
+        remove(train);
+        remove(test);
+    }
     if (rank == 0) printf("%d passed, %d failed\n", passed, total - passed);
     MPI_Finalize();
     return passed == total ? 0 : 1;

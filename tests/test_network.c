@@ -1,6 +1,8 @@
 /* The decentralized method without MPI: streams, c = 0, and the effect of the penalty. */
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "polka/config.h"
 #include "polka/sim.h"
@@ -29,9 +31,9 @@ static void test_agent_batches_tile_the_network_stream(void **state) {
         double x[3 * 2], y[3], xs[2], ys;
         for (uint64_t t = 0; t < 5; t++)
             for (size_t a = 0; a < 4; a++) {
-                polka_stream_agent_batch(stream, a, t, x, y);
+                CHECK_OK(polka_stream_agent_batch(stream, a, t, x, y));
                 for (size_t b = 0; b < 3; b++) {
-                    polka_stream_sample(stream, (t * 4 + a) * 3 + b, xs, &ys);
+                    CHECK_OK(polka_stream_sample(stream, (t * 4 + a) * 3 + b, xs, &ys));
                     assert_true(xs[0] == x[2 * b] && xs[1] == x[2 * b + 1] && ys == y[b]);
                 }
             }
@@ -49,7 +51,7 @@ static void test_skewed_split_favours_own_classes(void **state) {
     size_t own = 0, total = 0;
     for (uint64_t t = 0; t < 400; t++) {
         double x[2], y;
-        polka_stream_agent_batch(stream, 1, t, x, &y);
+        CHECK_OK(polka_stream_agent_batch(stream, 1, t, x, &y));
         own += y == 2.0 || y == 3.0;
         total++;
     }
@@ -76,7 +78,7 @@ static void test_no_penalty_means_agents_learn_alone(void **state) {
     CHECK_OK(polka_learner_create(&params, 2, 5, &alone));
     for (uint64_t t = 0; t < summary.rounds; t++) {
         double x[4], y[2];
-        polka_stream_agent_batch(stream, 2, t, x, y);
+        CHECK_OK(polka_stream_agent_batch(stream, 2, t, x, y));
         CHECK_OK(polka_learner_step(alone, x, y, 2, NULL));
     }
     const polka_model *mine = polka_learner_model(alone);
@@ -122,6 +124,48 @@ static void test_unstable_penalty_is_refused(void **state) {
     assert_non_null(strstr(polka_error_message(), "1.5"));
 }
 
+/* A file source read for one agent holds only that agent's share of the training rows. */
+static void test_file_stream_holds_only_its_share(void **state) {
+    (void)state;
+    polka_config config = small_config();
+    polka_multidist_params params = polka_sim_multidist_params(&config);
+    polka_multidist *gen = NULL;
+    CHECK_OK(polka_multidist_create(&params, &gen));
+    polka_dataset data;
+    CHECK_OK(polka_dataset_alloc(&data, 1000, 2, 5));
+    polka_multidist_fill(gen, POLKA_STREAM_TRAIN, 0, &data);
+    char path[] = "/tmp/polka_share_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    CHECK_OK(polka_dataset_write_libsvm(&data, path));
+    CHECK_OK(polka_config_set(&config, "data.source", "file"));
+    CHECK_OK(polka_config_set(&config, "data.train", path));
+    CHECK_OK(polka_config_set(&config, "data.test", path));
+    CHECK_OK(polka_config_set(&config, "data.format", "libsvm"));
+    polka_stream *one = NULL, *all = NULL;
+    CHECK_OK(polka_stream_create_for(&config, 4, 2, 1, &one));
+    CHECK_OK(polka_stream_create(&config, 4, 2, &all));
+    assert_int_equal(polka_stream_rows_held(one), 250);
+    assert_int_equal(polka_stream_rows_held(all), 1000);
+    assert_int_equal(polka_stream_config(one)->n_train, 1000);
+    /* the share is exactly what agent 1 draws, identical to the full stream's samples */
+    for (uint64_t t = 0; t < 125; t++) {
+        double x1[4], y1[2], x2[4], y2[2];
+        CHECK_OK(polka_stream_agent_batch(one, 1, t, x1, y1));
+        CHECK_OK(polka_stream_agent_batch(all, 1, t, x2, y2));
+        assert_memory_equal(x1, x2, sizeof x1);
+        assert_memory_equal(y1, y2, sizeof y1);
+    }
+    double x[4], y[2];
+    assert_int_equal(polka_stream_agent_batch(one, 2, 0, x, y), POLKA_ERR_ARG); /* not its rows */
+    polka_stream_free(&one);
+    polka_stream_free(&all);
+    polka_dataset_free(&data);
+    polka_multidist_free(&gen);
+    remove(path);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_agent_batches_tile_the_network_stream),
@@ -129,6 +173,7 @@ int main(void) {
         cmocka_unit_test(test_no_penalty_means_agents_learn_alone),
         cmocka_unit_test(test_penalty_lowers_disagreement),
         cmocka_unit_test(test_unstable_penalty_is_refused),
+        cmocka_unit_test(test_file_stream_holds_only_its_share),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

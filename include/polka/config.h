@@ -32,6 +32,9 @@ typedef struct {
     double mean_var, sample_var;
     uint64_t means_seed;
     char split[POLKA_NAME_LEN]; /* iid | skewed | mixtures */
+    char train[POLKA_PATH_LEN], train_labels[POLKA_PATH_LEN];
+    char test[POLKA_PATH_LEN], test_labels[POLKA_PATH_LEN];
+    char format[POLKA_NAME_LEN], label_column[POLKA_NAME_LEN], scale[POLKA_NAME_LEN];
     size_t skew_classes;
     double skew_fraction;
     /* [learner] */

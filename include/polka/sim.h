@@ -12,6 +12,7 @@
 #include "polka/data.h"
 #include "polka/error.h"
 #include "polka/learner.h"
+#include "polka/model.h"
 
 /** Where the library's progress lines go (rank 0 by default); NULL to stay quiet. */
 typedef void (*polka_log_fn)(void *context, const char *line);
@@ -85,5 +86,23 @@ polka_status polka_sim_run_reference(const polka_config *config, size_t agents,
  */
 polka_status polka_sim_run(const polka_config *config, MPI_Comm comm, const polka_sim_hooks *hooks,
                            polka_sim_summary *summary);
+
+/**
+ * Reads a data file (format by name, IDX labels from labels_path) the way the run of
+ * `config` read its test set: the training file's label map and scaling (a file run) or
+ * classes 0..C−1 (a multidist run). *class_labels (classes entries, caller frees) maps a
+ * class index back to the file's label value. Not collective.
+ */
+polka_status polka_sim_read_like_run(const polka_config *config, const char *path,
+                                     const char *labels_path, polka_dataset *out,
+                                     double **class_labels);
+
+/**
+ * Predictions of a model on data (class indices, or values for regression) into
+ * predictions (data->n), and the score the run reports: accuracy or MSE; mean loss.
+ */
+polka_status polka_sim_predict(const polka_config *config, const polka_model *model,
+                               const polka_dataset *data, double *predictions, double *score,
+                               double *mean_loss);
 
 #endif

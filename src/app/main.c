@@ -6,6 +6,7 @@
 
 #include "app.h"
 #include "cmd_graph.h"
+#include "cmd_predict.h"
 #include "cmd_report.h"
 
 static void print_usage(void) {
@@ -16,6 +17,7 @@ static void print_usage(void) {
         "                        [--quiet] [--progress=auto|tty|plain|off]\n"
         "  polka data multidist -o FILE [--config FILE] [--set ...]   LIBSVM files FILE, FILE.t\n"
         "  polka graph generate --kind KIND --n N [--seed S ...] -o FILE | polka graph info FILE\n"
+        "  polka predict --model RUN.h5[:AGENT] --data FILE [--labels FILE] [--output FILE]\n"
         "  polka report RUN.h5 [RUN2.h5 ...]                          summary table of run files\n"
         "  polka --help | --version\n\n"
         "With one rank (or run.mode = centralized) `polka run` is centralized POLK.\n\n",
@@ -23,22 +25,23 @@ static void print_usage(void) {
     polka_app_print_keys();
 }
 
-/* `polka graph` is serial: rank 0 does it, every rank returns its exit code. */
-static int graph_on_root(int argc, char **argv, MPI_Comm comm) {
+/* The serial commands (graph, predict, report): rank 0 does the work, every rank returns
+ * its exit code. */
+typedef int (*serial_command)(int argc, char **argv);
+
+static int serial_on_root(serial_command command, int argc, char **argv, MPI_Comm comm) {
     int rank = 0, code = 0;
     MPI_Comm_rank(comm, &rank);
-    if (rank == 0) code = polka_cmd_graph(argc, argv);
+    if (rank == 0) code = command(argc, argv);
     MPI_Bcast(&code, 1, MPI_INT, 0, comm);
     return code;
 }
 
-/* `polka report` is serial too: rank 0 reads the files, every rank returns its exit code. */
-static int report_on_root(int argc, char **argv, MPI_Comm comm) {
-    int rank = 0, code = 0;
-    MPI_Comm_rank(comm, &rank);
-    if (rank == 0) code = polka_cmd_report(argc, argv);
-    MPI_Bcast(&code, 1, MPI_INT, 0, comm);
-    return code;
+static serial_command find_serial(const char *name) {
+    if (strcmp(name, "graph") == 0) return polka_cmd_graph;
+    if (strcmp(name, "predict") == 0) return polka_cmd_predict;
+    if (strcmp(name, "report") == 0) return polka_cmd_report;
+    return NULL;
 }
 
 static int dispatch(int argc, char **argv, MPI_Comm comm) {
@@ -55,8 +58,8 @@ static int dispatch(int argc, char **argv, MPI_Comm comm) {
     }
     if (strcmp(argv[1], "run") == 0) return polka_cmd_run(argc - 1, argv + 1, comm);
     if (strcmp(argv[1], "data") == 0) return polka_cmd_data(argc - 1, argv + 1, comm);
-    if (strcmp(argv[1], "graph") == 0) return graph_on_root(argc - 1, argv + 1, comm);
-    if (strcmp(argv[1], "report") == 0) return report_on_root(argc - 1, argv + 1, comm);
+    serial_command command = find_serial(argv[1]);
+    if (command) return serial_on_root(command, argc - 1, argv + 1, comm);
     if (rank == 0) fprintf(stderr, "polka: unknown command '%s' (see polka --help)\n", argv[1]);
     return 2;
 }

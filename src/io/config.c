@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "polka/dataio.h"
 #include "polka/kernel.h"
 #include "polka/learner.h"
 #include "polka/loss.h"
@@ -27,7 +28,19 @@ static const polka_config_key config_keys[] = {
     KEY("run", csv, POLKA_KEY_STRING, "", "per-agent metrics as CSV (rank 0 writes); empty: none"),
     KEY("run", central_batch, POLKA_KEY_SIZE, "0",
         "centralized mini-batch; 0: the union of one round (agents x learner.batch)"),
-    KEY("data", source, POLKA_KEY_STRING, "multidist", "data source: multidist"),
+    KEY("data", source, POLKA_KEY_STRING, "multidist",
+        "data source: multidist (generated) | file (data.train, data.test)"),
+    KEY("data", train, POLKA_KEY_STRING, "",
+        "file source: training file (IDX images, LIBSVM or CSV)"),
+    KEY("data", train_labels, POLKA_KEY_STRING, "", "file source, IDX: training labels file"),
+    KEY("data", test, POLKA_KEY_STRING, "", "file source: test file"),
+    KEY("data", test_labels, POLKA_KEY_STRING, "", "file source, IDX: test labels file"),
+    KEY("data", format, POLKA_KEY_STRING, "auto",
+        "file source: auto (by name: *idx*-ubyte[.gz] idx, *.csv csv, else libsvm) | idx | libsvm "
+        "| csv"),
+    KEY("data", label_column, POLKA_KEY_STRING, "label", "file source, CSV: the label column"),
+    KEY("data", scale, POLKA_KEY_STRING, "none",
+        "file source: none | unit ([0,1] by training min/max) | standard (training mean/std)"),
     KEY("data", classes, POLKA_KEY_SIZE, "5", "multidist: classes"),
     KEY("data", components, POLKA_KEY_SIZE, "3", "multidist: mixture components per class"),
     KEY("data", dim, POLKA_KEY_SIZE, "2", "multidist: input dimension"),
@@ -197,10 +210,26 @@ static int one_of(const char *value, const char *const *choices) {
     return 0;
 }
 
+static const char *check_files(const polka_config *config) {
+    static const char *const scales[] = {"none", "unit", "standard", NULL};
+    static const char *const splits[] = {"iid", "skewed", NULL};
+    polka_file_format format;
+    if (config->train[0] == '\0' || config->test[0] == '\0')
+        return "data.source = file needs data.train and data.test";
+    if (polka_file_format_parse(config->format, &format) != POLKA_OK) return polka_error_message();
+    if (!one_of(config->scale, scales)) return "data.scale must be none, unit or standard";
+    if (!one_of(config->split, splits)) return "data.split must be iid or skewed for files";
+    if (config->skew_classes < 1) return "data.skew_classes must be >= 1";
+    if (!(config->skew_fraction >= 0 && config->skew_fraction <= 1))
+        return "data.skew_fraction must be in [0, 1]";
+    return NULL;
+}
+
 static const char *check_data(const polka_config *config) {
-    static const char *const sources[] = {"multidist", NULL};
+    static const char *const sources[] = {"multidist", "file", NULL};
     static const char *const splits[] = {"iid", "skewed", "mixtures", NULL};
-    if (!one_of(config->source, sources)) return "data.source must be multidist";
+    if (!one_of(config->source, sources)) return "data.source must be multidist or file";
+    if (strcmp(config->source, "file") == 0) return check_files(config);
     if (!one_of(config->split, splits)) return "data.split must be iid, skewed or mixtures";
     if (config->n_train < 1) return "data.n_train must be >= 1";
     if (config->n_test < 1) return "data.n_test must be >= 1";
@@ -236,7 +265,8 @@ static const char *check_learner(const polka_config *config) {
     if (!(config->loss_epsilon >= 0)) return "learner.loss_epsilon must be >= 0";
     if (!polka_loss_is_classification(loss))
         return "learner.loss: multidist is a classification set";
-    if ((loss == POLKA_LOSS_HINGE || loss == POLKA_LOSS_LOGISTIC) && config->classes != 2)
+    if ((loss == POLKA_LOSS_HINGE || loss == POLKA_LOSS_LOGISTIC) &&
+        strcmp(config->source, "multidist") == 0 && config->classes != 2)
         return "learner.loss hinge/logistic need data.classes = 2 (use multi-hinge/multi-logistic)";
     return NULL;
 }

@@ -55,7 +55,7 @@ void polka_agent_free(polka_agent *agent) {
 polka_status polka_agent_prepare(polka_agent *agent, const polka_stream *stream, uint64_t round) {
     double start = polka_now();
     size_t b = agent->batch, p = agent->dim, c = agent->outputs;
-    polka_stream_agent_batch(stream, agent->id, round, agent->cand_x, agent->y);
+    POLKA_CALL(polka_stream_agent_batch(stream, agent->id, round, agent->cand_x, agent->y));
     POLKA_CALL(polka_learner_predict(agent->learner, agent->cand_x, b, agent->f_own));
     for (size_t r = 0; r < b; r++) {
         double *row = agent->sent + r * agent->payload;

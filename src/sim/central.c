@@ -24,7 +24,8 @@ static polka_status central_round(void *context, uint64_t t) {
     size_t batch = run->batch.n, dim = run->config->dim;
     double start = polka_now();
     for (size_t b = 0; b < batch; b++)
-        polka_stream_sample(run->stream, t * batch + b, run->batch.x + b * dim, run->batch.y + b);
+        POLKA_CALL(polka_stream_sample(run->stream, t * batch + b, run->batch.x + b * dim,
+                                       run->batch.y + b));
     double loss = 0.0, drawn = polka_now();
     POLKA_CALL(polka_learner_step(run->learner, run->batch.x, run->batch.y, batch, &loss));
     run->time_compute += drawn - start;
@@ -56,20 +57,25 @@ static polka_status central_log(void *context, size_t round, double samples,
     return polka_netlog_append_h5(&run->log, round, samples, 0, 1, &metrics);
 }
 
-polka_status polka_sim_run_centralized(const polka_config *config, size_t agents,
+polka_status polka_sim_run_centralized(const polka_config *given, size_t agents,
                                        const polka_sim_hooks *hooks, polka_sim_summary *summary) {
     *summary = (polka_sim_summary){.agents = 1};
-    polka_learner_params params;
-    POLKA_CALL(polka_sim_learner_params(config, &params));
     POLKA_CHECK(agents >= 1, POLKA_ERR_ARG, "a centralized run needs agents >= 1");
-    size_t batch = config->central_batch ? config->central_batch : agents * config->batch;
-    central_run run = {.config = config};
     polka_stream *stream = NULL;
     polka_dataset test = {0};
-    POLKA_CALL(polka_stream_create(config, agents, config->batch, &stream));
+    POLKA_CALL(polka_stream_create(given, agents, given->batch, &stream));
+    const polka_config *config = polka_stream_config(stream); /* the data's facts resolved */
+    polka_learner_params params;
+    polka_status status = polka_sim_learner_params(config, &params);
+    if (status != POLKA_OK) {
+        polka_stream_free(&stream);
+        return status;
+    }
+    size_t batch = config->central_batch ? config->central_batch : agents * config->batch;
+    central_run run = {.config = config};
     run.stream = stream;
     run.test = &test;
-    polka_status status = polka_stream_test_set(stream, &test);
+    status = polka_stream_test_set(stream, &test);
     if (status == POLKA_OK)
         status = polka_dataset_alloc(&run.batch, batch, config->dim, config->classes);
     if (status == POLKA_OK)

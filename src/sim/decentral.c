@@ -136,6 +136,7 @@ polka_status polka_sim_run_decentralized(const polka_config *config, MPI_Comm co
     if (status == POLKA_OK) status = mpi_setup(&run, graph, hooks);
     status = polka_net_agree(comm, status);
     /* from here on every rank takes the same branches: the statuses are agreed */
+    if (status == POLKA_OK) config = run.config; /* resolved by the stream */
     if (status == POLKA_OK)
         status = polka_netlog_open_h5(&run.log, config, comm, (size_t)run.size, graph);
     if (status == POLKA_OK) status = polka_net_agree(comm, create_exchange(&run, graph));

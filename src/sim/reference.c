@@ -84,13 +84,14 @@ static polka_status reference_log_fn(void *context, size_t round, double samples
 }
 
 static polka_status reference_setup(reference_run *run, const polka_sim_hooks *hooks) {
+    POLKA_CALL(polka_stream_create(run->config, run->n, run->config->batch, &run->stream));
+    run->config = polka_stream_config(run->stream); /* the data's facts resolved */
     const polka_config *config = run->config;
     run->agents = calloc(run->n, sizeof *run->agents);
     run->metrics = calloc(run->n, sizeof *run->metrics);
     POLKA_CHECK(run->agents && run->metrics, POLKA_ERR_MEM, "out of memory for %zu agents", run->n);
     for (size_t a = 0; a < run->n; a++)
         POLKA_CALL(polka_agent_init(&run->agents[a], config, run->graph, a));
-    POLKA_CALL(polka_stream_create(config, run->n, config->batch, &run->stream));
     POLKA_CALL(polka_stream_test_set(run->stream, &run->test));
     size_t len = run->test.n * run->agents[0].outputs;
     run->f = malloc(run->n * len * sizeof *run->f);

@@ -5,6 +5,7 @@
 
 #include "polka/rng.h"
 #include "sim_impl.h"
+#include "stream_file.h"
 
 typedef enum { SPLIT_IID, SPLIT_SKEWED, SPLIT_MIXTURES } split_kind;
 
@@ -17,6 +18,7 @@ struct polka_stream_s {
     size_t agents, batch;
     polka_multidist **gens; /* one per agent for mixtures, else one */
     size_t gen_count;
+    polka_filedata *file; /* data.source = file */
 };
 
 static split_kind parse_split(const char *name) {
@@ -25,8 +27,46 @@ static split_kind parse_split(const char *name) {
     return SPLIT_IID;
 }
 
-polka_status polka_stream_create(const polka_config *config, size_t agents, size_t batch,
-                                 polka_stream **out) {
+/* data.source = file: the data's facts come from the training file. */
+static polka_status open_file(polka_stream *stream, long agent) {
+    polka_config *config = &stream->config;
+    POLKA_CALL(polka_filedata_load(config, stream->agents, stream->batch, agent, &stream->file));
+    const polka_data_info *info = polka_filedata_info(stream->file);
+    config->dim = info->p;
+    config->classes = info->classes;
+    config->n_train = info->n;
+    polka_data_info test_info = {0};
+    polka_read_options options = {.labels_path =
+                                      config->test_labels[0] ? config->test_labels : NULL,
+                                  .label_column = config->label_column,
+                                  .regression = info->classes == 0};
+    POLKA_CALL(polka_file_format_parse(config->format, &options.format));
+    polka_status status = polka_data_scan(config->test, &options, &test_info);
+    config->n_test = test_info.n;
+    polka_data_info_free(&test_info);
+    POLKA_CALL(status);
+    if (stream->split == SPLIT_SKEWED && info->classes > 0)
+        POLKA_CHECK(config->skew_classes <= info->classes, POLKA_ERR_ARG,
+                    "data.skew_classes = %zu but %s has %zu classes", config->skew_classes,
+                    config->train, info->classes);
+    return POLKA_OK;
+}
+
+static polka_status open_generators(polka_stream *stream) {
+    const polka_config *config = &stream->config;
+    stream->gen_count = stream->split == SPLIT_MIXTURES ? stream->agents : 1;
+    stream->gens = calloc(stream->gen_count, sizeof *stream->gens);
+    POLKA_CHECK_ALLOC(stream->gens);
+    for (size_t a = 0; a < stream->gen_count; a++) {
+        polka_multidist_params params = polka_sim_multidist_params(config);
+        if (stream->split == SPLIT_MIXTURES) params.means_seed += MIXTURE_SEED_STEP * (a + 1);
+        POLKA_CALL(polka_multidist_create(&params, &stream->gens[a]));
+    }
+    return POLKA_OK;
+}
+
+static polka_status create(const polka_config *config, size_t agents, size_t batch, long agent,
+                           polka_stream **out) {
     POLKA_CHECK(agents >= 1 && batch >= 1, POLKA_ERR_ARG, "a stream needs agents and batch >= 1");
     polka_stream *stream = calloc(1, sizeof *stream);
     POLKA_CHECK_ALLOC(stream);
@@ -34,14 +74,8 @@ polka_status polka_stream_create(const polka_config *config, size_t agents, size
     stream->split = parse_split(config->split);
     stream->agents = agents;
     stream->batch = batch;
-    stream->gen_count = stream->split == SPLIT_MIXTURES ? agents : 1;
-    stream->gens = calloc(stream->gen_count, sizeof *stream->gens);
-    polka_status status = stream->gens ? POLKA_OK : polka_error_set(POLKA_ERR_MEM, "out of memory");
-    for (size_t a = 0; a < stream->gen_count && status == POLKA_OK; a++) {
-        polka_multidist_params params = polka_sim_multidist_params(config);
-        if (stream->split == SPLIT_MIXTURES) params.means_seed += MIXTURE_SEED_STEP * (a + 1);
-        status = polka_multidist_create(&params, &stream->gens[a]);
-    }
+    polka_status status =
+        strcmp(config->source, "file") == 0 ? open_file(stream, agent) : open_generators(stream);
     if (status != POLKA_OK) {
         polka_stream_free(&stream);
         return status;
@@ -50,11 +84,30 @@ polka_status polka_stream_create(const polka_config *config, size_t agents, size
     return POLKA_OK;
 }
 
+polka_status polka_stream_create(const polka_config *config, size_t agents, size_t batch,
+                                 polka_stream **out) {
+    return create(config, agents, batch, -1, out);
+}
+
+polka_status polka_stream_create_for(const polka_config *config, size_t agents, size_t batch,
+                                     size_t agent, polka_stream **out) {
+    return create(config, agents, batch, (long)agent, out);
+}
+
+size_t polka_stream_rows_held(const polka_stream *stream) {
+    return stream->file ? polka_filedata_rows(stream->file) : 0;
+}
+
+const polka_config *polka_stream_config(const polka_stream *stream) {
+    return &stream->config;
+}
+
 void polka_stream_free(polka_stream **stream) {
     if (stream == NULL || *stream == NULL) return;
     for (size_t a = 0; a < (*stream)->gen_count && (*stream)->gens; a++)
         polka_multidist_free(&(*stream)->gens[a]);
     free((*stream)->gens);
+    polka_filedata_free(&(*stream)->file);
     free(*stream);
     *stream = NULL;
 }
@@ -73,9 +126,20 @@ static size_t skewed_class(const polka_stream *stream, size_t agent, uint64_t g)
     return (size_t)polka_rng_below(&rng, config->classes);
 }
 
-void polka_stream_sample(const polka_stream *stream, uint64_t g, double *x, double *y) {
+static polka_status file_sample(const polka_stream *stream, size_t agent, uint64_t g, double *x,
+                                double *y) {
+    uint64_t index = polka_sim_train_index(&stream->config, g);
+    if (stream->split != SPLIT_SKEWED || stream->config.classes == 0)
+        return polka_filedata_row(stream->file, index, x, y);
+    size_t c = skewed_class(stream, agent, g);
+    polka_rng rng = polka_rng_start(stream->config.seed, POLKA_STREAM_TRAIN, g);
+    return polka_filedata_row_of_class(stream->file, c, polka_rng_uniform(&rng), x, y);
+}
+
+polka_status polka_stream_sample(const polka_stream *stream, uint64_t g, double *x, double *y) {
     size_t agent = (size_t)((g / stream->batch) % stream->agents);
     uint64_t index = polka_sim_train_index(&stream->config, g);
+    if (stream->file) return file_sample(stream, agent, g, x, y);
     switch (stream->split) {
     case SPLIT_IID:
         polka_multidist_sample(stream->gens[0], POLKA_STREAM_TRAIN, index, x, y);
@@ -90,18 +154,21 @@ void polka_stream_sample(const polka_stream *stream, uint64_t g, double *x, doub
         polka_multidist_sample(stream->gens[agent], POLKA_STREAM_TRAIN, index, x, y);
         break;
     }
+    return POLKA_OK;
 }
 
-void polka_stream_agent_batch(const polka_stream *stream, size_t agent, uint64_t round, double *x,
-                              double *y) {
+polka_status polka_stream_agent_batch(const polka_stream *stream, size_t agent, uint64_t round,
+                                      double *x, double *y) {
     size_t dim = stream->config.dim;
     uint64_t first = (round * stream->agents + agent) * stream->batch;
     for (size_t b = 0; b < stream->batch; b++)
-        polka_stream_sample(stream, first + b, x + b * dim, y + b);
+        POLKA_CALL(polka_stream_sample(stream, first + b, x + b * dim, y + b));
+    return POLKA_OK;
 }
 
 polka_status polka_stream_test_set(const polka_stream *stream, polka_dataset *test) {
     const polka_config *config = &stream->config;
+    if (stream->file) return polka_filedata_test(stream->file, config, test);
     POLKA_CALL(polka_dataset_alloc(test, config->n_test, config->dim, config->classes));
     /* The test distribution is the network's: for mixtures, test point i comes from agent
      * i mod N's mixture; otherwise the one generator. */

@@ -15,14 +15,27 @@ typedef struct polka_stream_s polka_stream;
  */
 polka_status polka_stream_create(const polka_config *config, size_t agents, size_t batch,
                                  polka_stream **out);
+
+/** The same for one agent's rank: a file source keeps only the rows that agent can draw. */
+polka_status polka_stream_create_for(const polka_config *config, size_t agents, size_t batch,
+                                     size_t agent, polka_stream **out);
+
+/**
+ * The configuration with the data's facts resolved (a file source sets data.dim,
+ * data.classes, data.n_train and data.n_test from the files): runs use this copy.
+ */
+const polka_config *polka_stream_config(const polka_stream *stream);
 void polka_stream_free(polka_stream **stream);
 
+/** Training rows this stream holds in memory (a file source; 0 for generators). */
+size_t polka_stream_rows_held(const polka_stream *stream);
+
 /** Training sample g of the network stream into x (dim numbers) and *y. */
-void polka_stream_sample(const polka_stream *stream, uint64_t g, double *x, double *y);
+polka_status polka_stream_sample(const polka_stream *stream, uint64_t g, double *x, double *y);
 
 /** Agent a's batch of round t into x (batch × dim) and y. */
-void polka_stream_agent_batch(const polka_stream *stream, size_t agent, uint64_t round, double *x,
-                              double *y);
+polka_status polka_stream_agent_batch(const polka_stream *stream, size_t agent, uint64_t round,
+                                      double *x, double *y);
 
 /** Allocates and fills the common test set. */
 polka_status polka_stream_test_set(const polka_stream *stream, polka_dataset *test);

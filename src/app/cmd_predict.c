@@ -1,0 +1,129 @@
+/* polka predict: a trained model from a run file, applied to a data file. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd_predict.h"
+#include "polka/h5log.h"
+#include "polka/sim.h"
+
+typedef struct {
+    const char *model, *data, *labels, *output;
+} predict_args;
+
+static int usage(void) {
+    fprintf(stderr,
+            "usage: polka predict --model RUN.h5[:AGENT] --data FILE [--labels FILE] "
+            "[--output FILE]\n"
+            "  applies agent AGENT's model (default 0) of a run file to FILE (read like the\n"
+            "  run's test set: its label map and scaling), prints accuracy or MSE, and\n"
+            "  writes one prediction per line to --output (labels as in the data file)\n");
+    return 2;
+}
+
+static int parse(int argc, char **argv, predict_args *args) {
+    for (int k = 1; k < argc; k++) {
+        const char **slot = strcmp(argv[k], "--model") == 0    ? &args->model
+                            : strcmp(argv[k], "--data") == 0   ? &args->data
+                            : strcmp(argv[k], "--labels") == 0 ? &args->labels
+                            : strcmp(argv[k], "--output") == 0 ? &args->output
+                                                               : NULL;
+        if (slot == NULL || k + 1 >= argc) return 0;
+        *slot = argv[++k];
+    }
+    return args->model != NULL && args->data != NULL;
+}
+
+/* The run's configuration, key by key from /config (keys a file lacks keep their defaults). */
+static polka_status run_config(const polka_h5run *run, polka_config *config) {
+    polka_config_defaults(config);
+    size_t count = 0;
+    const polka_config_key *keys = polka_config_keys(&count);
+    for (size_t k = 0; k < count; k++) {
+        char value[POLKA_PATH_LEN];
+        if (polka_h5run_config_string(run, keys[k].name, value, sizeof value) != POLKA_OK) continue;
+        POLKA_CALL(polka_config_set(config, keys[k].name, value));
+    }
+    return POLKA_OK;
+}
+
+/* "RUN.h5:3" → path "RUN.h5", agent 3. */
+static polka_status split_model(const char *spec, char *path, size_t size, size_t *agent) {
+    const char *colon = strrchr(spec, ':');
+    *agent = 0;
+    size_t len = colon ? (size_t)(colon - spec) : strlen(spec);
+    if (colon) {
+        char *end = NULL;
+        unsigned long value = strtoul(colon + 1, &end, 10);
+        POLKA_CHECK(colon[1] != '\0' && *end == '\0', POLKA_ERR_ARG,
+                    "--model: '%s' after ':' is not an agent number", colon + 1);
+        *agent = value;
+    }
+    POLKA_CHECK(len < size, POLKA_ERR_ARG, "--model: path too long");
+    memcpy(path, spec, len);
+    path[len] = '\0';
+    return POLKA_OK;
+}
+
+static polka_status write_predictions(const char *path, const double *predictions, size_t n,
+                                      const double *class_labels, int classification) {
+    FILE *file = fopen(path, "w");
+    POLKA_CHECK(file != NULL, POLKA_ERR_IO, "cannot write '%s': %s", path, strerror(errno));
+    for (size_t i = 0; i < n; i++)
+        fprintf(file, "%.17g\n",
+                classification ? class_labels[(size_t)predictions[i]] : predictions[i]);
+    int failed = ferror(file) | (fclose(file) != 0);
+    POLKA_CHECK(!failed, POLKA_ERR_IO, "error while writing '%s'", path);
+    return POLKA_OK;
+}
+
+static polka_status predict(const predict_args *args) {
+    char path[POLKA_PATH_LEN];
+    size_t agent = 0;
+    POLKA_CALL(split_model(args->model, path, sizeof path, &agent));
+    polka_h5run *run = NULL;
+    POLKA_CALL(polka_h5run_open(path, &run));
+    polka_config config;
+    polka_model *model = NULL;
+    polka_dataset data = {0};
+    double *labels = NULL, *predictions = NULL;
+    polka_status status = run_config(run, &config);
+    if (status == POLKA_OK)
+        status = agent < polka_h5run_agents(run)
+                     ? polka_h5run_load_model(run, agent, &model)
+                     : polka_error_set(POLKA_ERR_ARG, "%s has %zu agents, no agent %zu", path,
+                                       polka_h5run_agents(run), agent);
+    if (status == POLKA_OK)
+        status = polka_sim_read_like_run(&config, args->data, args->labels, &data, &labels);
+    if (status == POLKA_OK &&
+        (predictions = malloc((data.n ? data.n : 1) * sizeof *predictions)) == NULL)
+        status = polka_error_set(POLKA_ERR_MEM, "out of memory");
+    double score = 0.0, loss = 0.0;
+    if (status == POLKA_OK)
+        status = polka_sim_predict(&config, model, &data, predictions, &score, &loss);
+    if (status == POLKA_OK) {
+        int classification = data.classes > 0;
+        printf("%s %.17g on %zu samples of %s (agent %zu of %s, model order %zu), mean loss %.6g\n",
+               classification ? "accuracy" : "mse", score, data.n, args->data, agent, path,
+               polka_model_order(model), loss);
+        if (args->output)
+            status = write_predictions(args->output, predictions, data.n, labels, classification);
+    }
+    free(predictions);
+    free(labels);
+    polka_dataset_free(&data);
+    polka_model_free(&model);
+    polka_h5run_close(&run);
+    return status;
+}
+
+int polka_cmd_predict(int argc, char **argv) {
+    predict_args args = {0};
+    if (!parse(argc, argv, &args)) return usage();
+    if (predict(&args) != POLKA_OK) {
+        fprintf(stderr, "polka predict: %s\n", polka_error_message());
+        return 1;
+    }
+    return 0;
+}
