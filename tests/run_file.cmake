@@ -51,3 +51,12 @@ set_tests_properties(slurm_run_local slurm_sweep_local PROPERTIES ENVIRONMENT "$
 set_tests_properties(slurm_sweep_local PROPERTIES FIXTURES_REQUIRED slurm_clean)
 set_tests_properties(slurm_run_local_h5py slurm_sweep_local_h5py PROPERTIES
                      FIXTURES_REQUIRED slurm_files)
+
+# run.csv: one row per agent per log step, with the header.
+add_test(NAME run_csv_write
+         COMMAND ${POLKA_MPIEXEC} --oversubscribe -n 3 $<TARGET_FILE:polka> run --quiet ${SMALL}
+                 --set net.graph=ring --set run.csv=${RUN_DIR}/metrics.csv)
+add_test(NAME run_csv_rows COMMAND ${POLKA_PY} -c
+         "import csv; rows = list(csv.DictReader(open('${RUN_DIR}/metrics.csv'))); assert len(rows) == 4 * 3, len(rows); assert sorted({r['agent'] for r in rows}) == ['0', '1', '2']; assert all(0 <= float(r['score']) <= 1 for r in rows); print('ok', len(rows))")
+set_tests_properties(run_csv_write PROPERTIES ENVIRONMENT "${RUN_ENV}" FIXTURES_SETUP csv_file)
+set_tests_properties(run_csv_rows PROPERTIES FIXTURES_REQUIRED csv_file)
