@@ -58,7 +58,7 @@ run_point() {
         [ -s "$file" ] && { echo "exists: $file"; return; }
         $launch "$(nodes "$root/$topo")" "$polka" run --quiet --config "$config" \
             --set net.graph="$root/$topo" --set net.c="$c" --set learner.kp="$kp" \
-            --set run.seed="$seed" --set run.output="$file" ${EXTRA:-}
+            --set run.seed="$seed" --set run.output="$file" ${EXTRA:-} </dev/null
     fi
     echo "wrote $file"
 }

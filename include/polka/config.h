@@ -46,6 +46,9 @@ typedef struct {
     char control[POLKA_NAME_LEN];
     double eta, lambda, kp, epsilon, jitter;
     size_t batch;
+    char schedule[POLKA_NAME_LEN];
+    size_t tau, budget, neighbours, offset;
+    double beta, nu, suffix, rho, delta;
     /* [net] */
     char graph[POLKA_PATH_LEN];
     size_t agents; /* agents of a centralized run's union; 0 = from the graph or the ranks */

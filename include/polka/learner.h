@@ -1,15 +1,41 @@
 /**
  * @file learner.h
- * @brief Online kernel learners: functional SGD plus a model-order control (POLK = KOMP).
+ * @brief Online kernel learners: functional SGD plus a swappable model-order control.
  *
  * A step is split in the three operations the decentralized penalty step needs
  * (DESIGN.md): evaluate f, take a gradient step with given coefficients, control the
  * model order. polka_learner_step() does all three for one agent on its own loss.
+ *
+ * The controls (polka_control_kind):
+ * - komp: POLK, destructive KOMP to budget ε (paper 000).
+ * - none: plain functional SGD, every point is kept.
+ * - norma: NORMA truncation (paper 004): the newest `tau` terms are kept. The weights decay
+ *   by (1 − η_t λ) per step through one global scale s (true weights = s · stored), an O(1)
+ *   decay; s is folded into the stored weights when it falls below 1e-100 and whenever the
+ *   model is read (polka_learner_model), so readers always see the true weights.
+ * - bsgd-remove, bsgd-project, bsgd-merge: budgeted SGD (Wang, Crammer, Vucetic 2012): at
+ *   most `max_points` points; while there are more, the point with the smallest
+ *   ‖w_m‖²k(x_m,x_m) is removed, or removed after projecting its term onto the other points
+ *   (all of them, or the `neighbours` most correlated), or merged with the partner that
+ *   loses least into one Gaussian point (Gaussian kernel only).
+ * - nbsgd-remove, nbsgd-project: nonparametric BSGD (paper 001): like BSGD, but each new
+ *   point beyond `max_points` triggers the maintenance only with probability min(β/t, 1),
+ *   so the model grows with the data; the draws are counter-based (seed, t).
+ * The new controls store only the points whose coefficient row is not all zero (a zero row
+ * does not change f); komp and none keep their behaviour and append every point.
+ *
+ * Step sizes (polka_schedule_kind): η_t = η (constant), η/√t (invsqrt) or 1/(λ t) (pegasos,
+ * BSGD/NBSGD), with t the number of update calls so far (t = 1 at the first).
+ *
+ * NORMA's adaptive parameters (paper 004 §III): with nu > 0 the ν-trick moves the margin ρ
+ * (soft-margin, novelty) or the tube ε (eps-insensitive) after each update; with offset set,
+ * f(x) + b is learned with the unregularised offset b moved by the same gradient.
  */
 #ifndef POLKA_LEARNER_H
 #define POLKA_LEARNER_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "polka/error.h"
 #include "polka/kernel.h"
@@ -18,32 +44,79 @@
 #include "polka/model.h"
 
 typedef enum {
-    POLKA_CONTROL_KOMP, /**< POLK: destructive KOMP to budget ε */
-    POLKA_CONTROL_NONE, /**< plain functional SGD: every point is kept */
+    POLKA_CONTROL_KOMP,          /**< POLK: destructive KOMP to budget ε */
+    POLKA_CONTROL_NONE,          /**< plain functional SGD: every point is kept */
+    POLKA_CONTROL_NORMA,         /**< NORMA: keep the newest τ terms */
+    POLKA_CONTROL_BSGD_REMOVE,   /**< BSGD budget: remove the smallest term */
+    POLKA_CONTROL_BSGD_PROJECT,  /**< BSGD budget: project the smallest term onto the others */
+    POLKA_CONTROL_BSGD_MERGE,    /**< BSGD budget: merge the smallest term with a partner */
+    POLKA_CONTROL_NBSGD_REMOVE,  /**< NBSGD: removal with probability min(β/t, 1) */
+    POLKA_CONTROL_NBSGD_PROJECT, /**< NBSGD: projection with probability min(β/t, 1) */
 } polka_control_kind;
 
+typedef enum {
+    POLKA_SCHEDULE_CONSTANT, /**< η_t = η */
+    POLKA_SCHEDULE_INVSQRT,  /**< η_t = η / √t */
+    POLKA_SCHEDULE_PEGASOS,  /**< η_t = 1 / (λ t) (needs λ > 0; η is not used) */
+} polka_schedule_kind;
+
+/**
+ * The learner's parameters. Zero is a valid value of every field added after `jitter`
+ * except tau (norma) and max_points (bsgd-*, nbsgd-*), which the controls that use them
+ * require ≥ 1. polka_learner_params_defaults() gives the documented defaults.
+ */
 typedef struct {
     polka_kernel kernel;
-    polka_loss loss;
+    polka_loss loss; /**< loss.rho / loss.delta: soft-margin ρ, novelty ρ, Huber δ */
     polka_control_kind control;
-    double eta;     /**< constant step size η > 0 */
-    double lambda;  /**< regulariser λ ≥ 0, with ηλ < 1 */
-    double kp;      /**< parsimony constant K_p: ε = K_p η^{3/2} when epsilon < 0 */
+    double eta;     /**< step size η > 0 (the constant, or the scale of η/√t) */
+    double lambda;  /**< regulariser λ ≥ 0, with ηλ < 1 (pegasos: λ > 0) */
+    double kp;      /**< parsimony constant K_p: ε = K_p η_t^{3/2} when epsilon < 0 */
     double epsilon; /**< the KOMP budget ε; < 0 to derive it from K_p */
-    double jitter;  /**< relative jitter on K's diagonal in KOMP; 0 = default */
+    double jitter;  /**< relative jitter on K's diagonal in KOMP and projections; 0 = default */
+    polka_schedule_kind schedule; /**< step sizes; default constant */
+    size_t tau;                   /**< norma: terms kept; default 1000 */
+    size_t max_points;            /**< bsgd-*, nbsgd-*: the budget B; default 100 */
+    double beta;       /**< nbsgd-*: maintenance probability min(β/t, 1); default 1000 */
+    size_t neighbours; /**< *-project: project onto the k most correlated points
+                            (the k nearest for radial kernels); 0 = all; default 0 */
+    double nu;         /**< ν-trick: adapt ρ or ε so that about a fraction ν of the
+                            points are margin errors / novel / outside the tube;
+                            0 = off (ρ, ε fixed); default 0 */
+    int offset;        /**< 1 = learn an offset b (f(x) + b); default 0 */
+    double suffix;     /**< bsgd-*, nbsgd-*: output the average of the iterates of
+                            the last fraction γ ∈ (0, 1] of `horizon` updates;
+                            0 = the last iterate; default 0 */
+    uint64_t horizon;  /**< number of updates T of the run (for suffix > 0) */
+    uint64_t seed;     /**< nbsgd-*: seed of the Bernoulli draws; default 0 */
 } polka_learner_params;
 
 typedef struct polka_learner_s polka_learner;
 
+/**
+ * The defaults: gaussian σ = 0.6, multi-hinge (ε 0.1, ρ 1, δ 1), komp, η = 0.5, λ = 1e-4,
+ * K_p = 0.04, ε from K_p, jitter 0 (1e-10), constant steps, τ = 1000, B = 100, β = 1000,
+ * all neighbours, ν = 0, no offset, last iterate, seed 0. Pure.
+ */
+void polka_learner_params_defaults(polka_learner_params *params);
+
 /** Returns NULL when the parameters are valid, else a message. Pure. */
 const char *polka_learner_check(const polka_learner_params *params);
 
-/** The KOMP budget ε the parameters give. Pure. */
+/** The KOMP budget ε the parameters give at the constant step η. Pure. */
 double polka_learner_budget(const polka_learner_params *params);
 
-/** Parses "komp" or "none". */
+/** Parses "komp", "none", "norma", "bsgd-remove", "bsgd-project", "bsgd-merge",
+ * "nbsgd-remove" or "nbsgd-project". */
 polka_status polka_control_kind_parse(const char *name, polka_control_kind *kind);
 const char *polka_control_kind_name(polka_control_kind kind);
+
+/** Parses "constant", "invsqrt" or "pegasos". */
+polka_status polka_schedule_kind_parse(const char *name, polka_schedule_kind *kind);
+const char *polka_schedule_kind_name(polka_schedule_kind kind);
+
+/** The step size η_t of update t ≥ 1. Pure. */
+double polka_learner_step_size(const polka_learner_params *params, uint64_t t);
 
 /**
  * Creates a learner with an empty model for inputs of dimension p and the given number of
@@ -53,22 +126,51 @@ polka_status polka_learner_create(const polka_learner_params *params, size_t p, 
                                   polka_learner **out);
 void polka_learner_free(polka_learner **learner);
 
+/**
+ * The current iterate's kernel expansion, with its true weights (valid until the learner
+ * changes). Not thread-safe: under norma it folds the pending scale into the weights.
+ * The offset b, when learned, is apart: polka_learner_offset().
+ */
 const polka_model *polka_learner_model(const polka_learner *learner);
+
+/**
+ * The model the learner outputs: the suffix average of the iterates once it has started
+ * (suffix > 0), else the current iterate. Valid until the learner changes; not thread-safe.
+ */
+polka_status polka_learner_output_model(const polka_learner *learner, const polka_model **out);
+
 size_t polka_learner_outputs(const polka_learner *learner);
 
-/** f at n points (n×p) into f_out (n×C). */
+/** Updates taken so far (t of the last update). */
+uint64_t polka_learner_steps(const polka_learner *learner);
+
+/** The current margin/threshold ρ (soft-margin, novelty; adapted when ν > 0). */
+double polka_learner_rho(const polka_learner *learner);
+
+/** The current tube width ε of the eps-insensitive loss (adapted when ν > 0). */
+double polka_learner_tube(const polka_learner *learner);
+
+/** The offset b (C numbers; zeros unless params.offset). */
+const double *polka_learner_offset(const polka_learner *learner);
+
+/** f at n points (n×p) into f_out (n×C): the current iterate, plus the offset. */
 polka_status polka_learner_predict(const polka_learner *learner, const double *x, size_t n,
                                    double *f_out);
 
+/** The output model (see polka_learner_output_model) at n points, plus its offset. */
+polka_status polka_learner_predict_output(const polka_learner *learner, const double *x, size_t n,
+                                          double *f_out);
+
 /**
  * Loss gradients ∂ℓ/∂f at n points with model values f (n×C) into grad (n×C);
- * returns the summed loss.
+ * returns the summed loss. With ν > 0 it also records, for the next update, how many of
+ * the points were margin errors / novel / outside the tube (the ν-trick's gradient).
  */
 double polka_learner_loss_grad(const polka_learner *learner, const double *f, const double *y,
                                size_t n, double *grad);
 
 /**
- * The functional SGD step f ← (1 − ηλ) f − (η/n) Σ_b g_b k(x_b, ·) with coefficient rows
+ * The functional SGD step f ← (1 − η_t λ) f − (η_t/n) Σ_b g_b k(x_b, ·) with coefficient rows
  * g (n×C), followed by the model-order control.
  */
 polka_status polka_learner_update(polka_learner *learner, const double *x, size_t n,
@@ -76,22 +178,27 @@ polka_status polka_learner_update(polka_learner *learner, const double *x, size_
 
 /**
  * The same step with the divisor B given apart from the number n of appended points:
- * f ← (1 − ηλ) f − (η/B) Σ_{r<n} g_r k(x_r, ·). The symmetric penalty appends the
- * neighbours' points too while the step stays scaled by the agent's own batch.
+ * f ← (1 − η_t λ) f − (η_t/B) Σ_{r<n} g_r k(x_r, ·). The symmetric penalty appends the
+ * neighbours' points too while the step stays scaled by the agent's own batch. With an
+ * offset, b ← b − (η_t/B) Σ_r g_r; with ν > 0, ρ or ε moves by the recorded indicators.
  */
 polka_status polka_learner_update_batch(polka_learner *learner, const double *x, size_t n,
                                         const double *g, double batch);
 
-/** One POLK step on a mini-batch: predict, loss gradients, update. *loss_out = mean loss. */
+/** One step on a mini-batch: predict, loss gradients, update. *loss_out = mean loss. */
 polka_status polka_learner_step(polka_learner *learner, const double *x, const double *y, size_t n,
                                 double *loss_out);
 
-/** Statistics of the last control call. */
+/**
+ * Statistics of the last control call: points removed (KOMP, truncation, maintenance; a
+ * merge counts one), points folded (KOMP) or projected, and the squared RKHS norm of
+ * what the control changed (for NORMA and the budgets: Σ of the single changes).
+ */
 polka_komp_stats polka_learner_last_stats(const polka_learner *learner);
 
 /**
- * Test metrics on n points: *score is the accuracy (classification) or the mean squared
- * error (regression), *mean_loss the mean loss. f_work, if not NULL, holds n×C numbers.
+ * Test metrics of the output model on n points: *score is the accuracy (classification)
+ * or the mean squared error (regression), *mean_loss the mean loss.
  */
 polka_status polka_learner_evaluate(const polka_learner *learner, const double *x, const double *y,
                                     size_t n, double *score, double *mean_loss);

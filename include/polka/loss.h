@@ -14,41 +14,54 @@
 #include "polka/error.h"
 
 typedef enum {
-    POLKA_LOSS_MULTI_HINGE,    /**< max(0, 1 + f_r − f_y), r = argmax_{c≠y} f_c */
-    POLKA_LOSS_MULTI_LOGISTIC, /**< log Σ_c e^{f_c} − f_y */
-    POLKA_LOSS_HINGE,          /**< max(0, 1 − y f) */
-    POLKA_LOSS_LOGISTIC,       /**< log(1 + e^{−y f}) */
-    POLKA_LOSS_SQUARE,         /**< ½ (f − y)² */
-    POLKA_LOSS_ABSOLUTE,       /**< |f − y| */
-    POLKA_LOSS_EPS_INSENSITIVE /**< max(0, |f − y| − ε) */
+    POLKA_LOSS_MULTI_HINGE,     /**< max(0, 1 + f_r − f_y), r = argmax_{c≠y} f_c */
+    POLKA_LOSS_MULTI_LOGISTIC,  /**< log Σ_c e^{f_c} − f_y */
+    POLKA_LOSS_HINGE,           /**< max(0, 1 − y f) */
+    POLKA_LOSS_LOGISTIC,        /**< log(1 + e^{−y f}) */
+    POLKA_LOSS_SQUARE,          /**< ½ (f − y)² */
+    POLKA_LOSS_ABSOLUTE,        /**< |f − y| */
+    POLKA_LOSS_EPS_INSENSITIVE, /**< max(0, |f − y| − ε) */
+    POLKA_LOSS_SOFT_MARGIN,     /**< NORMA: max(0, ρ − y f), margin error when y f ≤ ρ */
+    POLKA_LOSS_NOVELTY,         /**< NORMA novelty: max(0, ρ − f), labels ignored */
+    POLKA_LOSS_HUBER /**< |f − y| − δ/2 when |f − y| > δ, else (f − y)²/(2δ) */
 } polka_loss_kind;
 
 typedef struct {
     polka_loss_kind kind;
     double epsilon; /**< width of the ε-insensitive tube */
+    double rho;     /**< margin ρ ≥ 0 (soft-margin; 0 = the perceptron) or threshold (novelty) */
+    double delta;   /**< Huber's δ > 0 */
 } polka_loss;
 
 /** Parses a loss name (multi-hinge, multi-logistic, hinge, logistic, square, absolute,
- * eps-insensitive). */
+ * eps-insensitive, soft-margin, novelty, huber). */
 polka_status polka_loss_kind_parse(const char *name, polka_loss_kind *kind);
 const char *polka_loss_kind_name(polka_loss_kind kind);
 
-/** 1 for classification losses, 0 for regression. Pure. */
+/** 1 for classification losses, 0 for regression and novelty. Pure. */
 int polka_loss_is_classification(polka_loss_kind kind);
 
 /** Outputs C of the model for a loss and a number of classes (ignored for regression). */
 size_t polka_loss_outputs(polka_loss_kind kind, size_t classes);
 
-/** Checks that a loss fits a task with the given number of classes (0 = regression). */
+/**
+ * Checks that a loss fits a task with the given number of classes (0 = regression).
+ * Novelty detection ignores the labels and fits any task.
+ */
 const char *polka_loss_check(const polka_loss *loss, size_t classes);
 
 /**
  * ℓ(f, y) for the C-vector f; writes ∂ℓ/∂f into grad (C numbers) when grad is not NULL.
- * At kinks (hinge at the margin, |·| at 0) the subgradient 0 is taken.
+ * At kinks (hinge at the margin, |·| at 0) the subgradient 0 is taken, except for the
+ * soft margin, which counts y f = ρ as a margin error (NORMA §III-A: with ρ = 0 it updates
+ * on every mistake y f ≤ 0, as the kernel perceptron does).
  */
 double polka_loss_eval(const polka_loss *loss, const double *f, size_t c, double y, double *grad);
 
-/** The predicted class (classification) or value (regression) for the C-vector f. Pure. */
+/**
+ * The predicted class (classification), value (regression) or novelty flag (1 when f < ρ)
+ * for the C-vector f. Pure.
+ */
 double polka_loss_predict(const polka_loss *loss, const double *f, size_t c);
 
 #endif

@@ -1,51 +1,185 @@
+/*
+ * The learner: functional SGD (POLK eq. 11, NORMA §II: f ← (1 − η_t λ) f − η_t Σ g k(x,·)),
+ * the step-size schedules, NORMA's offset and ν-trick, and the dispatch to the model-order
+ * controls (komp.c, norma.c, budget.c, nbsgd.c).
+ */
 #include "polka/learner.h"
 
+#include <cblas.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const control_names[] = {"komp", "none"};
+#include "control_impl.h"
+
+/* NORMA's global scale is folded into the stored weights before it can underflow. */
+#define SCALE_FLOOR 1e-100
+
+static const char *const control_names[] = {"komp",         "none",         "norma",
+                                            "bsgd-remove",  "bsgd-project", "bsgd-merge",
+                                            "nbsgd-remove", "nbsgd-project"};
+static const char *const schedule_names[] = {"constant", "invsqrt", "pegasos"};
+
+/* What the const accessors may update: NORMA's scale and the ν-trick's pending counts. */
+typedef struct {
+    double scale;          /* norma: true weights = scale × the model's stored weights */
+    double pending_hits;   /* ν-trick indicators recorded by loss_grad since the last update */
+    double pending_points; /* points they were recorded on */
+} learner_cache;
 
 struct polka_learner_s {
     polka_learner_params params;
     size_t classes, outputs;
-    double budget;
+    double budget;         /* KOMP ε at the constant step */
+    polka_loss loss;       /* the loss with its current (adapted) ρ and ε */
+    uint64_t steps;        /* updates taken */
+    double *offset;        /* C: b (zeros unless params.offset) */
+    double *output_offset; /* C: the suffix average's b */
     polka_model *model;
     polka_komp *komp;
+    polka_budget *bounded; /* bsgd-*, nbsgd-* */
     polka_komp_stats last;
-    double *scratch; /* 3 × n×C: weight rows, f values and gradients of a step */
+    learner_cache *cache;
+    double *scratch; /* 3 × n×C + n×p: weight rows, f values, gradients, kept points */
     size_t scratch_rows;
 };
 
+static int is_budget_control(polka_control_kind kind) {
+    return kind >= POLKA_CONTROL_BSGD_REMOVE && kind <= POLKA_CONTROL_NBSGD_PROJECT;
+}
+
+/* The index of name in names, or −1. */
+static int find_name(const char *name, const char *const *names, size_t count) {
+    for (size_t k = 0; k < count; k++)
+        if (strcmp(name, names[k]) == 0) return (int)k;
+    return -1;
+}
+
 polka_status polka_control_kind_parse(const char *name, polka_control_kind *kind) {
-    for (size_t k = 0; k < sizeof control_names / sizeof *control_names; k++) {
-        if (strcmp(name, control_names[k]) == 0) {
-            *kind = (polka_control_kind)k;
-            return POLKA_OK;
-        }
-    }
-    return polka_error_set(POLKA_ERR_ARG, "unknown model-order control '%s' (komp, none)", name);
+    int index = find_name(name, control_names, sizeof control_names / sizeof *control_names);
+    POLKA_CHECK(index >= 0, POLKA_ERR_ARG,
+                "unknown model-order control '%s' (komp, none, norma, bsgd-remove, bsgd-project, "
+                "bsgd-merge, nbsgd-remove, nbsgd-project)",
+                name);
+    *kind = (polka_control_kind)index;
+    return POLKA_OK;
 }
 
 const char *polka_control_kind_name(polka_control_kind kind) {
     return control_names[kind];
 }
 
+polka_status polka_schedule_kind_parse(const char *name, polka_schedule_kind *kind) {
+    int index = find_name(name, schedule_names, sizeof schedule_names / sizeof *schedule_names);
+    POLKA_CHECK(index >= 0, POLKA_ERR_ARG,
+                "unknown step-size schedule '%s' (constant, invsqrt, pegasos)", name);
+    *kind = (polka_schedule_kind)index;
+    return POLKA_OK;
+}
+
+const char *polka_schedule_kind_name(polka_schedule_kind kind) {
+    return schedule_names[kind];
+}
+
+void polka_learner_params_defaults(polka_learner_params *params) {
+    *params = (polka_learner_params){
+        .kernel = {.kind = POLKA_KERNEL_GAUSSIAN, .sigma = 0.6, .degree = 3, .coef0 = 1.0},
+        .loss = {.kind = POLKA_LOSS_MULTI_HINGE, .epsilon = 0.1, .rho = 1.0, .delta = 1.0},
+        .control = POLKA_CONTROL_KOMP,
+        .eta = 0.5,
+        .lambda = 1e-4,
+        .kp = 0.04,
+        .epsilon = -1.0,
+        .schedule = POLKA_SCHEDULE_CONSTANT,
+        .tau = 1000,
+        .max_points = 100,
+        .beta = 1000.0,
+    };
+}
+
+double polka_learner_step_size(const polka_learner_params *params, uint64_t t) {
+    switch (params->schedule) {
+    case POLKA_SCHEDULE_INVSQRT:
+        return params->eta / sqrt((double)t);
+    case POLKA_SCHEDULE_PEGASOS:
+        return 1.0 / (params->lambda * (double)t);
+    default:
+        return params->eta;
+    }
+}
+
+/* 1 − η_t λ; exactly 1 − 1/t under Pegasos (0 at the first step, as in Pegasos). */
+static double decay_factor(const polka_learner_params *params, uint64_t t, double eta) {
+    if (params->schedule == POLKA_SCHEDULE_PEGASOS) return 1.0 - 1.0 / (double)t;
+    return 1.0 - eta * params->lambda;
+}
+
+static double komp_budget_at(const polka_learner_params *params, double eta) {
+    return params->epsilon >= 0 ? params->epsilon : params->kp * pow(eta, 1.5);
+}
+
 double polka_learner_budget(const polka_learner_params *params) {
-    return params->epsilon >= 0 ? params->epsilon : params->kp * pow(params->eta, 1.5);
+    return komp_budget_at(params, params->eta);
+}
+
+static const char *check_steps(const polka_learner_params *params) {
+    if ((unsigned)params->schedule > POLKA_SCHEDULE_PEGASOS) return "learner.schedule is unknown";
+    if (!(params->eta > 0) || !isfinite(params->eta)) return "learner.eta must be > 0";
+    if (!(params->lambda >= 0) || !isfinite(params->lambda)) return "learner.lambda must be >= 0";
+    if (params->schedule == POLKA_SCHEDULE_PEGASOS) {
+        if (!(params->lambda > 0)) return "learner.schedule = pegasos needs learner.lambda > 0";
+    } else if (!(params->eta * params->lambda < 1)) {
+        return "learner.eta * learner.lambda must be < 1";
+    }
+    return NULL;
+}
+
+static const char *check_control(const polka_learner_params *params) {
+    polka_control_kind kind = params->control;
+    if ((unsigned)kind > POLKA_CONTROL_NBSGD_PROJECT) return "learner.control is unknown";
+    if (kind == POLKA_CONTROL_NORMA && params->tau < 1) return "learner.tau must be >= 1";
+    if (is_budget_control(kind) && params->max_points < 1) return "learner.max_points must be >= 1";
+    if (kind == POLKA_CONTROL_BSGD_MERGE && params->kernel.kind != POLKA_KERNEL_GAUSSIAN)
+        return "learner.control = bsgd-merge needs the gaussian kernel";
+    if (!(params->beta >= 0) || !isfinite(params->beta)) return "learner.beta must be >= 0";
+    if (!(params->suffix >= 0 && params->suffix <= 1)) return "learner.suffix must be in [0, 1]";
+    if (params->suffix > 0 && !is_budget_control(kind))
+        return "learner.suffix (averaging) needs a bsgd-* or nbsgd-* control";
+    if (params->suffix > 0 && params->horizon < 1)
+        return "learner.suffix needs learner.horizon >= 1 (the number of updates)";
+    return NULL;
 }
 
 const char *polka_learner_check(const polka_learner_params *params) {
     const char *why = polka_kernel_check(&params->kernel);
     if (why) return why;
-    if (!(params->eta > 0) || !isfinite(params->eta)) return "learner.eta must be > 0";
-    if (!(params->lambda >= 0) || !isfinite(params->lambda)) return "learner.lambda must be >= 0";
-    if (!(params->eta * params->lambda < 1)) return "learner.eta * learner.lambda must be < 1";
+    why = check_steps(params);
+    if (why) return why;
     if (params->epsilon < 0 && !(params->kp >= 0)) return "learner.kp must be >= 0";
     if (!isfinite(params->epsilon)) return "learner.epsilon must be finite";
     if (!(params->jitter >= 0 && params->jitter < 1e-2))
         return "learner.jitter must be in [0, 0.01)";
+    why = check_control(params);
+    if (why) return why;
+    if (!(params->nu >= 0 && params->nu <= 1)) return "learner.nu must be in [0, 1]";
+    if (params->offset != 0 && params->offset != 1) return "learner.offset must be 0 or 1";
     return NULL;
+}
+
+static polka_status create_parts(polka_learner *learner, size_t p) {
+    const polka_learner_params *params = &learner->params;
+    size_t c = learner->outputs;
+    learner->cache = calloc(1, sizeof *learner->cache);
+    learner->offset = calloc(c, sizeof *learner->offset);
+    learner->output_offset = calloc(c, sizeof *learner->output_offset);
+    POLKA_CHECK(learner->cache && learner->offset && learner->output_offset, POLKA_ERR_MEM,
+                "out of memory for a learner");
+    learner->cache->scale = 1.0;
+    POLKA_CALL(polka_model_create(&params->kernel, p, c, &learner->model));
+    POLKA_CALL(polka_komp_create(params->jitter, &learner->komp));
+    if (is_budget_control(params->control))
+        POLKA_CALL(polka_budget_create(params, p, c, &learner->bounded));
+    return POLKA_OK;
 }
 
 polka_status polka_learner_create(const polka_learner_params *params, size_t p, size_t classes,
@@ -57,11 +191,11 @@ polka_status polka_learner_create(const polka_learner_params *params, size_t p, 
     polka_learner *learner = calloc(1, sizeof *learner);
     POLKA_CHECK_ALLOC(learner);
     learner->params = *params;
+    learner->loss = params->loss;
     learner->classes = classes;
     learner->outputs = polka_loss_outputs(params->loss.kind, classes);
     learner->budget = polka_learner_budget(params);
-    polka_status status = polka_model_create(&params->kernel, p, learner->outputs, &learner->model);
-    if (status == POLKA_OK) status = polka_komp_create(params->jitter, &learner->komp);
+    polka_status status = create_parts(learner, p);
     if (status != POLKA_OK) {
         polka_learner_free(&learner);
         return status;
@@ -74,26 +208,88 @@ void polka_learner_free(polka_learner **learner) {
     if (learner == NULL || *learner == NULL) return;
     polka_model_free(&(*learner)->model);
     polka_komp_free(&(*learner)->komp);
+    polka_budget_free(&(*learner)->bounded);
+    free((*learner)->cache);
+    free((*learner)->offset);
+    free((*learner)->output_offset);
     free((*learner)->scratch);
     free(*learner);
     *learner = NULL;
 }
 
+/* Folds NORMA's pending scale into the stored weights (the function is unchanged). */
+static void fold_scale(const polka_learner *learner) {
+    if (learner->cache->scale == 1.0) return;
+    polka_model_scale(learner->model, learner->cache->scale);
+    learner->cache->scale = 1.0;
+}
+
 const polka_model *polka_learner_model(const polka_learner *learner) {
+    fold_scale(learner);
     return learner->model;
+}
+
+static polka_average *suffix_average(const polka_learner *learner) {
+    polka_average *average = learner->bounded ? learner->bounded->average : NULL;
+    return average && average->count > 0 ? average : NULL;
+}
+
+polka_status polka_learner_output_model(const polka_learner *learner, const polka_model **out) {
+    polka_average *average = suffix_average(learner);
+    if (average == NULL) {
+        *out = polka_learner_model(learner);
+        return POLKA_OK;
+    }
+    return polka_average_model(average, learner->model, out, learner->output_offset);
 }
 
 size_t polka_learner_outputs(const polka_learner *learner) {
     return learner->outputs;
 }
 
+uint64_t polka_learner_steps(const polka_learner *learner) {
+    return learner->steps;
+}
+
+double polka_learner_rho(const polka_learner *learner) {
+    return learner->loss.rho;
+}
+
+double polka_learner_tube(const polka_learner *learner) {
+    return learner->loss.epsilon;
+}
+
+const double *polka_learner_offset(const polka_learner *learner) {
+    return learner->offset;
+}
+
 polka_komp_stats polka_learner_last_stats(const polka_learner *learner) {
     return learner->last;
 }
 
+static void add_offset(const double *offset, size_t c, size_t n, double *f) {
+    for (size_t i = 0; i < n; i++)
+        for (size_t k = 0; k < c; k++) f[i * c + k] += offset[k];
+}
+
 polka_status polka_learner_predict(const polka_learner *learner, const double *x, size_t n,
                                    double *f_out) {
-    return polka_model_eval(learner->model, x, n, f_out);
+    POLKA_CALL(polka_model_eval(learner->model, x, n, f_out));
+    size_t c = learner->outputs;
+    if (learner->cache->scale != 1.0 && n > 0)
+        cblas_dscal((int)(n * c), learner->cache->scale, f_out, 1);
+    if (learner->params.offset) add_offset(learner->offset, c, n, f_out);
+    return POLKA_OK;
+}
+
+polka_status polka_learner_predict_output(const polka_learner *learner, const double *x, size_t n,
+                                          double *f_out) {
+    if (suffix_average(learner) == NULL) return polka_learner_predict(learner, x, n, f_out);
+    const polka_model *average = NULL;
+    POLKA_CALL(polka_learner_output_model(learner, &average));
+    POLKA_CALL(polka_model_eval(average, x, n, f_out));
+    if (learner->params.offset) add_offset(learner->output_offset, learner->outputs, n, f_out);
+    return POLKA_OK;
 }
 
 double polka_learner_loss_grad(const polka_learner *learner, const double *f, const double *y,
@@ -101,17 +297,112 @@ double polka_learner_loss_grad(const polka_learner *learner, const double *f, co
     size_t c = learner->outputs;
     double total = 0.0;
     for (size_t b = 0; b < n; b++)
-        total +=
-            polka_loss_eval(&learner->params.loss, f + b * c, c, y[b], grad ? grad + b * c : NULL);
+        total += polka_loss_eval(&learner->loss, f + b * c, c, y[b], grad ? grad + b * c : NULL);
+    if (learner->params.nu > 0 && polka_norma_adapts(learner->loss.kind)) {
+        for (size_t b = 0; b < n; b++)
+            learner->cache->pending_hits += polka_norma_indicator(&learner->loss, f + b * c, y[b]);
+        learner->cache->pending_points += (double)n;
+    }
     return total;
 }
 
 static polka_status reserve_scratch(polka_learner *learner, size_t rows) {
     if (rows <= learner->scratch_rows) return POLKA_OK;
-    double *scratch = realloc(learner->scratch, 3 * rows * learner->outputs * sizeof *scratch);
+    size_t per_row = 3 * learner->outputs + polka_model_dim(learner->model);
+    double *scratch = realloc(learner->scratch, rows * per_row * sizeof *scratch);
     POLKA_CHECK_ALLOC(scratch);
     learner->scratch = scratch;
     learner->scratch_rows = rows;
+    return POLKA_OK;
+}
+
+/* rows = factor · g, refusing non-finite coefficients. */
+static polka_status gradient_rows(const double *g, size_t count, double factor, double *rows) {
+    for (size_t k = 0; k < count; k++) {
+        POLKA_CHECK(isfinite(g[k]), POLKA_ERR_NUMERIC,
+                    "non-finite gradient: the iterates diverged (lower learner.eta or net.c)");
+        rows[k] = factor * g[k];
+    }
+    return POLKA_OK;
+}
+
+/* b ← b − (η/B) Σ_r g_r: the offset's gradient step (NORMA §III), unregularised. */
+static void step_offset(polka_learner *learner, const double *g, size_t n, double factor) {
+    size_t c = learner->outputs;
+    for (size_t r = 0; r < n; r++)
+        for (size_t k = 0; k < c; k++) learner->offset[k] += factor * g[r * c + k];
+}
+
+/* The ν-trick's step on ρ or ε with the indicators loss_grad recorded. */
+static void step_nu(polka_learner *learner, double eta) {
+    learner_cache *cache = learner->cache;
+    if (cache->pending_points > 0)
+        polka_norma_adapt(&learner->loss, learner->params.nu, eta,
+                          cache->pending_hits / cache->pending_points);
+    cache->pending_hits = 0.0;
+    cache->pending_points = 0.0;
+}
+
+/* f ← factor·f: eagerly, or (norma) through the global scale, folded before it underflows. */
+static void decay(polka_learner *learner, double factor) {
+    if (learner->params.control != POLKA_CONTROL_NORMA) {
+        polka_model_scale(learner->model, factor);
+        return;
+    }
+    learner->cache->scale *= factor;
+    if (learner->cache->scale < SCALE_FLOOR) fold_scale(learner);
+}
+
+/*
+ * Appends the points with their rows: all of them (komp, none: unchanged behaviour), or
+ * only those with a non-zero row (the other controls), stored as row / scale (norma).
+ * *added = the points appended.
+ */
+static polka_status append_points(polka_learner *learner, const double *x, size_t n, double *rows,
+                                  size_t *added) {
+    polka_control_kind kind = learner->params.control;
+    if (kind == POLKA_CONTROL_KOMP || kind == POLKA_CONTROL_NONE) {
+        *added = n;
+        return polka_model_append(learner->model, x, n, rows);
+    }
+    size_t c = learner->outputs, p = polka_model_dim(learner->model), kept = 0;
+    double *kept_x = learner->scratch + 3 * learner->scratch_rows * c;
+    double inverse = 1.0 / learner->cache->scale;
+    for (size_t r = 0; r < n; r++) {
+        int nonzero = 0;
+        for (size_t k = 0; k < c; k++) nonzero |= rows[r * c + k] != 0.0;
+        if (!nonzero) continue;
+        for (size_t k = 0; k < c; k++) rows[kept * c + k] = rows[r * c + k] * inverse;
+        memcpy(kept_x + kept * p, x + r * p, p * sizeof *kept_x);
+        kept++;
+    }
+    *added = kept;
+    return kept ? polka_model_append(learner->model, kept_x, kept, rows) : POLKA_OK;
+}
+
+static polka_status control_order(polka_learner *learner, uint64_t t, double eta, size_t first,
+                                  size_t added) {
+    const polka_learner_params *params = &learner->params;
+    switch (params->control) {
+    case POLKA_CONTROL_KOMP: {
+        double eps = params->schedule == POLKA_SCHEDULE_CONSTANT ? learner->budget
+                                                                 : komp_budget_at(params, eta);
+        return polka_komp_compress(learner->komp, learner->model, eps, &learner->last);
+    }
+    case POLKA_CONTROL_NONE:
+        return POLKA_OK;
+    case POLKA_CONTROL_NORMA:
+        return polka_norma_truncate(learner->model, params->tau, learner->cache->scale,
+                                    &learner->last);
+    default:
+        break;
+    }
+    polka_budget *bounded = learner->bounded;
+    POLKA_CALL(polka_budget_appended(bounded, learner->model, first));
+    POLKA_CALL(polka_budget_maintain(bounded, learner->model, t, added, &learner->last));
+    if (bounded->average)
+        polka_average_accumulate(bounded->average, learner->model, bounded->ids, learner->offset,
+                                 t);
     return POLKA_OK;
 }
 
@@ -123,31 +414,28 @@ polka_status polka_learner_update(polka_learner *learner, const double *x, size_
 polka_status polka_learner_update_batch(polka_learner *learner, const double *x, size_t n,
                                         const double *g, double batch) {
     const polka_learner_params *params = &learner->params;
-    size_t c = learner->outputs;
     POLKA_CHECK(batch > 0, POLKA_ERR_ARG, "update batch must be > 0");
     POLKA_CALL(reserve_scratch(learner, n));
+    uint64_t t = learner->steps + 1;
+    double eta = polka_learner_step_size(params, t);
     double *rows = learner->scratch;
-    double factor = -params->eta / batch;
-    for (size_t k = 0; k < n * c; k++) {
-        POLKA_CHECK(isfinite(g[k]), POLKA_ERR_NUMERIC,
-                    "non-finite gradient: the iterates diverged (lower learner.eta or net.c)");
-        rows[k] = factor * g[k];
-    }
-    /* f̃ = (1 − ηλ) f − (η/B) Σ_b ∇ℓ_b k(x_b, ·)  (POLK eq. 11) */
-    polka_model_scale(learner->model, 1.0 - params->eta * params->lambda);
-    POLKA_CALL(polka_model_append(learner->model, x, n, rows));
+    POLKA_CALL(gradient_rows(g, n * learner->outputs, -eta / batch, rows));
+    learner->steps = t;
+    if (params->offset) step_offset(learner, g, n, -eta / batch);
+    if (params->nu > 0) step_nu(learner, eta);
+    /* f̃ = (1 − η_t λ) f − (η_t/B) Σ_b g_b k(x_b, ·)  (POLK eq. 11) */
+    decay(learner, decay_factor(params, t, eta));
+    size_t first = polka_model_order(learner->model), added = 0;
+    POLKA_CALL(append_points(learner, x, n, rows, &added));
     learner->last = (polka_komp_stats){0};
-    if (params->control == POLKA_CONTROL_KOMP)
-        POLKA_CALL(
-            polka_komp_compress(learner->komp, learner->model, learner->budget, &learner->last));
-    return POLKA_OK;
+    return control_order(learner, t, eta, first, added);
 }
 
 polka_status polka_learner_step(polka_learner *learner, const double *x, const double *y, size_t n,
                                 double *loss_out) {
     POLKA_CALL(reserve_scratch(learner, n));
     double *f = learner->scratch + n * learner->outputs;
-    POLKA_CALL(polka_model_eval(learner->model, x, n, f));
+    POLKA_CALL(polka_learner_predict(learner, x, n, f));
     double *grad = f + n * learner->outputs;
     double total = polka_learner_loss_grad(learner, f, y, n, grad);
     if (loss_out) *loss_out = total / (double)n;
@@ -159,8 +447,8 @@ double polka_learner_score(const polka_learner *learner, const double *f, const 
     size_t c = learner->outputs;
     double hits = 0.0, sqerr = 0.0, loss = 0.0;
     for (size_t i = 0; i < n; i++) {
-        double prediction = polka_loss_predict(&learner->params.loss, f + i * c, c);
-        loss += polka_loss_eval(&learner->params.loss, f + i * c, c, y[i], NULL);
+        double prediction = polka_loss_predict(&learner->loss, f + i * c, c);
+        loss += polka_loss_eval(&learner->loss, f + i * c, c, y[i], NULL);
         hits += prediction == y[i];
         sqerr += (prediction - y[i]) * (prediction - y[i]);
     }
@@ -173,7 +461,7 @@ polka_status polka_learner_evaluate(const polka_learner *learner, const double *
                                     size_t n, double *score, double *mean_loss) {
     double *f = malloc((n ? n : 1) * learner->outputs * sizeof *f);
     POLKA_CHECK_ALLOC(f);
-    polka_status status = polka_model_eval(learner->model, x, n, f);
+    polka_status status = polka_learner_predict_output(learner, x, n, f);
     if (status == POLKA_OK) *score = polka_learner_score(learner, f, y, n, mean_loss);
     free(f);
     return status;

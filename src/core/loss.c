@@ -4,7 +4,8 @@
 #include <string.h>
 
 static const char *const loss_names[] = {
-    "multi-hinge", "multi-logistic", "hinge", "logistic", "square", "absolute", "eps-insensitive"};
+    "multi-hinge", "multi-logistic",  "hinge",       "logistic", "square",
+    "absolute",    "eps-insensitive", "soft-margin", "novelty",  "huber"};
 
 polka_status polka_loss_kind_parse(const char *name, polka_loss_kind *kind) {
     for (size_t k = 0; k < sizeof loss_names / sizeof *loss_names; k++) {
@@ -15,7 +16,7 @@ polka_status polka_loss_kind_parse(const char *name, polka_loss_kind *kind) {
     }
     return polka_error_set(POLKA_ERR_ARG,
                            "unknown loss '%s' (multi-hinge, multi-logistic, hinge, logistic, "
-                           "square, absolute, eps-insensitive)",
+                           "square, absolute, eps-insensitive, soft-margin, novelty, huber)",
                            name);
 }
 
@@ -24,7 +25,7 @@ const char *polka_loss_kind_name(polka_loss_kind kind) {
 }
 
 int polka_loss_is_classification(polka_loss_kind kind) {
-    return kind <= POLKA_LOSS_LOGISTIC;
+    return kind <= POLKA_LOSS_LOGISTIC || kind == POLKA_LOSS_SOFT_MARGIN;
 }
 
 size_t polka_loss_outputs(polka_loss_kind kind, size_t classes) {
@@ -32,10 +33,18 @@ size_t polka_loss_outputs(polka_loss_kind kind, size_t classes) {
 }
 
 const char *polka_loss_check(const polka_loss *loss, size_t classes) {
-    int binary = loss->kind == POLKA_LOSS_HINGE || loss->kind == POLKA_LOSS_LOGISTIC;
+    if (loss->kind == POLKA_LOSS_NOVELTY)
+        return isfinite(loss->rho) ? NULL : "novelty threshold rho must be finite";
+    if (loss->kind == POLKA_LOSS_SOFT_MARGIN && !(loss->rho >= 0 && isfinite(loss->rho)))
+        return "soft-margin rho must be >= 0";
+    if (loss->kind == POLKA_LOSS_HUBER && !(loss->delta > 0 && isfinite(loss->delta)))
+        return "huber delta must be > 0";
+    int binary = loss->kind == POLKA_LOSS_HINGE || loss->kind == POLKA_LOSS_LOGISTIC ||
+                 loss->kind == POLKA_LOSS_SOFT_MARGIN;
     if (polka_loss_is_classification(loss->kind) && classes < 2)
         return "a classification loss needs a data set with at least 2 classes";
-    if (binary && classes != 2) return "binary hinge/logistic losses need exactly 2 classes";
+    if (binary && classes != 2)
+        return "binary hinge/logistic/soft-margin losses need exactly 2 classes";
     if (!polka_loss_is_classification(loss->kind) && classes != 0)
         return "a regression loss needs a regression data set";
     if (loss->kind == POLKA_LOSS_EPS_INSENSITIVE && !(loss->epsilon >= 0))
@@ -103,6 +112,18 @@ static double scalar_loss(const polka_loss *loss, double f, double y, double *gr
         value = fabs(r) > loss->epsilon ? fabs(r) - loss->epsilon : 0.0;
         g = value > 0 ? (r > 0 ? 1.0 : -1.0) : 0.0;
         break;
+    case POLKA_LOSS_SOFT_MARGIN: /* NORMA §III-A: σ = 1 when y f ≤ ρ, gradient −σ y */
+        value = loss->rho - y * f > 0 ? loss->rho - y * f : 0.0;
+        g = y * f <= loss->rho ? -y : 0.0;
+        break;
+    case POLKA_LOSS_NOVELTY: /* NORMA §III-B: an update (gradient −1) when f < ρ */
+        value = loss->rho - f > 0 ? loss->rho - f : 0.0;
+        g = f < loss->rho ? -1.0 : 0.0;
+        break;
+    case POLKA_LOSS_HUBER: /* NORMA §III-C: linear beyond δ, quadratic inside */
+        value = fabs(r) > loss->delta ? fabs(r) - 0.5 * loss->delta : 0.5 * r * r / loss->delta;
+        g = fabs(r) > loss->delta ? (r > 0 ? 1.0 : -1.0) : r / loss->delta;
+        break;
     default:
         break;
     }
@@ -118,6 +139,7 @@ double polka_loss_eval(const polka_loss *loss, const double *f, size_t c, double
         return multi_logistic(f, c, (size_t)y, grad);
     case POLKA_LOSS_HINGE:
     case POLKA_LOSS_LOGISTIC:
+    case POLKA_LOSS_SOFT_MARGIN:
         return scalar_loss(loss, f[0], y > 0.5 ? 1.0 : -1.0, grad);
     default:
         return scalar_loss(loss, f[0], y, grad);
@@ -135,7 +157,10 @@ double polka_loss_predict(const polka_loss *loss, const double *f, size_t c) {
     }
     case POLKA_LOSS_HINGE:
     case POLKA_LOSS_LOGISTIC:
+    case POLKA_LOSS_SOFT_MARGIN:
         return f[0] > 0 ? 1.0 : 0.0;
+    case POLKA_LOSS_NOVELTY:
+        return f[0] < loss->rho ? 1.0 : 0.0;
     default:
         return f[0];
     }

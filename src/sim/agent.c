@@ -10,6 +10,8 @@ polka_status polka_agent_init(polka_agent *agent, const polka_config *config,
     memset(agent, 0, sizeof *agent);
     polka_learner_params params;
     POLKA_CALL(polka_sim_learner_params(config, &params));
+    params.seed = config->seed * 1000003u + id; /* the agent's own NBSGD draws */
+    params.horizon = polka_sim_rounds(config, polka_graph_nodes(graph) * config->batch);
     POLKA_CALL(polka_learner_create(&params, config->dim, config->classes, &agent->learner));
     agent->id = id;
     agent->degree = polka_graph_degree(graph, id);

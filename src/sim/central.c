@@ -39,7 +39,7 @@ static polka_status central_round(void *context, uint64_t t) {
 static polka_status central_log(void *context, size_t round, double samples,
                                 polka_sim_summary *summary) {
     central_run *run = context;
-    POLKA_CALL(polka_learner_predict(run->learner, run->test->x, run->test->n, run->f));
+    POLKA_CALL(polka_learner_predict_output(run->learner, run->test->x, run->test->n, run->f));
     double loss = 0.0;
     double score = polka_learner_score(run->learner, run->f, run->test->y, run->test->n, &loss);
     polka_agent_metrics metrics = {
@@ -72,6 +72,7 @@ polka_status polka_sim_run_centralized(const polka_config *given, size_t agents,
         return status;
     }
     size_t batch = config->central_batch ? config->central_batch : agents * config->batch;
+    params.horizon = polka_sim_rounds(config, batch);
     central_run run = {.config = config};
     run.stream = stream;
     run.test = &test;

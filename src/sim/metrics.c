@@ -8,7 +8,7 @@
 
 polka_status polka_agent_test_values(const polka_agent *agent, const polka_dataset *test,
                                      double *f) {
-    return polka_learner_predict(agent->learner, test->x, test->n, f);
+    return polka_learner_predict_output(agent->learner, test->x, test->n, f);
 }
 
 void polka_agent_collect(polka_agent *agent, const polka_dataset *test, const double *f,

@@ -58,19 +58,28 @@ polka_status polka_sim_loop(const polka_config *config, size_t per_round, polka_
 polka_status polka_sim_learner_params(const polka_config *config, polka_learner_params *params) {
     const char *why = polka_config_check(config);
     POLKA_CHECK(why == NULL, POLKA_ERR_ARG, "%s", why);
-    *params = (polka_learner_params){
-        .kernel = {.sigma = config->sigma, .degree = (int)config->degree, .coef0 = config->coef0},
-        .loss = {.epsilon = config->loss_epsilon},
-        .eta = config->eta,
-        .lambda = config->lambda,
-        .kp = config->kp,
-        .epsilon = config->epsilon,
-        .jitter = config->jitter,
-    };
+    polka_learner_params_defaults(params);
+    params->kernel = (polka_kernel){
+        .sigma = config->sigma, .degree = (int)config->degree, .coef0 = config->coef0};
+    params->loss =
+        (polka_loss){.epsilon = config->loss_epsilon, .rho = config->rho, .delta = config->delta};
+    params->eta = config->eta;
+    params->lambda = config->lambda;
+    params->kp = config->kp;
+    params->epsilon = config->epsilon;
+    params->jitter = config->jitter;
+    params->tau = config->tau;
+    params->max_points = config->budget;
+    params->beta = config->beta;
+    params->neighbours = config->neighbours;
+    params->nu = config->nu;
+    params->offset = (int)config->offset;
+    params->suffix = config->suffix;
+    params->seed = config->seed;
     POLKA_CALL(polka_kernel_kind_parse(config->kernel, &params->kernel.kind));
     POLKA_CALL(polka_loss_kind_parse(config->loss, &params->loss.kind));
     POLKA_CALL(polka_control_kind_parse(config->control, &params->control));
-    return POLKA_OK;
+    return polka_schedule_kind_parse(config->schedule, &params->schedule);
 }
 
 polka_multidist_params polka_sim_multidist_params(const polka_config *config) {

@@ -1,4 +1,5 @@
 /* The run's graph: a topology file or a generated graph over the agents, checked. */
+#include <math.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -47,13 +48,17 @@ polka_status polka_sim_check_network(const polka_config *config, const polka_gra
     POLKA_CHECK(nodes == agents, POLKA_ERR_ARG,
                 "graph '%s' has %zu nodes but the run has %zu agents (start it with mpirun -n %zu)",
                 config->graph, nodes, agents, nodes);
-    /* The penalty part of the step is a gossip step of size η·c·Σ_j w_ij: past about 1 the
-     * iterates oscillate and blow up (DESIGN.md, "Stability"). */
-    double gossip = config->eta * config->c * polka_graph_max_row_sum(graph);
+    /* The penalty part of the step is a gossip step of size η_t·c·Σ_j w_ij: past about 1 the
+     * iterates oscillate and blow up (DESIGN.md, "Stability"). The largest step is η, or
+     * 1/λ for the pegasos schedule η_t = 1/(λt). */
+    int pegasos = strcmp(config->schedule, "pegasos") == 0;
+    double eta_max = pegasos ? (config->lambda > 0 ? 1.0 / config->lambda : INFINITY) : config->eta;
+    double gossip = eta_max * config->c * polka_graph_max_row_sum(graph);
     POLKA_CHECK(gossip <= 1.0, POLKA_ERR_ARG,
-                "unstable penalty step: eta * c * max_i sum_j w_ij = %.3g > 1 (eta %g, c %g, "
-                "max weight row sum %.3g); lower learner.eta or net.c, or use "
-                "net.weights = metropolis",
-                gossip, config->eta, config->c, polka_graph_max_row_sum(graph));
+                "unstable penalty step: %s * c * max_i sum_j w_ij = %.3g > 1 (%s %g, c %g, max "
+                "weight row sum %.3g); lower %s or net.c, or use net.weights = metropolis",
+                pegasos ? "1/lambda (the first pegasos step)" : "eta", gossip,
+                pegasos ? "1/lambda" : "eta", eta_max, config->c, polka_graph_max_row_sum(graph),
+                pegasos ? "the step (learner.schedule = constant or invsqrt)" : "learner.eta");
     return POLKA_OK;
 }

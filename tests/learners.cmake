@@ -1,0 +1,1 @@
+polka_unit_test(test_learners test_learners.c)

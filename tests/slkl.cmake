@@ -1,0 +1,1 @@
+polka_unit_test(test_slkl test_slkl.c)

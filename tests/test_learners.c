@@ -1,0 +1,607 @@
+/*
+ * The other learners of the papers as model-order controls: NORMA (paper 004), BSGD
+ * (Wang et al. 2012) and NBSGD (paper 001), checked against their papers' claims and
+ * against brute-force references, through the same update_batch the agents use.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "polka/checkerboard.h"
+#include "polka/komp.h"
+#include "polka/learner.h"
+#include "test_util.h"
+
+static polka_learner_params gaussian_params(double sigma, polka_loss_kind loss,
+                                            polka_control_kind control) {
+    polka_learner_params params;
+    polka_learner_params_defaults(&params);
+    params.kernel.sigma = sigma;
+    params.loss.kind = loss;
+    params.control = control;
+    return params;
+}
+
+static polka_dataset checkerboard_data(size_t board, size_t n, uint64_t stream) {
+    polka_checkerboard_params cp = {.board = board, .seed = 11};
+    polka_checkerboard *gen = NULL;
+    CHECK_OK(polka_checkerboard_create(&cp, &gen));
+    polka_dataset data = {0};
+    CHECK_OK(polka_dataset_alloc(&data, n, 2, 2));
+    polka_checkerboard_fill(gen, stream, 0, &data);
+    polka_checkerboard_free(&gen);
+    return data;
+}
+
+static void train(polka_learner *learner, const polka_dataset *data) {
+    for (size_t i = 0; i < data->n; i++)
+        CHECK_OK(polka_learner_step(learner, data->x + i * data->p, data->y + i, 1, NULL));
+}
+
+static double accuracy(const polka_learner *learner, const polka_dataset *test) {
+    double score = 0.0;
+    CHECK_OK(polka_learner_evaluate(learner, test->x, test->y, test->n, &score, NULL));
+    return score;
+}
+
+static void test_names_and_checks(void **state) {
+    (void)state;
+    for (int k = 0; k <= POLKA_CONTROL_NBSGD_PROJECT; k++) {
+        polka_control_kind kind;
+        CHECK_OK(polka_control_kind_parse(polka_control_kind_name((polka_control_kind)k), &kind));
+        assert_int_equal(kind, k);
+    }
+    for (int k = 0; k <= POLKA_SCHEDULE_PEGASOS; k++) {
+        polka_schedule_kind kind;
+        CHECK_OK(
+            polka_schedule_kind_parse(polka_schedule_kind_name((polka_schedule_kind)k), &kind));
+        assert_int_equal(kind, k);
+    }
+    polka_control_kind control;
+    assert_int_equal(polka_control_kind_parse("forgetron", &control), POLKA_ERR_ARG);
+    assert_non_null(strstr(polka_error_message(), "forgetron"));
+    polka_learner_params params = gaussian_params(1.0, POLKA_LOSS_HINGE, POLKA_CONTROL_BSGD_MERGE);
+    assert_null(polka_learner_check(&params));
+    params.kernel.kind = POLKA_KERNEL_LAPLACIAN;
+    assert_non_null(polka_learner_check(&params)); /* merging needs the Gaussian kernel */
+    params = gaussian_params(1.0, POLKA_LOSS_HINGE, POLKA_CONTROL_NORMA);
+    params.tau = 0;
+    assert_non_null(polka_learner_check(&params));
+    params = gaussian_params(1.0, POLKA_LOSS_HINGE, POLKA_CONTROL_BSGD_REMOVE);
+    params.schedule = POLKA_SCHEDULE_PEGASOS;
+    params.lambda = 0.0;
+    assert_non_null(polka_learner_check(&params));
+    params.lambda = 10.0; /* η λ ≥ 1 is fine under Pegasos, η is not used */
+    assert_null(polka_learner_check(&params));
+    params.suffix = 0.5;
+    assert_non_null(polka_learner_check(&params)); /* needs the horizon */
+    params.horizon = 100;
+    assert_null(polka_learner_check(&params));
+    params.max_points = 0;
+    assert_non_null(polka_learner_check(&params));
+    /* the zero-initialised new fields of an old caller keep komp valid */
+    polka_learner_params old = {.kernel = {.kind = POLKA_KERNEL_GAUSSIAN, .sigma = 1},
+                                .loss = {.kind = POLKA_LOSS_MULTI_HINGE},
+                                .eta = 0.5,
+                                .lambda = 1e-4,
+                                .kp = 0.04,
+                                .epsilon = -1};
+    assert_null(polka_learner_check(&old));
+    assert_true(close_rel(polka_learner_step_size(&old, 7), 0.5, 0));
+    old.schedule = POLKA_SCHEDULE_INVSQRT;
+    assert_true(close_rel(polka_learner_step_size(&old, 4), 0.25, 1e-15));
+    old.schedule = POLKA_SCHEDULE_PEGASOS;
+    assert_true(close_rel(polka_learner_step_size(&old, 10), 1e3, 1e-15));
+}
+
+/* Gradients of the new losses against finite differences, and the soft margin's kink. */
+static void test_new_losses(void **state) {
+    (void)state;
+    polka_loss huber = {.kind = POLKA_LOSS_HUBER, .delta = 0.7};
+    polka_loss margin = {.kind = POLKA_LOSS_SOFT_MARGIN, .rho = 0.5};
+    polka_loss novelty = {.kind = POLKA_LOSS_NOVELTY, .rho = 0.3};
+    const double points[] = {-2.1, -0.9, -0.2, 0.1, 0.45, 1.3, 2.4};
+    for (size_t k = 0; k < sizeof points / sizeof *points; k++) {
+        double f = points[k], h = 1e-6, g = 0.0;
+        polka_loss_eval(&huber, &f, 1, 0.25, &g);
+        double fp = f + h, fm = f - h;
+        double numeric = (polka_loss_eval(&huber, &fp, 1, 0.25, NULL) -
+                          polka_loss_eval(&huber, &fm, 1, 0.25, NULL)) /
+                         (2 * h);
+        assert_true(close_rel(g, numeric, 1e-6));
+        polka_loss_eval(&margin, &f, 1, 1.0, &g); /* y = +1 */
+        assert_true(g == (f <= 0.5 ? -1.0 : 0.0));
+        polka_loss_eval(&novelty, &f, 1, 0.0, &g);
+        assert_true(g == (f < 0.3 ? -1.0 : 0.0));
+        assert_true(polka_loss_predict(&novelty, &f, 1) == (f < 0.3 ? 1.0 : 0.0));
+    }
+    double at_kink = 0.5, g = 0.0;
+    assert_true(polka_loss_eval(&margin, &at_kink, 1, 0.0, &g) > 0); /* y = −1: 0.5 + 0.5 */
+    double zero = 0.0;
+    polka_loss perceptron = {.kind = POLKA_LOSS_SOFT_MARGIN, .rho = 0.0};
+    assert_true(polka_loss_eval(&perceptron, &zero, 1, 1.0, &g) == 0.0);
+    assert_true(g == -1.0); /* y f = 0 ≤ ρ: a mistake, the perceptron updates */
+    assert_null(polka_loss_check(&margin, 2));
+    assert_non_null(polka_loss_check(&margin, 3));
+    assert_null(polka_loss_check(&novelty, 0));
+    assert_null(polka_loss_check(&novelty, 5));
+    polka_loss bad = {.kind = POLKA_LOSS_HUBER};
+    assert_non_null(polka_loss_check(&bad, 0));
+}
+
+static void test_checkerboard_stream(void **state) {
+    (void)state;
+    polka_checkerboard_params cp = {.board = 4, .seed = 3};
+    polka_checkerboard *gen = NULL, *scaled = NULL;
+    CHECK_OK(polka_checkerboard_create(&cp, &gen));
+    cp.side = 1.0;
+    CHECK_OK(polka_checkerboard_create(&cp, &scaled));
+    size_t ones = 0, n = 4000;
+    for (uint64_t i = 0; i < n; i++) {
+        double x[2], y, again[2], ya, s[2], ys;
+        polka_checkerboard_sample(gen, POLKA_STREAM_TRAIN, i, x, &y);
+        polka_checkerboard_sample(gen, POLKA_STREAM_TRAIN, i, again, &ya);
+        polka_checkerboard_sample(scaled, POLKA_STREAM_TRAIN, i, s, &ys);
+        assert_true(x[0] == again[0] && x[1] == again[1] && y == ya);
+        assert_true(x[0] >= 0 && x[0] < 4 && x[1] >= 0 && x[1] < 4);
+        assert_true(y == (double)(((int)x[0] + (int)x[1]) % 2));
+        assert_true(ys == y && close_rel(s[0], x[0] / 4, 1e-15));
+        ones += y == 1.0;
+    }
+    assert_true(fabs((double)ones / (double)n - 0.5) < 0.04);
+    cp.board = 0;
+    polka_checkerboard *bad = NULL;
+    assert_int_equal(polka_checkerboard_create(&cp, &bad), POLKA_ERR_ARG);
+    polka_checkerboard_free(&gen);
+    polka_checkerboard_free(&scaled);
+    assert_null(gen);
+}
+
+/*
+ * NORMA with ρ = λ = 0 and constant η is the kernel perceptron (paper 004 §III-A): the
+ * reference updates a plain expansion by ±η on every mistake y f ≤ 0.
+ */
+static void test_norma_is_the_perceptron(void **state) {
+    (void)state;
+    polka_dataset data = checkerboard_data(2, 600, POLKA_STREAM_TRAIN);
+    polka_learner_params params = gaussian_params(0.5, POLKA_LOSS_SOFT_MARGIN, POLKA_CONTROL_NORMA);
+    params.loss.rho = 0.0;
+    params.lambda = 0.0;
+    params.eta = 0.3;
+    params.tau = 100000;
+    polka_learner *norma = NULL;
+    CHECK_OK(polka_learner_create(&params, 2, 2, &norma));
+    polka_model *perceptron = NULL;
+    CHECK_OK(polka_model_create(&params.kernel, 2, 1, &perceptron));
+    size_t mistakes = 0;
+    for (size_t i = 0; i < data.n; i++) {
+        const double *x = data.x + 2 * i;
+        double y = data.y[i] > 0.5 ? 1.0 : -1.0, f_ref = 0.0, f = 0.0;
+        CHECK_OK(polka_model_eval(perceptron, x, 1, &f_ref));
+        CHECK_OK(polka_learner_predict(norma, x, 1, &f));
+        assert_true(f == f_ref); /* bitwise */
+        if (y * f_ref <= 0) {
+            double w = params.eta * y;
+            CHECK_OK(polka_model_append(perceptron, x, 1, &w));
+            mistakes++;
+        }
+        CHECK_OK(polka_learner_step(norma, x, data.y + i, 1, NULL));
+    }
+    const polka_model *model = polka_learner_model(norma);
+    assert_int_equal(polka_model_order(model), mistakes);
+    assert_true(mistakes > 10 && mistakes < data.n / 2);
+    assert_memory_equal(polka_model_dictionary(model), polka_model_dictionary(perceptron),
+                        2 * mistakes * sizeof(double));
+    assert_memory_equal(polka_model_weights(model), polka_model_weights(perceptron),
+                        mistakes * sizeof(double));
+    polka_model_free(&perceptron);
+    polka_learner_free(&norma);
+    polka_dataset_free(&data);
+}
+
+/*
+ * Proposition 1 of paper 004: with |ℓ'| ≤ C and ‖k(x,·)‖ ≤ X, dropping the terms older than
+ * τ steps costs ‖f − f_trunc‖_H ≤ Σ_{a≥τ} η(1 − ηλ)^a C X = (1 − ηλ)^τ C X / λ. Two NORMA
+ * learners get the same coefficient rows (from the untruncated one's soft-margin loss):
+ * the truncated one must stay within the bound of the untruncated one at every step.
+ */
+static void test_norma_truncation_bound(void **state) {
+    (void)state;
+    polka_dataset data = checkerboard_data(2, 400, POLKA_STREAM_TRAIN);
+    polka_learner_params params = gaussian_params(0.4, POLKA_LOSS_SOFT_MARGIN, POLKA_CONTROL_NORMA);
+    params.eta = 0.5;
+    params.lambda = 0.1;
+    params.tau = 100000;
+    polka_learner *full = NULL, *truncated = NULL;
+    CHECK_OK(polka_learner_create(&params, 2, 2, &full));
+    params.tau = 40;
+    CHECK_OK(polka_learner_create(&params, 2, 2, &truncated));
+    double bound = pow(1.0 - params.eta * params.lambda, (double)params.tau) / params.lambda;
+    double worst = 0.0;
+    for (size_t i = 0; i < data.n; i++) {
+        const double *x = data.x + 2 * i;
+        double f = 0.0, g = 0.0;
+        CHECK_OK(polka_learner_predict(full, x, 1, &f));
+        polka_learner_loss_grad(full, &f, data.y + i, 1, &g);
+        if (g == 0.0) g = 0.5 * (i % 2 ? 1.0 : -1.0); /* keep every term: the tail is longest */
+        CHECK_OK(polka_learner_update(full, x, 1, &g));
+        CHECK_OK(polka_learner_update(truncated, x, 1, &g));
+        double sqdist = 0.0;
+        CHECK_OK(polka_model_sqdistance(polka_learner_model(full), polka_learner_model(truncated),
+                                        &sqdist));
+        double distance = sqrt(fmax(sqdist, 0.0)); /* rounding: ~−1e-16 when equal */
+        worst = fmax(worst, distance);
+        if (!(distance <= bound * (1 + 1e-12)))
+            fail_msg("step %zu: distance %.6g > bound %.6g", i, distance, bound);
+        assert_true(polka_model_order(polka_learner_model(truncated)) <= params.tau);
+    }
+    /* the truncated expansion is exactly the newest τ terms of the full one */
+    const polka_model *a = polka_learner_model(full), *b = polka_learner_model(truncated);
+    size_t skip = polka_model_order(a) - params.tau;
+    assert_memory_equal(polka_model_dictionary(b), polka_model_dictionary(a) + 2 * skip,
+                        2 * params.tau * sizeof(double));
+    for (size_t m = 0; m < params.tau; m++)
+        assert_true(close_rel(polka_model_weights(b)[m], polka_model_weights(a)[skip + m], 1e-13));
+    print_message("truncation: worst ‖f − f_trunc‖ = %.4g, bound %.4g\n", worst, bound);
+    assert_true(worst > 0.01 * bound); /* the test is not vacuous */
+    polka_learner_free(&full);
+    polka_learner_free(&truncated);
+    polka_dataset_free(&data);
+}
+
+/* rows × C coefficients uniform in [−1, 1] from stream seed. */
+static void random_rows(double *x, double *g, size_t rows, size_t c, uint64_t seed) {
+    fill_uniform(x, 2 * rows, -1.5, 1.5, seed);
+    fill_uniform(g, c * rows, -1.0, 1.0, seed + 7777);
+}
+
+/*
+ * NORMA's rescaled weights (one global scale, folded below 1e-100) against the exact
+ * iterate: plain SGD (eager scaling) fed the same rows, with ηλ = 0.4 so that the scale
+ * underflows several times. Batches of 1–3 rows, divisor 2, as the penalty step uses them.
+ */
+static void check_scaled_norma(polka_schedule_kind schedule) {
+    enum { C = 3, T = 700, TESTS = 25 };
+    polka_learner_params params = gaussian_params(0.7, POLKA_LOSS_MULTI_HINGE, POLKA_CONTROL_NORMA);
+    params.eta = 0.8;
+    params.lambda = 0.5;
+    params.tau = 100000;
+    params.schedule = schedule;
+    polka_learner *norma = NULL, *exact = NULL;
+    CHECK_OK(polka_learner_create(&params, 2, C, &norma));
+    params.control = POLKA_CONTROL_NONE;
+    CHECK_OK(polka_learner_create(&params, 2, C, &exact));
+    double test_x[TESTS * 2], fa[TESTS * C], fb[TESTS * C];
+    fill_uniform(test_x, TESTS * 2, -1.5, 1.5, 4242);
+    for (uint64_t t = 0; t < T; t++) {
+        double x[3 * 2], g[3 * C];
+        size_t rows = 1 + t % 3;
+        random_rows(x, g, rows, C, 100 + t);
+        CHECK_OK(polka_learner_update_batch(norma, x, rows, g, 2.0));
+        CHECK_OK(polka_learner_update_batch(exact, x, rows, g, 2.0));
+        if (t % 50 != 49) continue;
+        CHECK_OK(polka_learner_predict(norma, test_x, TESTS, fa));
+        CHECK_OK(polka_learner_predict(exact, test_x, TESTS, fb));
+        double scale = 0.0;
+        for (size_t k = 0; k < TESTS * C; k++) scale = fmax(scale, fabs(fb[k]));
+        for (size_t k = 0; k < TESTS * C; k++)
+            if (fabs(fa[k] - fb[k]) > 1e-12 * scale)
+                fail_msg("t %llu: scaled %.17g, exact %.17g", (unsigned long long)t, fa[k], fb[k]);
+    }
+    /* the model readers see holds the true weights */
+    const polka_model *a = polka_learner_model(norma), *b = polka_learner_model(exact);
+    assert_int_equal(polka_model_order(a), polka_model_order(b));
+    const double *wa = polka_model_weights(a), *wb = polka_model_weights(b);
+    size_t m = polka_model_order(a);
+    for (size_t k = m * C - 50 * C; k < m * C; k++) assert_true(close_rel(wa[k], wb[k], 1e-12));
+    polka_learner_free(&norma);
+    polka_learner_free(&exact);
+}
+
+static void test_norma_scaled_weights_are_exact(void **state) {
+    (void)state;
+    check_scaled_norma(POLKA_SCHEDULE_CONSTANT);
+    check_scaled_norma(POLKA_SCHEDULE_INVSQRT);
+}
+
+/* Novelty detection with the ν-trick flags and stores about a fraction ν of the points. */
+static void test_novelty_stores_fraction_nu(void **state) {
+    (void)state;
+    enum { T = 3000 };
+    polka_learner_params params = gaussian_params(0.5, POLKA_LOSS_NOVELTY, POLKA_CONTROL_NORMA);
+    params.eta = 0.1;
+    params.lambda = 0.1;
+    params.lambda = 0.01;
+    params.tau = 100000;
+    params.nu = 0.1;
+    params.loss.rho = 0.0;
+    polka_learner *learner = NULL;
+    CHECK_OK(polka_learner_create(&params, 2, 0, &learner));
+    polka_rng rng = polka_rng_start(5, 1, 0);
+    size_t flagged = 0;
+    for (size_t t = 0; t < T; t++) {
+        double x[2] = {polka_rng_normal(&rng), polka_rng_normal(&rng)}, y = 0.0, f = 0.0;
+        CHECK_OK(polka_learner_predict(learner, x, 1, &f));
+        flagged += f < polka_learner_rho(learner);
+        CHECK_OK(polka_learner_step(learner, x, &y, 1, NULL));
+    }
+    double stored = (double)polka_model_order(polka_learner_model(learner)) / T;
+    print_message("novelty: flagged %.4f, stored %.4f, rho %.4f\n", (double)flagged / T, stored,
+                  polka_learner_rho(learner));
+    assert_int_equal(polka_model_order(polka_learner_model(learner)), flagged);
+    assert_true(fabs(stored - params.nu) <= 0.03);
+    /* the novel points are the outlying ones: far from the blob is novel, its centre not */
+    double centre[2] = {0, 0}, far[2] = {4, 4}, fc = 0, ff = 0;
+    CHECK_OK(polka_learner_predict(learner, centre, 1, &fc));
+    CHECK_OK(polka_learner_predict(learner, far, 1, &ff));
+    assert_true(fc > polka_learner_rho(learner) && ff < polka_learner_rho(learner));
+    polka_learner_free(&learner);
+}
+
+/*
+ * ν-classification and ν-regression: at equilibrium of the ρ (ε) steps the fraction of
+ * margin errors (points outside the tube) is ν; the offset b is learned alongside.
+ */
+static void test_nu_trick_classification_and_regression(void **state) {
+    (void)state;
+    enum { T = 4000 };
+    polka_dataset data = checkerboard_data(2, T, POLKA_STREAM_TRAIN);
+    polka_learner_params params = gaussian_params(0.5, POLKA_LOSS_SOFT_MARGIN, POLKA_CONTROL_NORMA);
+    params.eta = 0.2;
+    params.lambda = 0.05;
+    params.tau = 400;
+    params.nu = 0.4;
+    params.offset = 1;
+    polka_learner *learner = NULL;
+    CHECK_OK(polka_learner_create(&params, 2, 2, &learner));
+    size_t errors = 0;
+    double largest_offset = 0.0;
+    for (size_t i = 0; i < T; i++) {
+        double f = 0.0, y = data.y[i] > 0.5 ? 1.0 : -1.0, rho = polka_learner_rho(learner);
+        largest_offset = fmax(largest_offset, fabs(polka_learner_offset(learner)[0]));
+        CHECK_OK(polka_learner_predict(learner, data.x + 2 * i, 1, &f));
+        errors += y * f <= rho;
+        CHECK_OK(polka_learner_step(learner, data.x + 2 * i, data.y + i, 1, NULL));
+    }
+    print_message("nu-classification: margin errors %.3f, rho %.3f, max |b| %.3f\n",
+                  (double)errors / T, polka_learner_rho(learner), largest_offset);
+    assert_true(fabs((double)errors / T - params.nu) < 0.04);
+    assert_true(polka_learner_rho(learner) > 0);
+    assert_true(largest_offset > 0.1); /* b moves by η σ y (paper 004 §III-A) */
+    polka_learner_free(&learner);
+
+    params = gaussian_params(0.5, POLKA_LOSS_EPS_INSENSITIVE, POLKA_CONTROL_NORMA);
+    params.eta = 0.1;
+    params.lambda = 0.01;
+    params.tau = 500;
+    params.nu = 0.2;
+    params.loss.epsilon = 0.5;
+    CHECK_OK(polka_learner_create(&params, 1, 0, &learner));
+    polka_rng rng = polka_rng_start(8, 1, 0);
+    size_t outside = 0;
+    for (size_t i = 0; i < T; i++) {
+        double x = 3.0 * polka_rng_uniform(&rng), f = 0.0;
+        double y = sin(2.0 * x) + 0.2 * polka_rng_normal(&rng), tube = polka_learner_tube(learner);
+        CHECK_OK(polka_learner_predict(learner, &x, 1, &f));
+        outside += fabs(y - f) > tube;
+        CHECK_OK(polka_learner_step(learner, &x, &y, 1, NULL));
+    }
+    print_message("nu-regression: outside %.3f, eps %.3f\n", (double)outside / T,
+                  polka_learner_tube(learner));
+    assert_true(fabs((double)outside / T - params.nu) < 0.04);
+    assert_true(polka_learner_tube(learner) > 0.05 && polka_learner_tube(learner) < 0.5);
+    polka_learner_free(&learner);
+    polka_dataset_free(&data);
+}
+
+static polka_learner_params bsgd_params(polka_control_kind control, size_t budget) {
+    polka_learner_params params = gaussian_params(0.3, POLKA_LOSS_HINGE, control);
+    params.schedule = POLKA_SCHEDULE_PEGASOS;
+    params.lambda = 1e-3;
+    params.max_points = budget;
+    return params;
+}
+
+/* BSGD never holds more than B points, whatever the maintenance and the rows per update. */
+static void test_bsgd_never_exceeds_budget(void **state) {
+    (void)state;
+    enum { B = 25 };
+    polka_dataset data = checkerboard_data(2, 1500, POLKA_STREAM_TRAIN);
+    const polka_control_kind kinds[] = {POLKA_CONTROL_BSGD_REMOVE, POLKA_CONTROL_BSGD_PROJECT,
+                                        POLKA_CONTROL_BSGD_PROJECT, POLKA_CONTROL_BSGD_MERGE};
+    for (size_t k = 0; k < 4; k++) {
+        polka_learner_params params = bsgd_params(kinds[k], B);
+        params.neighbours = k == 2 ? 4 : 0;
+        polka_learner *learner = NULL;
+        CHECK_OK(polka_learner_create(&params, 2, 2, &learner));
+        size_t maintained = 0;
+        for (size_t i = 0; i < data.n; i++) {
+            CHECK_OK(polka_learner_step(learner, data.x + 2 * i, data.y + i, 1, NULL));
+            assert_true(polka_model_order(polka_learner_model(learner)) <= B);
+            maintained += polka_learner_last_stats(learner).removed;
+        }
+        for (uint64_t t = 0; t < 100; t++) { /* several rows at once, as the penalty step */
+            double x[7 * 2], g[7];
+            random_rows(x, g, 7, 1, 300 + t);
+            CHECK_OK(polka_learner_update_batch(learner, x, 7, g, 1.0));
+            assert_true(polka_model_order(polka_learner_model(learner)) <= B);
+        }
+        assert_int_equal(polka_model_order(polka_learner_model(learner)), B);
+        assert_true(maintained > 100);
+        polka_learner_free(&learner);
+    }
+    polka_dataset_free(&data);
+}
+
+/* Merging keeps the accuracy of unbudgeted Pegasos on a small XOR board; removal does not. */
+static void test_bsgd_merge_keeps_accuracy(void **state) {
+    (void)state;
+    polka_dataset data = checkerboard_data(2, 5000, POLKA_STREAM_TRAIN);
+    polka_dataset test = checkerboard_data(2, 2000, POLKA_STREAM_TEST);
+    polka_learner_params params = bsgd_params(POLKA_CONTROL_NBSGD_REMOVE, 1);
+    params.beta = 0.0; /* never maintained: plain kernel Pegasos */
+    polka_learner *full = NULL, *merge = NULL, *removal = NULL;
+    CHECK_OK(polka_learner_create(&params, 2, 2, &full));
+    params = bsgd_params(POLKA_CONTROL_BSGD_MERGE, 12);
+    CHECK_OK(polka_learner_create(&params, 2, 2, &merge));
+    params.control = POLKA_CONTROL_BSGD_REMOVE;
+    CHECK_OK(polka_learner_create(&params, 2, 2, &removal));
+    train(full, &data);
+    train(merge, &data);
+    train(removal, &data);
+    double a_full = accuracy(full, &test), a_merge = accuracy(merge, &test);
+    double a_removal = accuracy(removal, &test);
+    print_message("XOR: pegasos %.4f (%zu points), merge %.4f, removal %.4f (B = 12)\n", a_full,
+                  polka_model_order(polka_learner_model(full)), a_merge, a_removal);
+    assert_true(a_full > 0.93);
+    assert_true(a_merge > a_full - 0.02);
+    assert_true(a_removal < a_merge); /* BSGD paper: merging beats removal */
+    assert_true(polka_model_order(polka_learner_model(full)) > 10 * 12);
+    polka_learner_free(&full);
+    polka_learner_free(&merge);
+    polka_learner_free(&removal);
+    polka_dataset_free(&data);
+    polka_dataset_free(&test);
+}
+
+static size_t nbsgd_order(double beta, uint64_t seed, const polka_dataset *data,
+                          polka_model **copy) {
+    polka_learner_params params = bsgd_params(POLKA_CONTROL_NBSGD_REMOVE, 10);
+    params.beta = beta;
+    params.seed = seed;
+    polka_learner *learner = NULL;
+    CHECK_OK(polka_learner_create(&params, 2, 2, &learner));
+    train(learner, data);
+    size_t order = polka_model_order(polka_learner_model(learner));
+    if (copy) CHECK_OK(polka_model_clone(polka_learner_model(learner), copy));
+    polka_learner_free(&learner);
+    return order;
+}
+
+/* NBSGD's model grows as β falls (paper 001 Remark 9, Fig. 2), reproducibly from its seed. */
+static void test_nbsgd_order_grows_as_beta_falls(void **state) {
+    (void)state;
+    polka_dataset data = checkerboard_data(4, 3000, POLKA_STREAM_TRAIN);
+    const double betas[] = {30000, 3000, 300, 30, 3, 0};
+    size_t previous = 0;
+    for (size_t k = 0; k < sizeof betas / sizeof *betas; k++) {
+        size_t order = nbsgd_order(betas[k], 1, &data, NULL);
+        print_message("beta %g: order %zu\n", betas[k], order);
+        if (k == 0) assert_int_equal(order, 10); /* β ≥ T: always maintained, BSGD */
+        assert_true(order >= previous);
+        previous = order;
+    }
+    assert_true(previous > 100);
+    polka_model *a = NULL, *b = NULL;
+    nbsgd_order(100, 9, &data, &a);
+    nbsgd_order(100, 9, &data, &b);
+    assert_int_equal(polka_model_order(a), polka_model_order(b));
+    assert_memory_equal(polka_model_weights(a), polka_model_weights(b),
+                        polka_model_order(a) * sizeof(double));
+    polka_model_free(&a);
+    polka_model_free(&b);
+    polka_dataset_free(&data);
+}
+
+/* The γ-suffix average equals the mean of the iterates of the suffix, point by point. */
+static void test_suffix_average_is_mean_of_iterates(void **state) {
+    (void)state;
+    enum { T = 400, TESTS = 30 };
+    polka_dataset data = checkerboard_data(2, T, POLKA_STREAM_TRAIN);
+    polka_learner_params params = bsgd_params(POLKA_CONTROL_NBSGD_PROJECT, 15);
+    params.beta = 100;
+    params.neighbours = 3;
+    params.suffix = 0.25;
+    params.horizon = T;
+    params.offset = 1;
+    polka_learner *learner = NULL;
+    CHECK_OK(polka_learner_create(&params, 2, 2, &learner));
+    double test_x[TESTS * 2], f[TESTS], mean[TESTS] = {0}, average[TESTS];
+    fill_uniform(test_x, TESTS * 2, 0, 2, 17);
+    size_t averaged = 0;
+    for (size_t t = 1; t <= T; t++) {
+        CHECK_OK(polka_learner_step(learner, data.x + 2 * (t - 1), data.y + t - 1, 1, NULL));
+        if (t <= T - T / 4) continue;
+        CHECK_OK(polka_learner_predict(learner, test_x, TESTS, f));
+        for (size_t i = 0; i < TESTS; i++) mean[i] += f[i];
+        averaged++;
+    }
+    CHECK_OK(polka_learner_predict_output(learner, test_x, TESTS, average));
+    double scale = 0.0;
+    for (size_t i = 0; i < TESTS; i++) scale = fmax(scale, fabs(mean[i] / (double)averaged));
+    for (size_t i = 0; i < TESTS; i++)
+        assert_true(fabs(average[i] - mean[i] / (double)averaged) <= 1e-10 * scale);
+    const polka_model *output = NULL;
+    CHECK_OK(polka_learner_output_model(learner, &output));
+    assert_true(polka_model_order(output) > polka_model_order(polka_learner_model(learner)));
+    polka_learner_free(&learner);
+    polka_dataset_free(&data);
+}
+
+/*
+ * Every control through update_batch with several arbitrary rows and a divisor apart from
+ * their number (the decentralized step): the bounds hold, the model readers see predicts
+ * what the learner predicts, and the symmetric case of zero rows stores nothing.
+ */
+static void test_every_control_through_update_batch(void **state) {
+    (void)state;
+    enum { C = 3, TESTS = 20 };
+    double test_x[TESTS * 2], fa[TESTS * C], fb[TESTS * C];
+    fill_uniform(test_x, TESTS * 2, -1.5, 1.5, 99);
+    for (int k = 0; k <= POLKA_CONTROL_NBSGD_PROJECT; k++) {
+        polka_learner_params params =
+            gaussian_params(0.6, POLKA_LOSS_MULTI_HINGE, (polka_control_kind)k);
+        params.tau = 30;
+        params.max_points = 30;
+        params.beta = 50;
+        params.neighbours = k == POLKA_CONTROL_NBSGD_PROJECT ? 5 : 0;
+        params.lambda = 0.01;
+        params.offset = k % 2; /* every other control also learns an offset */
+        polka_learner *learner = NULL;
+        CHECK_OK(polka_learner_create(&params, 2, C, &learner));
+        for (uint64_t t = 0; t < 150; t++) {
+            double x[4 * 2], g[4 * C];
+            size_t rows = 1 + t % 4;
+            random_rows(x, g, rows, C, 1000 + t);
+            CHECK_OK(polka_learner_update_batch(learner, x, rows, g, 2.0));
+            size_t order = polka_model_order(polka_learner_model(learner));
+            if (k == POLKA_CONTROL_NORMA) assert_true(order <= params.tau);
+            if (k >= POLKA_CONTROL_BSGD_REMOVE && k <= POLKA_CONTROL_BSGD_MERGE)
+                assert_true(order <= params.max_points);
+        }
+        CHECK_OK(polka_learner_predict(learner, test_x, TESTS, fa));
+        CHECK_OK(polka_model_eval(polka_learner_model(learner), test_x, TESTS, fb));
+        const double *b = polka_learner_offset(learner);
+        for (size_t e = 0; e < TESTS * C; e++) {
+            assert_true(isfinite(fa[e]));
+            assert_true(close_rel(fa[e], fb[e] + b[e % C], 1e-12));
+            if (params.offset == 0) assert_true(b[e % C] == 0.0);
+        }
+        if (k != POLKA_CONTROL_KOMP && k != POLKA_CONTROL_NONE) {
+            size_t before = polka_model_order(polka_learner_model(learner));
+            double x[2 * 2] = {0.1, 0.2, 0.3, 0.4}, zero[2 * C] = {0};
+            CHECK_OK(polka_learner_update_batch(learner, x, 2, zero, 1.0));
+            assert_true(polka_model_order(polka_learner_model(learner)) <= before);
+        }
+        assert_int_equal(polka_learner_steps(learner), 150 + (k > POLKA_CONTROL_NONE));
+        polka_learner_free(&learner);
+    }
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_names_and_checks),
+        cmocka_unit_test(test_new_losses),
+        cmocka_unit_test(test_checkerboard_stream),
+        cmocka_unit_test(test_norma_is_the_perceptron),
+        cmocka_unit_test(test_norma_truncation_bound),
+        cmocka_unit_test(test_norma_scaled_weights_are_exact),
+        cmocka_unit_test(test_novelty_stores_fraction_nu),
+        cmocka_unit_test(test_nu_trick_classification_and_regression),
+        cmocka_unit_test(test_bsgd_never_exceeds_budget),
+        cmocka_unit_test(test_bsgd_merge_keeps_accuracy),
+        cmocka_unit_test(test_nbsgd_order_grows_as_beta_falls),
+        cmocka_unit_test(test_suffix_average_is_mean_of_iterates),
+        cmocka_unit_test(test_every_control_through_update_batch),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
