@@ -56,6 +56,13 @@ static int run_case(const char *name, const char *const *settings, int size, int
          fabs(summary.disagreement - ref_summary.disagreement) <=
              1e-10 * fmax(1, ref_summary.disagreement) &&
          summary.bytes_per_round == ref_summary.bytes_per_round;
+    if (!ok && mine)
+        fprintf(stderr,
+                "rank %d, %s: score %.17g vs %.17g, disagreement %.17g vs %.17g, bytes %g vs %g, "
+                "rounds %zu vs %zu, samples %g vs %g\n",
+                rank, name, summary.mean_score, ref_summary.mean_score, summary.disagreement,
+                ref_summary.disagreement, summary.bytes_per_round, ref_summary.bytes_per_round,
+                summary.rounds, ref_summary.rounds, summary.samples, ref_summary.samples);
     int all = 0;
     MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
     if (rank == 0)
@@ -131,6 +138,10 @@ int main(int argc, char **argv) {
     passed += run_case("symmetric, skewed", symmetric, size, rank), total++;
     passed += run_case("symmetric, batch 2, c=0.5", symmetric_batch, size, rank), total++;
     passed += run_case("file source (each rank its share), iid", file_iid, size, rank), total++;
+    static const char *const regions[] = {"data.source=sinc",    "data.split=regions",
+                                          "learner.loss=square", "net.penalty=symmetric",
+                                          "learner.sigma=1",     NULL};
+    passed += run_case("sinc regression, regions, symmetric", regions, size, rank), total++;
     passed += run_case("file source, skewed, symmetric", file_skewed, size, rank), total++;
     MPI_Barrier(MPI_COMM_WORLD);
     if (rank == 0) {

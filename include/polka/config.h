@@ -36,6 +36,7 @@ typedef struct {
     char test[POLKA_PATH_LEN], test_labels[POLKA_PATH_LEN];
     char format[POLKA_NAME_LEN], label_column[POLKA_NAME_LEN], scale[POLKA_NAME_LEN];
     size_t skew_classes;
+    double snr_db, noise_std;
     double skew_fraction;
     /* [learner] */
     char kernel[POLKA_NAME_LEN];

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "app.h"
+#include "polka/loss.h"
 #include "polka/sim.h"
 
 typedef enum { PROGRESS_AUTO, PROGRESS_TTY, PROGRESS_PLAIN, PROGRESS_OFF } progress_mode;
@@ -82,11 +83,17 @@ static void print_progress(void *context, const polka_sim_progress *p) {
 }
 
 static void print_summary(const polka_config *config, const polka_sim_summary *s) {
+    polka_loss_kind loss = POLKA_LOSS_MULTI_HINGE;
+    (void)polka_loss_kind_parse(config->loss, &loss); /* checked before the run */
     printf("summary: mode %s, agents %zu, rounds %zu, samples %.0f\n", config->mode, s->agents,
            s->rounds, s->samples);
-    printf("summary: test error %.2f %% (mean over agents; min acc %.4f, max acc %.4f), "
-           "test loss %.4f\n",
-           100.0 * (1.0 - s->mean_score), s->min_score, s->max_score, s->mean_loss);
+    if (polka_loss_is_classification(loss))
+        printf("summary: test error %.2f %% (mean over agents; min acc %.4f, max acc %.4f), "
+               "test loss %.4f\n",
+               100.0 * (1.0 - s->mean_score), s->min_score, s->max_score, s->mean_loss);
+    else
+        printf("summary: test mse %.6g (mean over agents; min %.6g, max %.6g), test loss %.6g\n",
+               s->mean_score, s->min_score, s->max_score, s->mean_loss);
     printf("summary: model order %.1f (max %zu), %.0f samples/s, %.2f s\n", s->mean_order,
            s->max_order, s->samples_per_second, s->seconds);
     if (s->agents > 1)

@@ -29,7 +29,11 @@ static const polka_config_key config_keys[] = {
     KEY("run", central_batch, POLKA_KEY_SIZE, "0",
         "centralized mini-batch; 0: the union of one round (agents x learner.batch)"),
     KEY("data", source, POLKA_KEY_STRING, "multidist",
-        "data source: multidist (generated) | file (data.train, data.test)"),
+        "data source: multidist (classification) | sinc | friedman (regression, generated) | "
+        "file (data.train, data.test)"),
+    KEY("data", snr_db, POLKA_KEY_DOUBLE, "10",
+        "sinc: signal-to-noise ratio of the training targets (dB)"),
+    KEY("data", noise_std, POLKA_KEY_DOUBLE, "1", "friedman: noise standard deviation"),
     KEY("data", train, POLKA_KEY_STRING, "",
         "file source: training file (IDX images, LIBSVM or CSV)"),
     KEY("data", train_labels, POLKA_KEY_STRING, "", "file source, IDX: training labels file"),
@@ -50,7 +54,8 @@ static const polka_config_key config_keys[] = {
     KEY("data", n_train, POLKA_KEY_SIZE, "5000", "training samples (all agents together)"),
     KEY("data", n_test, POLKA_KEY_SIZE, "2500", "test samples"),
     KEY("data", split, POLKA_KEY_STRING, "iid",
-        "how the stream reaches agents: iid | skewed | mixtures"),
+        "how the stream reaches agents: iid | skewed (classes) | mixtures (multidist) | "
+        "regions (sinc, friedman: disjoint slabs of the input space)"),
     KEY("data", skew_classes, POLKA_KEY_SIZE, "2", "skewed split: classes each agent mostly sees"),
     KEY("data", skew_fraction, POLKA_KEY_DOUBLE, "0.9",
         "skewed split: fraction of an agent's samples from its own classes"),
@@ -245,11 +250,25 @@ static const char *check_files(const polka_config *config) {
     return NULL;
 }
 
+static const char *check_regression(const polka_config *config) {
+    static const char *const splits[] = {"iid", "regions", NULL};
+    if (!one_of(config->split, splits))
+        return "data.split must be iid or regions for sinc/friedman";
+    if (config->n_train < 1 || config->n_test < 1)
+        return "data.n_train and data.n_test must be >= 1";
+    if (strcmp(config->source, "friedman") == 0 && config->dim < 5)
+        return "friedman needs data.dim >= 5";
+    if (config->dim < 1) return "data.dim must be >= 1";
+    if (!(config->noise_std >= 0)) return "data.noise_std must be >= 0";
+    return NULL;
+}
+
 static const char *check_data(const polka_config *config) {
-    static const char *const sources[] = {"multidist", "file", NULL};
+    static const char *const sources[] = {"multidist", "file", "sinc", "friedman", NULL};
     static const char *const splits[] = {"iid", "skewed", "mixtures", NULL};
     if (!one_of(config->source, sources)) return "data.source must be multidist or file";
     if (strcmp(config->source, "file") == 0) return check_files(config);
+    if (strcmp(config->source, "multidist") != 0) return check_regression(config);
     if (!one_of(config->split, splits)) return "data.split must be iid, skewed or mixtures";
     if (config->n_train < 1) return "data.n_train must be >= 1";
     if (config->n_test < 1) return "data.n_test must be >= 1";
@@ -283,8 +302,13 @@ static const char *check_learner(const polka_config *config) {
     if (config->batch < 1) return "learner.batch must be >= 1";
     if (config->degree < 1) return "learner.degree must be >= 1";
     if (!(config->loss_epsilon >= 0)) return "learner.loss_epsilon must be >= 0";
-    if (!polka_loss_is_classification(loss))
-        return "learner.loss: multidist is a classification set";
+    int regression_data =
+        strcmp(config->source, "sinc") == 0 || strcmp(config->source, "friedman") == 0;
+    if (strcmp(config->source, "multidist") == 0 && !polka_loss_is_classification(loss))
+        return "learner.loss: multidist is a classification set (use a classification loss)";
+    if (regression_data && polka_loss_is_classification(loss))
+        return "learner.loss: sinc and friedman are regression sets (use square, absolute, "
+               "eps-insensitive or huber)";
     if ((loss == POLKA_LOSS_HINGE || loss == POLKA_LOSS_LOGISTIC) &&
         strcmp(config->source, "multidist") == 0 && config->classes != 2)
         return "learner.loss hinge/logistic need data.classes = 2 (use multi-hinge/multi-logistic)";

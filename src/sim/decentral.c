@@ -79,9 +79,11 @@ static polka_status mpi_log_fn(void *context, size_t round, double samples,
 /* Everything a rank needs before the loop; the status is agreed by the caller. */
 static polka_status mpi_setup(mpi_run *run, const polka_graph *graph,
                               const polka_sim_hooks *hooks) {
+    POLKA_CALL(polka_stream_create_for(run->config, (size_t)run->size, run->config->batch,
+                                       (size_t)run->rank, &run->stream));
+    run->config = polka_stream_config(run->stream); /* the data's facts resolved */
     const polka_config *config = run->config;
     POLKA_CALL(polka_agent_init(&run->agent, config, graph, (size_t)run->rank));
-    POLKA_CALL(polka_stream_create(config, (size_t)run->size, config->batch, &run->stream));
     POLKA_CALL(polka_stream_test_set(run->stream, &run->test));
     size_t n = run->test.n * run->agent.outputs;
     run->f = malloc(n * sizeof *run->f);

@@ -124,7 +124,7 @@ polka_status polka_sim_run_reference(const polka_config *config, size_t agents,
     polka_status status = polka_sim_check_network(config, graph, agents);
     if (status == POLKA_OK) status = reference_setup(&run, hooks);
     if (status == POLKA_OK)
-        status = polka_sim_loop(config, agents * config->batch, reference_round_fn,
+        status = polka_sim_loop(run.config, agents * config->batch, reference_round_fn,
                                 reference_log_fn, &run, hooks, summary);
     summary->agents = agents;
     polka_status closed = polka_netlog_close(&run.log);

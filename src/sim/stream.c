@@ -3,11 +3,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "polka/regression.h"
 #include "polka/rng.h"
 #include "sim_impl.h"
 #include "stream_file.h"
 
-typedef enum { SPLIT_IID, SPLIT_SKEWED, SPLIT_MIXTURES } split_kind;
+typedef enum { SPLIT_IID, SPLIT_SKEWED, SPLIT_MIXTURES, SPLIT_REGIONS } split_kind;
 
 /* Per-agent mixtures draw agent a's means from means_seed + MIXTURE_SEED_STEP·(a + 1). */
 #define MIXTURE_SEED_STEP 7919
@@ -18,12 +19,14 @@ struct polka_stream_s {
     size_t agents, batch;
     polka_multidist **gens; /* one per agent for mixtures, else one */
     size_t gen_count;
-    polka_filedata *file; /* data.source = file */
+    polka_filedata *file;         /* data.source = file */
+    polka_regression *regression; /* data.source = sinc | friedman */
 };
 
 static split_kind parse_split(const char *name) {
     if (strcmp(name, "skewed") == 0) return SPLIT_SKEWED;
     if (strcmp(name, "mixtures") == 0) return SPLIT_MIXTURES;
+    if (strcmp(name, "regions") == 0) return SPLIT_REGIONS;
     return SPLIT_IID;
 }
 
@@ -65,6 +68,22 @@ static polka_status open_generators(polka_stream *stream) {
     return POLKA_OK;
 }
 
+/* data.source = sinc | friedman: a regression stream (classes = 0). */
+static polka_status open_regression(polka_stream *stream) {
+    polka_config *config = &stream->config;
+    int sinc = strcmp(config->source, "sinc") == 0;
+    polka_regression_params params =
+        polka_regression_defaults(sinc ? POLKA_REGRESSION_SINC : POLKA_REGRESSION_FRIEDMAN1);
+    params.dim = config->dim;
+    params.seed = config->seed;
+    if (sinc)
+        params.snr_db = config->snr_db;
+    else
+        params.noise_std = config->noise_std;
+    config->classes = 0;
+    return polka_regression_create(&params, &stream->regression);
+}
+
 static polka_status create(const polka_config *config, size_t agents, size_t batch, long agent,
                            polka_stream **out) {
     POLKA_CHECK(agents >= 1 && batch >= 1, POLKA_ERR_ARG, "a stream needs agents and batch >= 1");
@@ -74,8 +93,9 @@ static polka_status create(const polka_config *config, size_t agents, size_t bat
     stream->split = parse_split(config->split);
     stream->agents = agents;
     stream->batch = batch;
-    polka_status status =
-        strcmp(config->source, "file") == 0 ? open_file(stream, agent) : open_generators(stream);
+    polka_status status = strcmp(config->source, "file") == 0        ? open_file(stream, agent)
+                          : strcmp(config->source, "multidist") == 0 ? open_generators(stream)
+                                                                     : open_regression(stream);
     if (status != POLKA_OK) {
         polka_stream_free(&stream);
         return status;
@@ -108,6 +128,7 @@ void polka_stream_free(polka_stream **stream) {
         polka_multidist_free(&(*stream)->gens[a]);
     free((*stream)->gens);
     polka_filedata_free(&(*stream)->file);
+    polka_regression_free(&(*stream)->regression);
     free(*stream);
     *stream = NULL;
 }
@@ -136,10 +157,32 @@ static polka_status file_sample(const polka_stream *stream, size_t agent, uint64
     return polka_filedata_row_of_class(stream->file, c, polka_rng_uniform(&rng), x, y);
 }
 
+/*
+ * Regions split: agent a draws its first coordinate from its own slab, the a-th of N equal
+ * slices of the range [lo, hi] the generator draws from; the target follows the moved
+ * point (the same noise is kept).
+ */
+static void regression_sample(const polka_stream *stream, size_t agent, uint64_t index, double *x,
+                              double *y) {
+    double clean = 0.0;
+    polka_regression_sample(stream->regression, POLKA_STREAM_TRAIN, index, x, y, &clean);
+    if (stream->split != SPLIT_REGIONS) return;
+    int sinc = strcmp(stream->config.source, "sinc") == 0;
+    double lo = sinc ? -5.0 : 0.0, hi = sinc ? 5.0 : 1.0,
+           width = (hi - lo) / (double)stream->agents;
+    double u = (x[0] - lo) / (hi - lo); /* uniform on [0, 1) */
+    x[0] = lo + width * ((double)agent + u);
+    *y += polka_regression_clean(stream->regression, x) - clean;
+}
+
 polka_status polka_stream_sample(const polka_stream *stream, uint64_t g, double *x, double *y) {
     size_t agent = (size_t)((g / stream->batch) % stream->agents);
     uint64_t index = polka_sim_train_index(&stream->config, g);
     if (stream->file) return file_sample(stream, agent, g, x, y);
+    if (stream->regression) {
+        regression_sample(stream, agent, index, x, y);
+        return POLKA_OK;
+    }
     switch (stream->split) {
     case SPLIT_IID:
         polka_multidist_sample(stream->gens[0], POLKA_STREAM_TRAIN, index, x, y);
@@ -151,7 +194,9 @@ polka_status polka_stream_sample(const polka_stream *stream, uint64_t g, double 
         break;
     }
     case SPLIT_MIXTURES:
-        polka_multidist_sample(stream->gens[agent], POLKA_STREAM_TRAIN, index, x, y);
+    case SPLIT_REGIONS: /* refused for multidist by the config check */
+        polka_multidist_sample(stream->gens[agent % stream->gen_count], POLKA_STREAM_TRAIN, index,
+                               x, y);
         break;
     }
     return POLKA_OK;
@@ -169,6 +214,11 @@ polka_status polka_stream_agent_batch(const polka_stream *stream, size_t agent, 
 polka_status polka_stream_test_set(const polka_stream *stream, polka_dataset *test) {
     const polka_config *config = &stream->config;
     if (stream->file) return polka_filedata_test(stream->file, config, test);
+    if (stream->regression) {
+        POLKA_CALL(polka_dataset_alloc(test, config->n_test, config->dim, 0));
+        polka_regression_fill(stream->regression, POLKA_STREAM_TEST, 0, test);
+        return POLKA_OK;
+    }
     POLKA_CALL(polka_dataset_alloc(test, config->n_test, config->dim, config->classes));
     /* The test distribution is the network's: for mixtures, test point i comes from agent
      * i mod N's mixture; otherwise the one generator. */
