@@ -26,7 +26,8 @@ def main():
         if rows < 1:
             fail("no rows in /metrics")
         for name in ("test_score", "test_loss", "train_loss", "model_order", "disagreement",
-                     "bytes_sent", "wall_time", "time_compute", "time_exchange", "time_update"):
+                     "bytes_sent", "wall_time", "time_compute", "time_exchange", "time_update",
+                     "online_error"):
             if m[name].shape != (rows, agents):
                 fail(f"/metrics/{name} has shape {m[name].shape}, expected {(rows, agents)}")
             if not np.all(np.isfinite(m[name][...])):

@@ -17,6 +17,9 @@ typedef struct {
     size_t loss_count;
     double time_compute, time_update;
     double start;
+    double *fg; /* batch × C values, then batch × C gradients */
+    double online_sum, online_count;
+    int classification;
 } central_run;
 
 static polka_status central_round(void *context, uint64_t t) {
@@ -26,8 +29,16 @@ static polka_status central_round(void *context, uint64_t t) {
     for (size_t b = 0; b < batch; b++)
         POLKA_CALL(polka_stream_sample(run->stream, t * batch + b, run->batch.x + b * dim,
                                        run->batch.y + b));
-    double loss = 0.0, drawn = polka_now();
-    POLKA_CALL(polka_learner_step(run->learner, run->batch.x, run->batch.y, batch, &loss));
+    double drawn = polka_now();
+    size_t c = polka_learner_outputs(run->learner);
+    double *f = run->fg, *g = run->fg + batch * c;
+    POLKA_CALL(polka_learner_predict(run->learner, run->batch.x, batch, f));
+    double loss = polka_learner_loss_grad(run->learner, f, run->batch.y, batch, g) / (double)batch;
+    /* the online error: each sample predicted before it is learned */
+    double score = polka_learner_score(run->learner, f, run->batch.y, batch, NULL);
+    run->online_sum += (double)batch * (run->classification ? 1.0 - score : score);
+    run->online_count += (double)batch;
+    POLKA_CALL(polka_learner_update(run->learner, run->batch.x, batch, g));
     run->time_compute += drawn - start;
     run->time_update += polka_now() - drawn;
     run->loss_sum += loss;
@@ -49,6 +60,7 @@ static polka_status central_log(void *context, size_t round, double samples,
         .train_loss = run->loss_count ? run->loss_sum / (double)run->loss_count : 0.0,
         .time_compute = run->time_compute,
         .time_update = run->time_update,
+        .online_error = run->online_count ? run->online_sum / run->online_count : 0.0,
     };
     run->loss_sum = 0.0;
     run->loss_count = 0;
@@ -83,7 +95,10 @@ polka_status polka_sim_run_centralized(const polka_config *given, size_t agents,
         status = polka_learner_create(&params, config->dim, config->classes, &run.learner);
     if (status == POLKA_OK) {
         run.f = malloc(test.n * polka_learner_outputs(run.learner) * sizeof *run.f);
-        if (run.f == NULL) status = polka_error_set(POLKA_ERR_MEM, "out of memory for test values");
+        run.fg = malloc(2 * batch * polka_learner_outputs(run.learner) * sizeof *run.fg);
+        run.classification = polka_loss_is_classification(params.loss.kind);
+        if (run.f == NULL || run.fg == NULL)
+            status = polka_error_set(POLKA_ERR_MEM, "out of memory for test values");
     }
     if (status == POLKA_OK) status = polka_netlog_open(&run.log, config, hooks, 1);
     if (status == POLKA_OK) status = polka_netlog_open_h5(&run.log, config, MPI_COMM_SELF, 1, NULL);
@@ -100,6 +115,7 @@ polka_status polka_sim_run_centralized(const polka_config *given, size_t agents,
     if (status == POLKA_OK) status = closed;
     summary->agents = 1;
     free(run.f);
+    free(run.fg);
     polka_learner_free(&run.learner);
     polka_dataset_free(&run.batch);
     polka_dataset_free(&test);

@@ -25,6 +25,7 @@ void polka_agent_collect(polka_agent *agent, const polka_dataset *test, const do
         .disagreement = sq / (double)test->n,
         .bytes = bytes,
         .train_loss = agent->train_count ? agent->train_loss / (double)agent->train_count : 0.0,
+        .online_error = agent->online_count ? agent->online_sum / agent->online_count : 0.0,
         .wall_time = polka_now() - agent->start,
         .time_compute = agent->time_compute,
         .time_exchange = agent->time_exchange,
@@ -43,7 +44,7 @@ polka_status polka_netlog_open(polka_netlog *log, const polka_config *config,
                 strerror(errno));
     fprintf(log->csv,
             "round,samples,agent,score,test_loss,train_loss,order,disagreement,bytes_sent,"
-            "time_compute,time_exchange,time_update\n");
+            "time_compute,time_exchange,time_update,online_error\n");
     return POLKA_OK;
 }
 
@@ -86,9 +87,9 @@ polka_status polka_netlog_step(polka_netlog *log, size_t round, double samples,
     if (log->csv == NULL) return POLKA_OK;
     for (size_t a = 0; a < log->agents; a++) {
         const polka_agent_metrics *m = &metrics[a];
-        fprintf(log->csv, "%zu,%.0f,%zu,%.17g,%.17g,%.17g,%.0f,%.17g,%.0f,%.6f,%.6f,%.6f\n", round,
-                samples, a, m->score, m->loss, m->train_loss, m->order, m->disagreement, m->bytes,
-                m->time_compute, m->time_exchange, m->time_update);
+        fprintf(log->csv, "%zu,%.0f,%zu,%.17g,%.17g,%.17g,%.0f,%.17g,%.0f,%.6f,%.6f,%.6f,%.17g\n",
+                round, samples, a, m->score, m->loss, m->train_loss, m->order, m->disagreement,
+                m->bytes, m->time_compute, m->time_exchange, m->time_update, m->online_error);
     }
     POLKA_CHECK(fflush(log->csv) == 0, POLKA_ERR_IO, "error while writing the CSV file");
     return POLKA_OK;
@@ -96,8 +97,8 @@ polka_status polka_netlog_step(polka_netlog *log, size_t round, double samples,
 
 /* The per-agent metrics of the run file, in the order of polka_agent_metrics_row. */
 static const char *const metric_names[] = {
-    "test_score", "test_loss", "train_loss",   "model_order",   "disagreement",
-    "bytes_sent", "wall_time", "time_compute", "time_exchange", "time_update",
+    "test_score", "test_loss",    "train_loss",    "model_order", "disagreement", "bytes_sent",
+    "wall_time",  "time_compute", "time_exchange", "time_update", "online_error",
 };
 static const char *const metric_descriptions[] = {
     "test accuracy (classification) or mean squared error (regression) on the common test set",
@@ -110,13 +111,15 @@ static const char *const metric_descriptions[] = {
     "seconds in drawing samples and evaluating f (cumulative)",
     "seconds in the neighbour exchange, waiting included (cumulative)",
     "seconds in the gradient step and KOMP (cumulative)",
+    "online error: fraction of mistakes (classification) or mean squared error (regression) "
+    "on each training sample before it was learned, cumulative",
 };
 #define METRIC_COUNT (sizeof metric_names / sizeof *metric_names)
 
 static void metrics_row(const polka_agent_metrics *m, double *row) {
     const double values[METRIC_COUNT] = {
-        m->score, m->loss,      m->train_loss,   m->order,         m->disagreement,
-        m->bytes, m->wall_time, m->time_compute, m->time_exchange, m->time_update};
+        m->score,     m->loss,         m->train_loss,    m->order,       m->disagreement, m->bytes,
+        m->wall_time, m->time_compute, m->time_exchange, m->time_update, m->online_error};
     memcpy(row, values, sizeof values);
 }
 

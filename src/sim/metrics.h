@@ -11,7 +11,8 @@
 /* One agent's numbers at a log step; plain doubles so that MPI can gather them. */
 typedef struct {
     double score, loss, order, disagreement, bytes, train_loss;
-    double wall_time; /* seconds since the learning loop started */
+    double online_error; /* mistakes (or squared errors) on samples before learning them */
+    double wall_time;    /* seconds since the learning loop started */
     double time_compute, time_exchange, time_update;
 } polka_agent_metrics;
 
