@@ -131,10 +131,11 @@ def plot_compare(args):
 
 
 def plot_sweep(args):
-    points = {}
+    points, central = {}, []
     for path in args.runs:
         run = Run(path)
         if run.mode == "centralized":
+            central.append(run.metrics["test_score"][-1, 0])
             continue
         topo = os.path.splitext(os.path.basename(run.config.get("net.graph", "?")))[0]
         c = float(run.config.get("net.c", "nan"))
@@ -158,6 +159,9 @@ def plot_sweep(args):
         ax.set_ylabel(name)
         ax.grid(alpha=0.3, axis="y")
         ax.legend(fontsize=8)
+    if central:
+        axes[0].axhline(np.mean(central), color="k", ls="--", lw=1.5, label="centralized POLK")
+        axes[0].legend(fontsize=8)
     axes[1].set_yscale("log")
     lo = np.nanmin([np.mean([s for s, _ in v]) for per_c in points.values() for v in per_c.values()])
     axes[0].set_ylim(max(0.0, lo - 0.1), None)
