@@ -94,19 +94,6 @@ polka_multidist_params polka_sim_multidist_params(const polka_config *config) {
     };
 }
 
-polka_status polka_sim_make_data(const polka_config *config, polka_multidist **gen,
-                                 polka_dataset *test) {
-    polka_multidist_params params = polka_sim_multidist_params(config);
-    POLKA_CALL(polka_multidist_create(&params, gen));
-    polka_status status = polka_dataset_alloc(test, config->n_test, config->dim, config->classes);
-    if (status != POLKA_OK) {
-        polka_multidist_free(gen);
-        return status;
-    }
-    polka_multidist_fill(*gen, POLKA_STREAM_TEST, 0, test);
-    return POLKA_OK;
-}
-
 size_t polka_sim_rounds(const polka_config *config, size_t per_round) {
     double total = ceil(config->passes * (double)config->n_train);
     size_t rounds = (size_t)ceil(total / (double)per_round);

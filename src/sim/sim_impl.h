@@ -31,10 +31,6 @@ polka_status polka_sim_loop(const polka_config *config, size_t per_round, polka_
 void polka_sim_report(const polka_sim_hooks *hooks, size_t round, size_t rounds, double samples,
                       double start, const polka_sim_summary *summary);
 
-/** The generator and the common test set of a configuration; the caller frees both. */
-polka_status polka_sim_make_data(const polka_config *config, polka_multidist **gen,
-                                 polka_dataset *test);
-
 /** Rounds of a run: enough rounds of `per_round` samples to cover passes × n_train. */
 size_t polka_sim_rounds(const polka_config *config, size_t per_round);
 
