@@ -37,17 +37,7 @@ static polka_status open_file(polka_stream *stream, long agent) {
     const polka_data_info *info = polka_filedata_info(stream->file);
     config->dim = info->p;
     config->classes = info->classes;
-    config->n_train = info->n;
-    polka_data_info test_info = {0};
-    polka_read_options options = {.labels_path =
-                                      config->test_labels[0] ? config->test_labels : NULL,
-                                  .label_column = config->label_column,
-                                  .regression = info->classes == 0};
-    POLKA_CALL(polka_file_format_parse(config->format, &options.format));
-    polka_status status = polka_data_scan(config->test, &options, &test_info);
-    config->n_test = test_info.n;
-    polka_data_info_free(&test_info);
-    POLKA_CALL(status);
+    config->n_train = info->n; /* data.n_test follows when the test set is read */
     if (stream->split == SPLIT_SKEWED && info->classes > 0)
         POLKA_CHECK(config->skew_classes <= info->classes, POLKA_ERR_ARG,
                     "data.skew_classes = %zu but %s has %zu classes", config->skew_classes,
@@ -211,9 +201,13 @@ polka_status polka_stream_agent_batch(const polka_stream *stream, size_t agent, 
     return POLKA_OK;
 }
 
-polka_status polka_stream_test_set(const polka_stream *stream, polka_dataset *test) {
-    const polka_config *config = &stream->config;
-    if (stream->file) return polka_filedata_test(stream->file, config, test);
+polka_status polka_stream_test_set(polka_stream *stream, polka_dataset *test) {
+    polka_config *config = &stream->config;
+    if (stream->file) {
+        POLKA_CALL(polka_filedata_test(stream->file, config, test));
+        config->n_test = test->n;
+        return POLKA_OK;
+    }
     if (stream->regression) {
         POLKA_CALL(polka_dataset_alloc(test, config->n_test, config->dim, 0));
         polka_regression_fill(stream->regression, POLKA_STREAM_TEST, 0, test);

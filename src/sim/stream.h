@@ -37,7 +37,7 @@ polka_status polka_stream_sample(const polka_stream *stream, uint64_t g, double 
 polka_status polka_stream_agent_batch(const polka_stream *stream, size_t agent, uint64_t round,
                                       double *x, double *y);
 
-/** Allocates and fills the common test set. */
-polka_status polka_stream_test_set(const polka_stream *stream, polka_dataset *test);
+/** Allocates and fills the common test set; a file source sets data.n_test from it. */
+polka_status polka_stream_test_set(polka_stream *stream, polka_dataset *test);
 
 #endif
