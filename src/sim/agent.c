@@ -21,7 +21,7 @@ polka_status polka_agent_init(polka_agent *agent, const polka_config *config,
     agent->dim = config->dim;
     agent->outputs = polka_learner_outputs(agent->learner);
     agent->symmetric = strcmp(config->penalty, "symmetric") == 0;
-    agent->classification = polka_loss_is_classification(params.loss.kind);
+    agent->online.classification = polka_loss_is_classification(params.loss.kind);
     agent->c = config->c;
     agent->payload = agent->dim + (agent->symmetric ? agent->outputs : 0);
     size_t b = agent->batch, c = agent->outputs, d = agent->degree;
@@ -102,10 +102,7 @@ polka_status polka_agent_update(polka_agent *agent) {
     agent->train_loss +=
         polka_learner_loss_grad(agent->learner, agent->f_own, agent->y, b, g) / (double)b;
     agent->train_count++;
-    /* the online (prequential) error: the prediction at each sample before it is learned */
-    double score = polka_learner_score(agent->learner, agent->f_own, agent->y, b, NULL);
-    agent->online_sum += (double)b * (agent->classification ? 1.0 - score : score);
-    agent->online_count += (double)b;
+    polka_online_error_add(&agent->online, agent->learner, agent->f_own, agent->y, b);
     /* g += c Σ_j w_ij (f_i(x) − f_j(x)) at the own points (the paper's penalty gradient) */
     for (size_t k = 0; k < agent->degree; k++) {
         double cw = agent->c * agent->weights[k];

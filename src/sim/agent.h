@@ -9,13 +9,13 @@
 
 #include "polka/graph.h"
 #include "polka/learner.h"
+#include "sim_impl.h"
 #include "stream.h"
 
 typedef struct {
     size_t id, degree, batch, dim, outputs;
     size_t payload; /* doubles per point sent: the point, then (symmetric) f_i at it */
     int symmetric;
-    int classification; /* the online error counts mistakes; else squared errors */
     double c;
     const size_t *neighbors;
     const double *weights;
@@ -28,8 +28,7 @@ typedef struct {
     double *nbr_values; /* degree × batch × C: f_j at the own points */
     double *cand_x;     /* (1 + degree) × batch × dim: own points, then the neighbours' */
     double *cand_g;     /* (1 + degree) × batch × C: the gradient coefficients */
-    double online_sum;  /* errors (or squared errors) on samples before they were learned */
-    double online_count;
+    polka_online_error online;
     double train_loss; /* summed since the last log step */
     size_t train_count;
     double time_compute, time_exchange, time_update;

@@ -18,8 +18,7 @@ typedef struct {
     double time_compute, time_update;
     double start;
     double *fg; /* batch × C values, then batch × C gradients */
-    double online_sum, online_count;
-    int classification;
+    polka_online_error online;
 } central_run;
 
 static polka_status central_round(void *context, uint64_t t) {
@@ -34,10 +33,7 @@ static polka_status central_round(void *context, uint64_t t) {
     double *f = run->fg, *g = run->fg + batch * c;
     POLKA_CALL(polka_learner_predict(run->learner, run->batch.x, batch, f));
     double loss = polka_learner_loss_grad(run->learner, f, run->batch.y, batch, g) / (double)batch;
-    /* the online error: each sample predicted before it is learned */
-    double score = polka_learner_score(run->learner, f, run->batch.y, batch, NULL);
-    run->online_sum += (double)batch * (run->classification ? 1.0 - score : score);
-    run->online_count += (double)batch;
+    polka_online_error_add(&run->online, run->learner, f, run->batch.y, batch);
     POLKA_CALL(polka_learner_update(run->learner, run->batch.x, batch, g));
     run->time_compute += drawn - start;
     run->time_update += polka_now() - drawn;
@@ -60,7 +56,7 @@ static polka_status central_log(void *context, size_t round, double samples,
         .train_loss = run->loss_count ? run->loss_sum / (double)run->loss_count : 0.0,
         .time_compute = run->time_compute,
         .time_update = run->time_update,
-        .online_error = run->online_count ? run->online_sum / run->online_count : 0.0,
+        .online_error = polka_online_error_value(&run->online),
     };
     run->loss_sum = 0.0;
     run->loss_count = 0;
@@ -96,7 +92,7 @@ polka_status polka_sim_run_centralized(const polka_config *given, size_t agents,
     if (status == POLKA_OK) {
         run.f = malloc(test.n * polka_learner_outputs(run.learner) * sizeof *run.f);
         run.fg = malloc(2 * batch * polka_learner_outputs(run.learner) * sizeof *run.fg);
-        run.classification = polka_loss_is_classification(params.loss.kind);
+        run.online.classification = polka_loss_is_classification(params.loss.kind);
         if (run.f == NULL || run.fg == NULL)
             status = polka_error_set(POLKA_ERR_MEM, "out of memory for test values");
     }

@@ -25,7 +25,7 @@ void polka_agent_collect(polka_agent *agent, const polka_dataset *test, const do
         .disagreement = sq / (double)test->n,
         .bytes = bytes,
         .train_loss = agent->train_count ? agent->train_loss / (double)agent->train_count : 0.0,
-        .online_error = agent->online_count ? agent->online_sum / agent->online_count : 0.0,
+        .online_error = polka_online_error_value(&agent->online),
         .wall_time = polka_now() - agent->start,
         .time_compute = agent->time_compute,
         .time_exchange = agent->time_exchange,

@@ -55,6 +55,17 @@ polka_status polka_sim_loop(const polka_config *config, size_t per_round, polka_
     return POLKA_OK;
 }
 
+void polka_online_error_add(polka_online_error *error, const polka_learner *learner,
+                            const double *f, const double *y, size_t n) {
+    double score = polka_learner_score(learner, f, y, n, NULL); /* accuracy or MSE */
+    error->sum += (double)n * (error->classification ? 1.0 - score : score);
+    error->count += (double)n;
+}
+
+double polka_online_error_value(const polka_online_error *error) {
+    return error->count > 0 ? error->sum / error->count : 0.0;
+}
+
 polka_status polka_sim_learner_params(const polka_config *config, polka_learner_params *params) {
     const char *why = polka_config_check(config);
     POLKA_CHECK(why == NULL, POLKA_ERR_ARG, "%s", why);

@@ -27,6 +27,19 @@ polka_status polka_sim_loop(const polka_config *config, size_t per_round, polka_
                             polka_log_step_fn log_step, void *context, const polka_sim_hooks *hooks,
                             polka_sim_summary *summary);
 
+/** The online (prequential) error: each training sample predicted before it is learned. */
+typedef struct {
+    int classification; /* count mistakes; else squared errors */
+    double sum, count;
+} polka_online_error;
+
+/** Adds n samples with model values f (n×C, before the update) and targets y. */
+void polka_online_error_add(polka_online_error *error, const polka_learner *learner,
+                            const double *f, const double *y, size_t n);
+
+/** The fraction of mistakes, or the mean squared error, so far (0 before any sample). */
+double polka_online_error_value(const polka_online_error *error);
+
 /** Reports progress through the hook (if any) after round `round` (1-based). */
 void polka_sim_report(const polka_sim_hooks *hooks, size_t round, size_t rounds, double samples,
                       double start, const polka_sim_summary *summary);
