@@ -143,6 +143,14 @@ static polka_status grow(void **array, size_t count, size_t size) {
     return POLKA_OK;
 }
 
+polka_status dataio_stats_begin_dense(dataio_stats *stats, size_t p, double **row) {
+    POLKA_CALL(dataio_stats_reserve(stats, p));
+    stats->p = p;
+    *row = malloc((p ? p : 1) * sizeof **row);
+    POLKA_CHECK_ALLOC(*row);
+    return POLKA_OK;
+}
+
 polka_status dataio_stats_reserve(dataio_stats *stats, size_t p) {
     if (p <= stats->capacity) return POLKA_OK;
     size_t cap = stats->capacity ? stats->capacity : 16;

@@ -27,6 +27,9 @@ typedef struct {
 /* Makes room for features 0..p−1 (new ones empty); POLKA_ERR_MEM without a location. */
 polka_status dataio_stats_reserve(dataio_stats *stats, size_t p);
 
+/* A scan of a dense format (CSV, IDX): statistics for p features and a row buffer for them. */
+polka_status dataio_stats_begin_dense(dataio_stats *stats, size_t p, double **row);
+
 /* Adds nnz values of a sparse sample at increasing 0-based feature indices. */
 polka_status dataio_stats_add_sparse(dataio_stats *stats, const size_t *index, const double *value,
                                      size_t nnz);

@@ -191,10 +191,7 @@ static polka_status read_line(csv_reader *r, dataio_pass *pass, uint64_t index) 
 static polka_status start_pass(csv_reader *r, dataio_pass *pass) {
     size_t p = r->columns - 1;
     if (pass->stats) {
-        POLKA_CALL(dataio_stats_reserve(pass->stats, p));
-        pass->stats->p = p;
-        r->row = malloc(p * sizeof *r->row);
-        POLKA_CHECK_ALLOC(r->row);
+        POLKA_CALL(dataio_stats_begin_dense(pass->stats, p, &r->row));
     } else if (p != pass->info->p) {
         return dataio_line_error(r->text.path, r->header_line,
                                  "%zu feature columns, but the training data has %zu", p,

@@ -224,10 +224,7 @@ static polka_status read_records(idx_reader *r, dataio_pass *pass) {
 static polka_status start_pass(idx_reader *r, dataio_pass *pass) {
     size_t p = r->images.p;
     if (pass->stats) {
-        POLKA_CALL(dataio_stats_reserve(pass->stats, p));
-        pass->stats->p = p;
-        r->row = malloc(p * sizeof *r->row);
-        POLKA_CHECK_ALLOC(r->row);
+        POLKA_CALL(dataio_stats_begin_dense(pass->stats, p, &r->row));
     } else if (p != pass->info->p) {
         return idx_error(&r->images, 4, "records of %zu values (%s), but the training data has %zu",
                          p, r->images.shape, pass->info->p);
