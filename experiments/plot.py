@@ -24,7 +24,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
-CLASSIFICATION = {"multi-hinge", "multi-logistic", "hinge", "logistic"}
+CLASSIFICATION = {"multi-hinge", "multi-logistic", "hinge", "logistic", "soft-margin"}
 
 
 def text(value):
@@ -46,7 +46,8 @@ class Run:
         self.rows = self.metrics["test_score"].shape[0]
         loss = self.config.get("learner.loss", "multi-hinge")
         self.classification = loss in CLASSIFICATION
-        self.score_name = "test accuracy" if self.classification else "test MSE"
+        self.score_name = ("test accuracy" if self.classification else
+                           "fraction flagged" if loss == "novelty" else "test MSE")
         self.mode = self.config.get("run.mode", "decentralized")
 
     def samples_per_agent(self, agents=None):

@@ -27,8 +27,9 @@ typedef struct {
     char csv[POLKA_PATH_LEN];
     size_t central_batch; /* centralized batch; 0 = the union of a round (agents × batch) */
     /* [data] */
-    char source[POLKA_NAME_LEN]; /* multidist */
+    char source[POLKA_NAME_LEN]; /* multidist | checkerboard | sinc | friedman | file */
     size_t classes, components, dim, n_train, n_test;
+    size_t board; /* checkerboard: cells per side */
     double mean_var, sample_var;
     uint64_t means_seed;
     char split[POLKA_NAME_LEN]; /* iid | skewed | mixtures */

@@ -197,13 +197,14 @@ polka_status polka_learner_step(polka_learner *learner, const double *x, const d
 polka_komp_stats polka_learner_last_stats(const polka_learner *learner);
 
 /**
- * Test metrics of the output model on n points: *score is the accuracy (classification)
- * or the mean squared error (regression), *mean_loss the mean loss.
+ * Test metrics of the output model on n points: *score is the accuracy (classification),
+ * the mean squared error (regression) or the fraction of points flagged, f < ρ (novelty;
+ * labels ignored), *mean_loss the mean loss.
  */
 polka_status polka_learner_evaluate(const polka_learner *learner, const double *x, const double *y,
                                     size_t n, double *score, double *mean_loss);
 
-/** The score of model values f (n×C) against targets y: accuracy or MSE. Pure. */
+/** The score of model values f (n×C) against targets y: accuracy, MSE or flagged. Pure. */
 double polka_learner_score(const polka_learner *learner, const double *f, const double *y, size_t n,
                            double *mean_loss);
 

@@ -38,6 +38,12 @@ typedef struct {
 polka_status polka_loss_kind_parse(const char *name, polka_loss_kind *kind);
 const char *polka_loss_kind_name(polka_loss_kind kind);
 
+/**
+ * What a run's score means for a loss: "accuracy" (classification), "flagged" (novelty: the
+ * fraction of points with f < ρ) or "mse" (regression). Pure.
+ */
+const char *polka_loss_score_name(polka_loss_kind kind);
+
 /** 1 for classification losses, 0 for regression and novelty. Pure. */
 int polka_loss_is_classification(polka_loss_kind kind);
 

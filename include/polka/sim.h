@@ -35,11 +35,13 @@ typedef struct {
 /** What a run ends with (valid on every rank). */
 typedef struct {
     size_t agents, rounds;
-    double samples;    /**< training samples seen by all agents together */
-    double mean_score; /**< mean over agents: test accuracy, or MSE for regression */
+    double samples; /**< training samples seen by all agents together */
+    double
+        mean_score; /**< mean over agents: test accuracy, MSE (regression) or flagged (novelty) */
     double min_score, max_score;
-    double mean_loss;  /**< mean test loss over agents */
-    double mean_order; /**< mean model order over agents */
+    double mean_loss;    /**< mean test loss over agents */
+    double online_error; /**< mean over agents of the online error (novelty: flagged online) */
+    double mean_order;   /**< mean model order over agents */
     size_t max_order;
     double disagreement; /**< mean over test points of ‖f_i − f̄‖², averaged over agents */
     double seconds;      /**< wall time of the learning loop */

@@ -43,8 +43,8 @@ static void print_usage(FILE *out) {
             "\n"
             "One row per run file, from the last log row:\n"
             "  agents, rows (log rows), rounds (the last round),\n"
-            "  score: accuracy (classification losses) or mse (test_score), with its mean, min\n"
-            "         and max over the agents,\n"
+            "  score: accuracy (classification losses), mse (regression) or flagged (novelty),\n"
+            "         from test_score, with its mean, min and max over the agents,\n"
             "  disagreement: mean over the agents; order: mean and max model order,\n"
             "  samples/s: samples seen / the largest wall time of an agent,\n"
             "  bytes/round: bytes sent by all agents / rounds.\n"
@@ -124,8 +124,7 @@ static polka_status describe_run(const polka_h5run *run, report_row *row) {
     POLKA_CALL(config_text(run, "learner.loss", loss_name, sizeof loss_name));
     polka_loss_kind loss;
     const char *score = "score";
-    if (polka_loss_kind_parse(loss_name, &loss) == POLKA_OK)
-        score = polka_loss_is_classification(loss) ? "accuracy" : "mse";
+    if (polka_loss_kind_parse(loss_name, &loss) == POLKA_OK) score = polka_loss_score_name(loss);
     polka_error_clear();
     snprintf(row->cell[COL_SCORE], CELL_LEN, "%s", score);
     snprintf(row->cell[COL_AGENTS], CELL_LEN, "%zu", polka_h5run_agents(run));

@@ -87,10 +87,15 @@ static void print_summary(const polka_config *config, const polka_sim_summary *s
     (void)polka_loss_kind_parse(config->loss, &loss); /* checked before the run */
     printf("summary: mode %s, agents %zu, rounds %zu, samples %.0f\n", config->mode, s->agents,
            s->rounds, s->samples);
-    if (polka_loss_is_classification(loss))
+    if (loss == POLKA_LOSS_NOVELTY)
+        printf("summary: novelty: %.2f %% of the test points flagged (f < rho), %.2f %% of the "
+               "training samples flagged online, nu = %g (mean over agents)\n",
+               100.0 * s->mean_score, 100.0 * s->online_error, config->nu);
+    else if (polka_loss_is_classification(loss))
         printf("summary: test error %.2f %% (mean over agents; min acc %.4f, max acc %.4f), "
-               "test loss %.4f\n",
-               100.0 * (1.0 - s->mean_score), s->min_score, s->max_score, s->mean_loss);
+               "test loss %.4f, online error %.2f %%\n",
+               100.0 * (1.0 - s->mean_score), s->min_score, s->max_score, s->mean_loss,
+               100.0 * s->online_error);
     else
         printf("summary: test mse %.6g (mean over agents; min %.6g, max %.6g), test loss %.6g\n",
                s->mean_score, s->min_score, s->max_score, s->mean_loss);

@@ -28,6 +28,11 @@ int polka_loss_is_classification(polka_loss_kind kind) {
     return kind <= POLKA_LOSS_LOGISTIC || kind == POLKA_LOSS_SOFT_MARGIN;
 }
 
+const char *polka_loss_score_name(polka_loss_kind kind) {
+    if (kind == POLKA_LOSS_NOVELTY) return "flagged";
+    return polka_loss_is_classification(kind) ? "accuracy" : "mse";
+}
+
 size_t polka_loss_outputs(polka_loss_kind kind, size_t classes) {
     return kind == POLKA_LOSS_MULTI_HINGE || kind == POLKA_LOSS_MULTI_LOGISTIC ? classes : 1;
 }

@@ -29,8 +29,10 @@ static const polka_config_key config_keys[] = {
     KEY("run", central_batch, POLKA_KEY_SIZE, "0",
         "centralized mini-batch; 0: the union of one round (agents x learner.batch)"),
     KEY("data", source, POLKA_KEY_STRING, "multidist",
-        "data source: multidist (classification) | sinc | friedman (regression, generated) | "
-        "file (data.train, data.test)"),
+        "data source: multidist | checkerboard (classification) | sinc | friedman (regression, "
+        "generated) | file (data.train, data.test)"),
+    KEY("data", board, POLKA_KEY_SIZE, "4",
+        "checkerboard: cells per side of the board [0, board)^2 (labels alternate by cell)"),
     KEY("data", snr_db, POLKA_KEY_DOUBLE, "10",
         "sinc: signal-to-noise ratio of the training targets (dB)"),
     KEY("data", noise_std, POLKA_KEY_DOUBLE, "1", "friedman: noise standard deviation"),
@@ -263,11 +265,22 @@ static const char *check_regression(const polka_config *config) {
     return NULL;
 }
 
+static const char *check_checkerboard(const polka_config *config) {
+    if (strcmp(config->split, "iid") != 0) return "data.split must be iid for checkerboard";
+    if (config->n_train < 1 || config->n_test < 1)
+        return "data.n_train and data.n_test must be >= 1";
+    if (config->board < 1) return "data.board must be >= 1";
+    return NULL;
+}
+
 static const char *check_data(const polka_config *config) {
-    static const char *const sources[] = {"multidist", "file", "sinc", "friedman", NULL};
+    static const char *const sources[] = {"multidist", "checkerboard", "file",
+                                          "sinc",      "friedman",     NULL};
     static const char *const splits[] = {"iid", "skewed", "mixtures", NULL};
-    if (!one_of(config->source, sources)) return "data.source must be multidist or file";
+    if (!one_of(config->source, sources))
+        return "data.source must be multidist, checkerboard, sinc, friedman or file";
     if (strcmp(config->source, "file") == 0) return check_files(config);
+    if (strcmp(config->source, "checkerboard") == 0) return check_checkerboard(config);
     if (strcmp(config->source, "multidist") != 0) return check_regression(config);
     if (!one_of(config->split, splits)) return "data.split must be iid, skewed or mixtures";
     if (config->n_train < 1) return "data.n_train must be >= 1";
@@ -304,8 +317,12 @@ static const char *check_learner(const polka_config *config) {
     if (!(config->loss_epsilon >= 0)) return "learner.loss_epsilon must be >= 0";
     int regression_data =
         strcmp(config->source, "sinc") == 0 || strcmp(config->source, "friedman") == 0;
-    if (strcmp(config->source, "multidist") == 0 && !polka_loss_is_classification(loss))
-        return "learner.loss: multidist is a classification set (use a classification loss)";
+    int generated_classes =
+        strcmp(config->source, "multidist") == 0 || strcmp(config->source, "checkerboard") == 0;
+    /* novelty detection ignores the labels, so it runs on any source */
+    if (generated_classes && !polka_loss_is_classification(loss) && loss != POLKA_LOSS_NOVELTY)
+        return "learner.loss: multidist and checkerboard are classification sets (use a "
+               "classification loss, or novelty)";
     if (regression_data && polka_loss_is_classification(loss))
         return "learner.loss: sinc and friedman are regression sets (use square, absolute, "
                "eps-insensitive or huber)";

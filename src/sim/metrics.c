@@ -57,7 +57,7 @@ polka_status polka_netlog_close(polka_netlog *log) {
 }
 
 static void summarize(const polka_agent_metrics *m, size_t n, polka_sim_summary *s) {
-    s->mean_score = s->mean_loss = s->mean_order = s->disagreement = 0.0;
+    s->mean_score = s->mean_loss = s->mean_order = s->disagreement = s->online_error = 0.0;
     s->min_score = INFINITY;
     s->max_score = -INFINITY;
     s->max_order = 0;
@@ -66,6 +66,7 @@ static void summarize(const polka_agent_metrics *m, size_t n, polka_sim_summary 
         s->mean_loss += m[a].loss / (double)n;
         s->mean_order += m[a].order / (double)n;
         s->disagreement += m[a].disagreement / (double)n;
+        s->online_error += m[a].online_error / (double)n;
         s->min_score = fmin(s->min_score, m[a].score);
         s->max_score = fmax(s->max_score, m[a].score);
         if ((size_t)m[a].order > s->max_order) s->max_order = (size_t)m[a].order;
@@ -101,7 +102,8 @@ static const char *const metric_names[] = {
     "wall_time",  "time_compute", "time_exchange", "time_update", "online_error",
 };
 static const char *const metric_descriptions[] = {
-    "test accuracy (classification) or mean squared error (regression) on the common test set",
+    "test accuracy (classification), mean squared error (regression) or fraction of points "
+    "flagged, f < rho (novelty) on the common test set",
     "mean loss on the test set",
     "mean training loss of the rounds since the previous log step",
     "model order M (dictionary size)",
@@ -111,8 +113,8 @@ static const char *const metric_descriptions[] = {
     "seconds in drawing samples and evaluating f (cumulative)",
     "seconds in the neighbour exchange, waiting included (cumulative)",
     "seconds in the gradient step and KOMP (cumulative)",
-    "online error: fraction of mistakes (classification) or mean squared error (regression) "
-    "on each training sample before it was learned, cumulative",
+    "online error: fraction of mistakes (classification), mean squared error (regression) or "
+    "fraction flagged (novelty) on each training sample before it was learned, cumulative",
 };
 #define METRIC_COUNT (sizeof metric_names / sizeof *metric_names)
 

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "polka/checkerboard.h"
 #include "polka/regression.h"
 #include "polka/rng.h"
 #include "sim_impl.h"
@@ -21,6 +22,7 @@ struct polka_stream_s {
     size_t gen_count;
     polka_filedata *file;         /* data.source = file */
     polka_regression *regression; /* data.source = sinc | friedman */
+    polka_checkerboard *board;    /* data.source = checkerboard */
 };
 
 static split_kind parse_split(const char *name) {
@@ -74,6 +76,23 @@ static polka_status open_regression(polka_stream *stream) {
     return polka_regression_create(&params, &stream->regression);
 }
 
+/* data.source = checkerboard: 2-D, 2 classes, i.i.d. only. */
+static polka_status open_checkerboard(polka_stream *stream) {
+    polka_config *config = &stream->config;
+    polka_checkerboard_params params = {.board = config->board, .side = 0, .seed = config->seed};
+    config->dim = POLKA_CHECKERBOARD_DIM;
+    config->classes = 2;
+    return polka_checkerboard_create(&params, &stream->board);
+}
+
+static polka_status open_source(polka_stream *stream, long agent) {
+    const char *source = stream->config.source;
+    if (strcmp(source, "file") == 0) return open_file(stream, agent);
+    if (strcmp(source, "multidist") == 0) return open_generators(stream);
+    if (strcmp(source, "checkerboard") == 0) return open_checkerboard(stream);
+    return open_regression(stream);
+}
+
 static polka_status create(const polka_config *config, size_t agents, size_t batch, long agent,
                            polka_stream **out) {
     POLKA_CHECK(agents >= 1 && batch >= 1, POLKA_ERR_ARG, "a stream needs agents and batch >= 1");
@@ -83,9 +102,7 @@ static polka_status create(const polka_config *config, size_t agents, size_t bat
     stream->split = parse_split(config->split);
     stream->agents = agents;
     stream->batch = batch;
-    polka_status status = strcmp(config->source, "file") == 0        ? open_file(stream, agent)
-                          : strcmp(config->source, "multidist") == 0 ? open_generators(stream)
-                                                                     : open_regression(stream);
+    polka_status status = open_source(stream, agent);
     if (status != POLKA_OK) {
         polka_stream_free(&stream);
         return status;
@@ -119,6 +136,7 @@ void polka_stream_free(polka_stream **stream) {
     free((*stream)->gens);
     polka_filedata_free(&(*stream)->file);
     polka_regression_free(&(*stream)->regression);
+    polka_checkerboard_free(&(*stream)->board);
     free(*stream);
     *stream = NULL;
 }
@@ -173,6 +191,10 @@ polka_status polka_stream_sample(const polka_stream *stream, uint64_t g, double 
         regression_sample(stream, agent, index, x, y);
         return POLKA_OK;
     }
+    if (stream->board) {
+        polka_checkerboard_sample(stream->board, POLKA_STREAM_TRAIN, index, x, y);
+        return POLKA_OK;
+    }
     switch (stream->split) {
     case SPLIT_IID:
         polka_multidist_sample(stream->gens[0], POLKA_STREAM_TRAIN, index, x, y);
@@ -211,6 +233,11 @@ polka_status polka_stream_test_set(polka_stream *stream, polka_dataset *test) {
     if (stream->regression) {
         POLKA_CALL(polka_dataset_alloc(test, config->n_test, config->dim, 0));
         polka_regression_fill(stream->regression, POLKA_STREAM_TEST, 0, test);
+        return POLKA_OK;
+    }
+    if (stream->board) {
+        POLKA_CALL(polka_dataset_alloc(test, config->n_test, config->dim, config->classes));
+        polka_checkerboard_fill(stream->board, POLKA_STREAM_TEST, 0, test);
         return POLKA_OK;
     }
     POLKA_CALL(polka_dataset_alloc(test, config->n_test, config->dim, config->classes));
