@@ -49,6 +49,9 @@ class Run:
         self.score_name = ("test accuracy" if self.classification else
                            "fraction flagged" if loss == "novelty" else "test MSE")
         self.mode = self.config.get("run.mode", "decentralized")
+        self.control = self.config.get("learner.control", "komp")
+        # slkl and krr learn from the whole training set: their rows are updates, not samples
+        self.batch = self.control in ("slkl", "krr")
 
     def samples_per_agent(self, agents=None):
         return self.metrics["samples"] / float(agents or self.agents)
@@ -56,7 +59,7 @@ class Run:
     def label(self):
         graph = os.path.splitext(os.path.basename(self.config.get("net.graph", "?")))[0]
         if self.mode == "centralized":
-            return "centralized POLK"
+            return "centralized " + ("POLK" if self.control == "komp" else self.control)
         return f"{graph}, c={self.config.get('net.c', '?')}, {self.config.get('net.penalty', 'paper')}"
 
 
@@ -65,7 +68,7 @@ def plot_run(args):
     central = Run(args.centralized) if args.centralized else None
     fig, axes = plt.subplots(1, 3, figsize=(16, 4.6))
     ax = axes[0]
-    x = run.samples_per_agent()
+    x = run.metrics["round"] if run.batch else run.samples_per_agent()
     score = run.metrics["test_score"]
     for a in range(run.agents):
         ax.plot(x, score[:, a], color="tab:blue", alpha=0.18, lw=0.8)
@@ -74,7 +77,7 @@ def plot_run(args):
         # the centralized learner saw the union of the agents' streams: per agent, samples / N
         ax.plot(central.samples_per_agent(run.agents), central.metrics["test_score"][:, 0], "k--",
                 lw=2, label="centralized POLK")
-    ax.set_xlabel("training samples per agent")
+    ax.set_xlabel("updates (whole training set)" if run.batch else "training samples per agent")
     ax.set_ylabel(run.score_name)
     ax.set_title(args.label or run.label())
     ax.grid(alpha=0.3)

@@ -51,6 +51,8 @@ typedef struct {
     char schedule[POLKA_NAME_LEN];
     size_t tau, budget, neighbours, offset;
     double beta, nu, suffix, rho, delta;
+    size_t candidates, max_iter; /* slkl */
+    double tol;                  /* slkl */
     /* [net] */
     char graph[POLKA_PATH_LEN];
     size_t agents; /* agents of a centralized run's union; 0 = from the graph or the ranks */
@@ -90,6 +92,9 @@ polka_status polka_config_load(polka_config *config, const char *path);
 /** The value of a key as text. */
 void polka_config_get(const polka_config *config, const polka_config_key *key, char *out,
                       size_t size);
+
+/** 1 when learner.control names a batch regression learner (slkl, krr). Pure. */
+int polka_config_batch_learner(const polka_config *config);
 
 /** Validates the configuration; NULL when it is fine, else a message. */
 const char *polka_config_check(const polka_config *config);

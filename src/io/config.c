@@ -72,7 +72,8 @@ static const polka_config_key config_keys[] = {
     KEY("learner", loss_epsilon, POLKA_KEY_DOUBLE, "0.1", "eps-insensitive loss: tube width"),
     KEY("learner", control, POLKA_KEY_STRING, "komp",
         "model-order control: komp (POLK) | none (plain SGD) | norma | bsgd-remove | bsgd-project "
-        "| bsgd-merge | nbsgd-remove | nbsgd-project"),
+        "| bsgd-merge | nbsgd-remove | nbsgd-project; batch regression learners (centralized, "
+        "square loss): slkl (paper 002) | krr (exact kernel ridge regression)"),
     KEY("learner", eta, POLKA_KEY_DOUBLE, "0.5", "constant step size"),
     KEY("learner", lambda, POLKA_KEY_DOUBLE, "1e-4", "regulariser"),
     KEY("learner", kp, POLKA_KEY_DOUBLE, "0.04", "parsimony constant: budget = kp * eta^1.5"),
@@ -96,6 +97,11 @@ static const polka_config_key config_keys[] = {
     KEY("learner", rho, POLKA_KEY_DOUBLE, "1",
         "soft-margin loss: margin rho (0 = perceptron); novelty: threshold"),
     KEY("learner", delta, POLKA_KEY_DOUBLE, "1", "huber loss: delta"),
+    KEY("learner", candidates, POLKA_KEY_SIZE, "0",
+        "slkl: M, the training points that carry a rank-1 kernel; 0 = all"),
+    KEY("learner", tol, POLKA_KEY_DOUBLE, "1e-4",
+        "slkl: stop when F fell by less than this fraction over the last M updates"),
+    KEY("learner", max_iter, POLKA_KEY_SIZE, "0", "slkl: at most this many updates; 0 = 1000 M"),
     KEY("net", graph, POLKA_KEY_STRING, "ring",
         "topology file, or a generator over the agents: ring | line | star | complete | grid | "
         "torus | er | rgg | smallworld | ba (seeded by run.seed, retried until connected)"),
@@ -297,14 +303,39 @@ static const char *check_data(const polka_config *config) {
     return NULL;
 }
 
+int polka_config_batch_learner(const polka_config *config) {
+    return strcmp(config->control, "slkl") == 0 || strcmp(config->control, "krr") == 0;
+}
+
+/* learner.control = slkl | krr: ridge regression on the whole training set at once. */
+static const char *check_batch_learner(const polka_config *config) {
+    if (strcmp(config->mode, "centralized") != 0)
+        return "learner.control = slkl/krr learn from the whole training set: use run.mode = "
+               "centralized (--centralized)";
+    if (strcmp(config->loss, "square") != 0)
+        return "learner.control = slkl/krr fit the square loss: set learner.loss = square";
+    if (!(config->lambda > 0)) return "learner.lambda must be > 0 for slkl/krr";
+    if (strcmp(config->control, "slkl") == 0) {
+        if (!(config->nu > 0))
+            return "learner.control = slkl needs learner.nu > 0 (the l1 penalty on the kernel "
+                   "weights; paper 002: 0.01)";
+        if (!(config->tol >= 0 && config->tol < 1)) return "learner.tol must be in [0, 1)";
+    }
+    return NULL;
+}
+
 static const char *check_learner(const polka_config *config) {
     polka_kernel_kind kernel;
     polka_loss_kind loss;
     polka_control_kind control;
     if (polka_kernel_kind_parse(config->kernel, &kernel) != POLKA_OK) return polka_error_message();
     if (polka_loss_kind_parse(config->loss, &loss) != POLKA_OK) return polka_error_message();
-    if (polka_control_kind_parse(config->control, &control) != POLKA_OK)
+    if (polka_config_batch_learner(config)) {
+        const char *why = check_batch_learner(config);
+        if (why) return why;
+    } else if (polka_control_kind_parse(config->control, &control) != POLKA_OK) {
         return polka_error_message();
+    }
     if (!(config->sigma > 0)) return "learner.sigma must be > 0";
     if (!(config->eta > 0)) return "learner.eta must be > 0";
     if (!(config->lambda >= 0)) return "learner.lambda must be >= 0";

@@ -67,6 +67,8 @@ static polka_status central_log(void *context, size_t round, double samples,
 
 polka_status polka_sim_run_centralized(const polka_config *given, size_t agents,
                                        const polka_sim_hooks *hooks, polka_sim_summary *summary) {
+    if (polka_config_batch_learner(given))
+        return polka_sim_run_batch(given, agents, hooks, summary);
     *summary = (polka_sim_summary){.agents = 1};
     POLKA_CHECK(agents >= 1, POLKA_ERR_ARG, "a centralized run needs agents >= 1");
     polka_stream *stream = NULL;

@@ -40,6 +40,13 @@ void polka_online_error_add(polka_online_error *error, const polka_learner *lear
 /** The fraction of mistakes, or the mean squared error, so far (0 before any sample). */
 double polka_online_error_value(const polka_online_error *error);
 
+/**
+ * A centralized run of a batch regression learner (learner.control = slkl | krr) on the
+ * first data.n_train samples of the union of `agents` streams (batch.c). Not collective.
+ */
+polka_status polka_sim_run_batch(const polka_config *config, size_t agents,
+                                 const polka_sim_hooks *hooks, polka_sim_summary *summary);
+
 /** Reports progress through the hook (if any) after round `round` (1-based). */
 void polka_sim_report(const polka_sim_hooks *hooks, size_t round, size_t rounds, double samples,
                       double start, const polka_sim_summary *summary);

@@ -1,0 +1,170 @@
+/*
+ * The batch regression learners in `polka run` (centralized only): SLKL (paper 002) and
+ * exact kernel ridge regression, both on the first data.n_train samples of the run's
+ * stream. They write the same log, CSV and HDF5 file as the online learners, with these
+ * meanings: a round is one SLKL coordinate update (KRR: the one solve), samples is the
+ * training-set size, test_score the test MSE, train_loss the training MSE, model_order the
+ * active kernels (SLKL) or n (KRR); online_error is NaN (no sample is predicted before it
+ * is learned).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "metrics.h"
+#include "polka/slkl.h"
+#include "sim_impl.h"
+#include "stream.h"
+
+typedef struct {
+    const polka_config *config;
+    const polka_sim_hooks *hooks;
+    polka_dataset train, test;
+    polka_netlog log;
+    double *f; /* max(n_train, n_test) values */
+    double start;
+} batch_run;
+
+/* Mean squared error of a one-output model on data, and its mean square loss. */
+static polka_status model_mse(const polka_model *model, const polka_dataset *data, double *f,
+                              double *mse, double *mean_loss) {
+    POLKA_CALL(polka_model_eval(model, data->x, data->n, f));
+    polka_loss square = {.kind = POLKA_LOSS_SQUARE};
+    double sq = 0.0, loss = 0.0;
+    for (size_t i = 0; i < data->n; i++) {
+        sq += (f[i] - data->y[i]) * (f[i] - data->y[i]);
+        loss += polka_loss_eval(&square, f + i, 1, data->y[i], NULL);
+    }
+    *mse = data->n ? sq / (double)data->n : 0.0;
+    if (mean_loss) *mean_loss = data->n ? loss / (double)data->n : 0.0;
+    return POLKA_OK;
+}
+
+static polka_status log_model(batch_run *run, const polka_model *model, size_t round,
+                              polka_sim_summary *summary) {
+    polka_agent_metrics metrics = {.order = (double)polka_model_order(model), .online_error = NAN};
+    POLKA_CALL(model_mse(model, &run->test, run->f, &metrics.score, &metrics.loss));
+    POLKA_CALL(model_mse(model, &run->train, run->f, &metrics.train_loss, NULL));
+    metrics.wall_time = metrics.time_update = polka_now() - run->start;
+    double samples = (double)run->train.n;
+    POLKA_CALL(polka_netlog_step(&run->log, round, samples, &metrics, summary));
+    return polka_netlog_append_h5(&run->log, round, samples, 0, 1, &metrics);
+}
+
+/* The first n_train samples of the stream, and its test set. */
+static polka_status read_sets(polka_stream *stream, batch_run *run) {
+    const polka_config *config = run->config;
+    POLKA_CHECK(config->classes == 0, POLKA_ERR_ARG,
+                "learner.control = %s is a regression learner, but the data have %zu classes",
+                config->control, config->classes);
+    POLKA_CALL(polka_dataset_alloc(&run->train, config->n_train, config->dim, 0));
+    for (size_t g = 0; g < config->n_train; g++)
+        POLKA_CALL(
+            polka_stream_sample(stream, g, run->train.x + g * config->dim, run->train.y + g));
+    POLKA_CALL(polka_stream_test_set(stream, &run->test));
+    size_t most = run->train.n > run->test.n ? run->train.n : run->test.n;
+    run->f = malloc((most ? most : 1) * sizeof *run->f);
+    POLKA_CHECK_ALLOC(run->f);
+    return POLKA_OK;
+}
+
+static polka_status kernel_of(const polka_config *config, polka_kernel *kernel) {
+    *kernel = (polka_kernel){
+        .sigma = config->sigma, .degree = (int)config->degree, .coef0 = config->coef0};
+    return polka_kernel_kind_parse(config->kernel, &kernel->kind);
+}
+
+static polka_status run_krr(batch_run *run, polka_model **model, polka_sim_summary *summary) {
+    polka_kernel kernel;
+    POLKA_CALL(kernel_of(run->config, &kernel));
+    POLKA_CALL(polka_krr_fit(&kernel, run->train.x, run->train.y, run->train.n, run->train.p,
+                             run->config->lambda, model));
+    summary->rounds = 1;
+    return log_model(run, *model, 1, summary);
+}
+
+/* SLKL in chunks of run.log_every coordinate updates, a log step after each chunk. */
+static polka_status iterate_slkl(batch_run *run, polka_slkl *slkl, size_t cap,
+                                 polka_sim_summary *summary) {
+    size_t done = 0;
+    int converged = 0;
+    while (!converged && done < cap) {
+        polka_slkl_stats stats;
+        POLKA_CALL(polka_slkl_run(slkl, &stats));
+        done += stats.iterations;
+        converged = stats.converged;
+        polka_model *model = NULL;
+        POLKA_CALL(polka_slkl_model(slkl, &model));
+        polka_status status = log_model(run, model, done, summary);
+        polka_model_free(&model);
+        POLKA_CALL(status);
+        polka_sim_report(run->hooks, done, cap, (double)run->train.n, run->start, summary);
+    }
+    polka_sim_log(run->hooks, "slkl: %zu updates, %s, %zu of %zu kernels active, F = %.6g", done,
+                  converged ? "converged" : "stopped at learner.max_iter", polka_slkl_active(slkl),
+                  polka_slkl_candidates(slkl), polka_slkl_objective(slkl));
+    summary->rounds = done;
+    return POLKA_OK;
+}
+
+static polka_status run_slkl(batch_run *run, polka_model **model, polka_sim_summary *summary) {
+    const polka_config *config = run->config;
+    polka_slkl_params params = polka_slkl_defaults();
+    POLKA_CALL(kernel_of(config, &params.kernel));
+    params.lambda = config->lambda;
+    params.nu = config->nu;
+    params.candidates = config->candidates;
+    params.tol = config->tol;
+    params.max_iter = config->log_every;
+    params.seed = config->seed;
+    size_t m =
+        config->candidates && config->candidates < run->train.n ? config->candidates : run->train.n;
+    size_t cap = config->max_iter ? config->max_iter : 1000 * m;
+    polka_slkl *slkl = NULL;
+    POLKA_CALL(
+        polka_slkl_create(&params, run->train.x, run->train.y, run->train.n, run->train.p, &slkl));
+    polka_status status = iterate_slkl(run, slkl, cap, summary);
+    if (status == POLKA_OK) status = polka_slkl_model(slkl, model);
+    polka_slkl_free(&slkl);
+    return status;
+}
+
+static polka_status learn(batch_run *run, polka_model **model, polka_sim_summary *summary) {
+    const polka_config *config = run->config;
+    POLKA_CALL(polka_netlog_open(&run->log, config, run->hooks, 1));
+    POLKA_CALL(polka_netlog_open_h5(&run->log, config, MPI_COMM_SELF, 1, NULL));
+    run->start = polka_now();
+    if (strcmp(config->control, "krr") == 0)
+        POLKA_CALL(run_krr(run, model, summary));
+    else
+        POLKA_CALL(run_slkl(run, model, summary));
+    summary->seconds = polka_now() - run->start;
+    summary->samples = (double)run->train.n;
+    summary->samples_per_second = summary->seconds > 0 ? summary->samples / summary->seconds : 0;
+    double stages[4] = {0.0, 0.0, summary->seconds, summary->seconds};
+    const polka_model *saved = *model;
+    return polka_netlog_finish_h5(&run->log, 0, 1, &saved, stages);
+}
+
+polka_status polka_sim_run_batch(const polka_config *given, size_t agents,
+                                 const polka_sim_hooks *hooks, polka_sim_summary *summary) {
+    *summary = (polka_sim_summary){.agents = 1};
+    const char *why = polka_config_check(given);
+    POLKA_CHECK(why == NULL, POLKA_ERR_ARG, "%s", why);
+    polka_stream *stream = NULL;
+    POLKA_CALL(polka_stream_create(given, agents, given->batch, &stream));
+    batch_run run = {.config = polka_stream_config(stream), .hooks = hooks};
+    polka_model *model = NULL;
+    polka_status status = read_sets(stream, &run);
+    if (status == POLKA_OK) status = learn(&run, &model, summary);
+    polka_netlog_abandon_h5(&run.log);
+    polka_status closed = polka_netlog_close(&run.log);
+    if (status == POLKA_OK) status = closed;
+    summary->agents = 1;
+    polka_model_free(&model);
+    free(run.f);
+    polka_dataset_free(&run.train);
+    polka_dataset_free(&run.test);
+    polka_stream_free(&stream);
+    return status;
+}
