@@ -63,6 +63,20 @@ class Run:
         return f"{graph}, c={self.config.get('net.c', '?')}, {self.config.get('net.penalty', 'paper')}"
 
 
+def plot_single_agent_errors(ax, run, x):
+    """One learner has no disagreement: its training-side error takes that panel."""
+    if run.batch:
+        ax.semilogy(x, run.metrics["train_loss"][:, 0], color="tab:red", lw=2)
+        ax.set_ylabel("training MSE")
+        ax.set_xlabel("updates (whole training set)")
+    else:
+        ax.semilogy(x, np.maximum(run.metrics["online_error"][:, 0], 1e-16), color="tab:red", lw=2)
+        ax.set_ylabel("online error (each sample before it is learned)")
+        ax.set_xlabel("training samples")
+    ax.set_title("training error")
+    ax.grid(alpha=0.3, which="both")
+
+
 def plot_run(args):
     run = Run(args.decentralized)
     central = Run(args.centralized) if args.centralized else None
@@ -72,7 +86,7 @@ def plot_run(args):
     score = run.metrics["test_score"]
     for a in range(run.agents):
         ax.plot(x, score[:, a], color="tab:blue", alpha=0.18, lw=0.8)
-    ax.plot(x, score.mean(axis=1), color="tab:blue", lw=2.4, label=f"mean of {run.agents} agents")
+    ax.plot(x, score.mean(axis=1), color="tab:blue", lw=2.4, label=f"mean of {run.agents} agents" if run.agents > 1 else "one learner")
     if central is not None:
         # the centralized learner saw the union of the agents' streams: per agent, samples / N
         ax.plot(central.samples_per_agent(run.agents), central.metrics["test_score"][:, 0], "k--",
@@ -83,13 +97,16 @@ def plot_run(args):
     ax.grid(alpha=0.3)
     ax.legend()
     rounds = run.metrics["round"]
-    ax = axes[1]
-    dis = np.maximum(run.metrics["disagreement"].mean(axis=1), 1e-16)
-    ax.semilogy(rounds, dis, color="tab:red", lw=2)
-    ax.set_xlabel("round")
-    ax.set_ylabel("disagreement  mean ||f_i - f_bar||^2")
-    ax.set_title("disagreement")
-    ax.grid(alpha=0.3, which="both")
+    if run.agents == 1:
+        plot_single_agent_errors(axes[1], run, x)
+    else:
+        ax = axes[1]
+        dis = np.maximum(run.metrics["disagreement"].mean(axis=1), 1e-16)
+        ax.semilogy(rounds, dis, color="tab:red", lw=2)
+        ax.set_xlabel("round")
+        ax.set_ylabel("disagreement  mean ||f_i - f_bar||^2")
+        ax.set_title("disagreement")
+        ax.grid(alpha=0.3, which="both")
     ax = axes[2]
     order = run.metrics["model_order"]
     for a in range(run.agents):
