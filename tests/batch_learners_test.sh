@@ -39,6 +39,11 @@ for learner in slkl krr; do
     fi
     echo "ok: $learner: predict gives the logged test MSE $predicted"
 done
+"$polka" run --quiet "${common[@]}" --set learner.control=slkl --set learner.max_iter=1100 \
+    --set run.output="$dir/capped.h5" >/dev/null
+rounds=$("$python" -c "import h5py; print(int(h5py.File('$dir/capped.h5','r')['metrics/round'][-1]))")
+[ "$rounds" -eq 1100 ] || { echo "FAIL: learner.max_iter = 1100 but the run did $rounds updates"; exit 1; }
+echo "ok: slkl stops at learner.max_iter (1100 updates)"
 read -r slkl_mse slkl_order <<<"$(logged "$dir/slkl.h5" test_score) $(logged "$dir/slkl.h5" model_order)"
 read -r krr_mse krr_order <<<"$(logged "$dir/krr.h5" test_score) $(logged "$dir/krr.h5" model_order)"
 echo "slkl: mse $slkl_mse with $slkl_order kernels; krr: mse $krr_mse with $krr_order"

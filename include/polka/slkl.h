@@ -136,6 +136,9 @@ polka_status polka_slkl_iterate(polka_slkl *slkl, polka_slkl_update *update);
 /** Iterates until the stopping test or max_iter; stats may be NULL. */
 polka_status polka_slkl_run(polka_slkl *slkl, polka_slkl_stats *stats);
 
+/** polka_slkl_run with its own cap of max_iter updates (the test window carries over). */
+polka_status polka_slkl_run_for(polka_slkl *slkl, size_t max_iter, polka_slkl_stats *stats);
+
 /** The learned predictor: one term per active kernel (eq. 16). The caller owns *out. */
 polka_status polka_slkl_model(const polka_slkl *slkl, polka_model **out);
 

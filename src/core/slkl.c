@@ -370,9 +370,13 @@ polka_status polka_slkl_iterate(polka_slkl *s, polka_slkl_update *update) {
 }
 
 polka_status polka_slkl_run(polka_slkl *s, polka_slkl_stats *stats) {
+    return polka_slkl_run_for(s, s->max_iter, stats);
+}
+
+polka_status polka_slkl_run_for(polka_slkl *s, size_t max_iter, polka_slkl_stats *stats) {
     size_t first = s->iter, safe0 = s->safeguarded, refresh0 = s->refreshes;
     int converged = 0;
-    while (!converged && s->iter - first < s->max_iter) {
+    while (!converged && s->iter - first < max_iter) {
         POLKA_CALL(polka_slkl_iterate(s, NULL));
         if (s->iter >= s->window) {
             double f_then = s->hist[(s->iter - s->window) % (s->window + 1)];

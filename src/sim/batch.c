@@ -90,7 +90,8 @@ static polka_status iterate_slkl(batch_run *run, polka_slkl *slkl, size_t cap,
     int converged = 0;
     while (!converged && done < cap) {
         polka_slkl_stats stats;
-        POLKA_CALL(polka_slkl_run(slkl, &stats));
+        size_t chunk = run->config->log_every < cap - done ? run->config->log_every : cap - done;
+        POLKA_CALL(polka_slkl_run_for(slkl, chunk, &stats));
         done += stats.iterations;
         converged = stats.converged;
         polka_model *model = NULL;
@@ -115,14 +116,11 @@ static polka_status run_slkl(batch_run *run, polka_model **model, polka_sim_summ
     params.nu = config->nu;
     params.candidates = config->candidates;
     params.tol = config->tol;
-    params.max_iter = config->log_every;
     params.seed = config->seed;
-    size_t m =
-        config->candidates && config->candidates < run->train.n ? config->candidates : run->train.n;
-    size_t cap = config->max_iter ? config->max_iter : 1000 * m;
     polka_slkl *slkl = NULL;
     POLKA_CALL(
         polka_slkl_create(&params, run->train.x, run->train.y, run->train.n, run->train.p, &slkl));
+    size_t cap = config->max_iter ? config->max_iter : 1000 * polka_slkl_candidates(slkl);
     polka_status status = iterate_slkl(run, slkl, cap, summary);
     if (status == POLKA_OK) status = polka_slkl_model(slkl, model);
     polka_slkl_free(&slkl);
