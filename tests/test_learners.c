@@ -502,6 +502,41 @@ static void test_nbsgd_order_grows_as_beta_falls(void **state) {
     polka_dataset_free(&data);
 }
 
+/*
+ * NBSGD and BSGD with the square loss and λ ≤ 1 keep the iterate in the ball of radius
+ * y_max/√λ (paper 001, Alg. 2–3): the first Pegasos steps (η_t = 1/(λt)) would leave it,
+ * so the projection is active, and after every step ‖w‖_H ≤ y_max/√λ.
+ */
+static void test_square_loss_iterate_stays_in_ball(void **state) {
+    (void)state;
+    const polka_control_kind kinds[] = {POLKA_CONTROL_NBSGD_REMOVE, POLKA_CONTROL_BSGD_MERGE};
+    for (size_t k = 0; k < 2; k++) {
+        polka_learner_params params = gaussian_params(0.5, POLKA_LOSS_SQUARE, kinds[k]);
+        params.schedule = POLKA_SCHEDULE_PEGASOS;
+        params.lambda = 0.05;
+        params.max_points = 20;
+        params.beta = 50;
+        polka_learner *learner = NULL;
+        CHECK_OK(polka_learner_create(&params, 1, 0, &learner));
+        polka_rng rng = polka_rng_start(21, 1, 0);
+        double y_max = 0.0, largest_ratio = 0.0;
+        for (size_t i = 0; i < 400; i++) {
+            double x = 3.0 * polka_rng_uniform(&rng);
+            double y = sin(2.0 * x) + 0.3 * polka_rng_normal(&rng);
+            y_max = fmax(y_max, fabs(y));
+            CHECK_OK(polka_learner_step(learner, &x, &y, 1, NULL));
+            double sqnorm = 0.0, radius = y_max / sqrt(params.lambda);
+            CHECK_OK(polka_model_sqnorm(polka_learner_model(learner), &sqnorm));
+            assert_true(sqrt(sqnorm) <= radius * (1 + 1e-9));
+            largest_ratio = fmax(largest_ratio, sqrt(sqnorm) / radius);
+        }
+        print_message("control %d: largest ||w|| / (y_max / sqrt(lambda)) = %.12f\n", (int)kinds[k],
+                      largest_ratio);
+        assert_true(largest_ratio > 1 - 1e-9); /* the ball was reached: the projection acted */
+        polka_learner_free(&learner);
+    }
+}
+
 /* The γ-suffix average equals the mean of the iterates of the suffix, point by point. */
 static void test_suffix_average_is_mean_of_iterates(void **state) {
     (void)state;
@@ -600,6 +635,7 @@ int main(void) {
         cmocka_unit_test(test_bsgd_never_exceeds_budget),
         cmocka_unit_test(test_bsgd_merge_keeps_accuracy),
         cmocka_unit_test(test_nbsgd_order_grows_as_beta_falls),
+        cmocka_unit_test(test_square_loss_iterate_stays_in_ball),
         cmocka_unit_test(test_suffix_average_is_mean_of_iterates),
         cmocka_unit_test(test_every_control_through_update_batch),
     };

@@ -21,6 +21,8 @@
  * - nbsgd-remove, nbsgd-project: nonparametric BSGD (paper 001): like BSGD, but each new
  *   point beyond `max_points` triggers the maintenance only with probability min(β/t, 1),
  *   so the model grows with the data; the draws are counter-based (seed, t).
+ * With the square loss and 0 < λ ≤ 1, bsgd-* and nbsgd-* project the iterate onto the ball
+ * ‖w‖_H ≤ y_max/√λ after the maintenance (paper 001, Alg. 2–3; y_max: the largest |y| seen).
  * The new controls store only the points whose coefficient row is not all zero (a zero row
  * does not change f); komp and none keep their behaviour and append every point.
  *

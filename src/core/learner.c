@@ -20,11 +20,13 @@ static const char *const control_names[] = {"komp",         "none",         "nor
                                             "nbsgd-remove", "nbsgd-project"};
 static const char *const schedule_names[] = {"constant", "invsqrt", "pegasos"};
 
-/* What the const accessors may update: NORMA's scale and the ν-trick's pending counts. */
+/* What the const accessors may update: NORMA's scale, the ν-trick's pending counts and the
+ * largest target seen. */
 typedef struct {
     double scale;          /* norma: true weights = scale × the model's stored weights */
     double pending_hits;   /* ν-trick indicators recorded by loss_grad since the last update */
     double pending_points; /* points they were recorded on */
+    double y_max;          /* max |y| over the targets loss_grad has seen */
 } learner_cache;
 
 struct polka_learner_s {
@@ -296,8 +298,10 @@ double polka_learner_loss_grad(const polka_learner *learner, const double *f, co
                                size_t n, double *grad) {
     size_t c = learner->outputs;
     double total = 0.0;
-    for (size_t b = 0; b < n; b++)
+    for (size_t b = 0; b < n; b++) {
         total += polka_loss_eval(&learner->loss, f + b * c, c, y[b], grad ? grad + b * c : NULL);
+        learner->cache->y_max = fmax(learner->cache->y_max, fabs(y[b]));
+    }
     if (learner->params.nu > 0 && polka_norma_adapts(learner->loss.kind)) {
         for (size_t b = 0; b < n; b++)
             learner->cache->pending_hits += polka_norma_indicator(&learner->loss, f + b * c, y[b]);
@@ -380,6 +384,21 @@ static polka_status append_points(polka_learner *learner, const double *x, size_
     return kept ? polka_model_append(learner->model, kept_x, kept, rows) : POLKA_OK;
 }
 
+/*
+ * Paper 001, Alg. 2 and 3 (line "if L2 is used and λ ≤ 1"): with the square loss the
+ * optimum lies in the ball of radius y_max/√λ (its Thm. 1), so the iterate is projected onto
+ * it, w ← w · min(1, R/‖w‖_H) with ‖w‖²_H = Σ_ij w_i·w_j k(x_i, x_j). y_max is the largest
+ * |y| seen so far (the paper's max over the distribution is not known online).
+ */
+static polka_status project_to_ball(polka_learner *learner) {
+    double lambda = learner->params.lambda;
+    if (learner->loss.kind != POLKA_LOSS_SQUARE || !(lambda > 0 && lambda <= 1)) return POLKA_OK;
+    double sqnorm = 0.0, radius = learner->cache->y_max / sqrt(lambda);
+    POLKA_CALL(polka_model_sqnorm(learner->model, &sqnorm));
+    if (sqnorm > radius * radius) polka_model_scale(learner->model, radius / sqrt(sqnorm));
+    return POLKA_OK;
+}
+
 static polka_status control_order(polka_learner *learner, uint64_t t, double eta, size_t first,
                                   size_t added) {
     const polka_learner_params *params = &learner->params;
@@ -400,6 +419,7 @@ static polka_status control_order(polka_learner *learner, uint64_t t, double eta
     polka_budget *bounded = learner->bounded;
     POLKA_CALL(polka_budget_appended(bounded, learner->model, first));
     POLKA_CALL(polka_budget_maintain(bounded, learner->model, t, added, &learner->last));
+    POLKA_CALL(project_to_ball(learner));
     if (bounded->average)
         polka_average_accumulate(bounded->average, learner->model, bounded->ids, learner->offset,
                                  t);
