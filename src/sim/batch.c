@@ -68,15 +68,9 @@ static polka_status read_sets(polka_stream *stream, batch_run *run) {
     return POLKA_OK;
 }
 
-static polka_status kernel_of(const polka_config *config, polka_kernel *kernel) {
-    *kernel = (polka_kernel){
-        .sigma = config->sigma, .degree = (int)config->degree, .coef0 = config->coef0};
-    return polka_kernel_kind_parse(config->kernel, &kernel->kind);
-}
-
 static polka_status run_krr(batch_run *run, polka_model **model, polka_sim_summary *summary) {
     polka_kernel kernel;
-    POLKA_CALL(kernel_of(run->config, &kernel));
+    POLKA_CALL(polka_sim_kernel(run->config, &kernel));
     POLKA_CALL(polka_krr_fit(&kernel, run->train.x, run->train.y, run->train.n, run->train.p,
                              run->config->lambda, model));
     summary->rounds = 1;
@@ -111,7 +105,7 @@ static polka_status iterate_slkl(batch_run *run, polka_slkl *slkl, size_t cap,
 static polka_status run_slkl(batch_run *run, polka_model **model, polka_sim_summary *summary) {
     const polka_config *config = run->config;
     polka_slkl_params params = polka_slkl_defaults();
-    POLKA_CALL(kernel_of(config, &params.kernel));
+    POLKA_CALL(polka_sim_kernel(config, &params.kernel));
     params.lambda = config->lambda;
     params.nu = config->nu;
     params.candidates = config->candidates;

@@ -57,7 +57,7 @@ polka_status polka_sim_loop(const polka_config *config, size_t per_round, polka_
 
 void polka_online_error_add(polka_online_error *error, const polka_learner *learner,
                             const double *f, const double *y, size_t n) {
-    double score = polka_learner_score(learner, f, y, n, NULL); /* accuracy or MSE */
+    double score = polka_learner_score(learner, f, y, n, NULL); /* accuracy, MSE or flagged */
     error->sum += (double)n * (error->classification ? 1.0 - score : score);
     error->count += (double)n;
 }
@@ -66,12 +66,17 @@ double polka_online_error_value(const polka_online_error *error) {
     return error->count > 0 ? error->sum / error->count : 0.0;
 }
 
+polka_status polka_sim_kernel(const polka_config *config, polka_kernel *kernel) {
+    *kernel = (polka_kernel){
+        .sigma = config->sigma, .degree = (int)config->degree, .coef0 = config->coef0};
+    return polka_kernel_kind_parse(config->kernel, &kernel->kind);
+}
+
 polka_status polka_sim_learner_params(const polka_config *config, polka_learner_params *params) {
     const char *why = polka_config_check(config);
     POLKA_CHECK(why == NULL, POLKA_ERR_ARG, "%s", why);
     polka_learner_params_defaults(params);
-    params->kernel = (polka_kernel){
-        .sigma = config->sigma, .degree = (int)config->degree, .coef0 = config->coef0};
+    POLKA_CALL(polka_sim_kernel(config, &params->kernel));
     params->loss =
         (polka_loss){.epsilon = config->loss_epsilon, .rho = config->rho, .delta = config->delta};
     params->eta = config->eta;
@@ -87,7 +92,6 @@ polka_status polka_sim_learner_params(const polka_config *config, polka_learner_
     params->offset = (int)config->offset;
     params->suffix = config->suffix;
     params->seed = config->seed;
-    POLKA_CALL(polka_kernel_kind_parse(config->kernel, &params->kernel.kind));
     POLKA_CALL(polka_loss_kind_parse(config->loss, &params->loss.kind));
     POLKA_CALL(polka_control_kind_parse(config->control, &params->control));
     return polka_schedule_kind_parse(config->schedule, &params->schedule);

@@ -37,8 +37,12 @@ typedef struct {
 void polka_online_error_add(polka_online_error *error, const polka_learner *learner,
                             const double *f, const double *y, size_t n);
 
-/** The fraction of mistakes, or the mean squared error, so far (0 before any sample). */
+/** The fraction of mistakes, the mean squared error or (novelty) the fraction flagged, so far
+ * (0 before any sample). */
 double polka_online_error_value(const polka_online_error *error);
+
+/** The kernel of learner.kernel, sigma, degree and coef0. */
+polka_status polka_sim_kernel(const polka_config *config, polka_kernel *kernel);
 
 /**
  * A centralized run of a batch regression learner (learner.control = slkl | krr) on the
