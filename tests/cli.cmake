@@ -20,6 +20,10 @@ polka_cli_fails(unstable_step "learner.eta \\* learner.lambda must be < 1" ${POL
 polka_cli_fails(data_no_output "needs -o FILE" ${POLKA_BIN} data multidist)
 polka_cli_fails(data_unwritable "cannot write '/nonexistent/dir/x.svm'" ${POLKA_BIN} data multidist -o /nonexistent/dir/x.svm)
 
+# The training points do not depend on the number of test points (compare_libsvm.sh's N_TEST).
+add_test(NAME cli_data_train_independent_of_n_test COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/data_draws_test.sh
+         ${POLKA_BIN})
+
 # The help lists every key with its default.
 add_test(NAME cli_help_lists_keys COMMAND ${POLKA_BIN} --help)
 set_tests_properties(cli_help_lists_keys PROPERTIES PASS_REGULAR_EXPRESSION "learner.kp +\\[0.04\\]")
