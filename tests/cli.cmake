@@ -17,6 +17,8 @@ polka_cli_fails(config_unknown_key "bad_key.ini:3: unknown key 'learner.sigmaa'"
 polka_cli_fails(config_syntax "bad_syntax.ini:2: line does not parse" ${POLKA_BIN} run --config ${CMAKE_CURRENT_SOURCE_DIR}/data/bad_syntax.ini)
 polka_cli_fails(unknown_argument "unknown argument '--fast'" ${POLKA_BIN} run --fast)
 polka_cli_fails(unstable_step "learner.eta \\* learner.lambda must be < 1" ${POLKA_BIN} run --set learner.eta=2 --set learner.lambda=0.6)
+polka_cli_fails(scale_typo_any_source "unknown scaling 'unti' \\(none, unit, standard\\)" ${POLKA_BIN} run --set data.scale=unti)
+polka_cli_fails(unknown_control "unknown model-order control 'kmop'.*batch regression learner \\(slkl, krr\\)" ${POLKA_BIN} run --set learner.control=kmop)
 polka_cli_fails(data_no_output "needs -o FILE" ${POLKA_BIN} data multidist)
 polka_cli_fails(data_unwritable "cannot write '/nonexistent/dir/x.svm'" ${POLKA_BIN} data multidist -o /nonexistent/dir/x.svm)
 

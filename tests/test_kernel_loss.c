@@ -129,6 +129,26 @@ static void test_loss_values(void **state) {
     assert_null(polka_loss_check(&hinge, 5));
 }
 
+/* Every name table parses its own names back and lists them all when a name is unknown. */
+static void test_names_round_trip(void **state) {
+    (void)state;
+    for (int k = 0; k <= (int)POLKA_LOSS_HUBER; k++) {
+        polka_loss_kind kind;
+        CHECK_OK(polka_loss_kind_parse(polka_loss_kind_name((polka_loss_kind)k), &kind));
+        assert_int_equal((int)kind, k);
+    }
+    polka_kernel_kind kernel;
+    assert_int_equal(polka_kernel_kind_parse("gausian", &kernel), POLKA_ERR_ARG);
+    assert_string_equal(polka_error_message(),
+                        "unknown kernel 'gausian' (gaussian, laplacian, polynomial, linear)");
+    static const char *const names[] = {"a", "bb"};
+    int index = -1;
+    CHECK_OK(polka_name_find("bb", names, POLKA_COUNT(names), "x", &index));
+    assert_int_equal(index, 1);
+    assert_string_equal(polka_name_at(names, POLKA_COUNT(names), 2), "?");
+    assert_string_equal(polka_name_at(names, POLKA_COUNT(names), -1), "?");
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_kernel_blocks_match_reference),
@@ -136,6 +156,7 @@ int main(void) {
         cmocka_unit_test(test_model_eval_matches_sum),
         cmocka_unit_test(test_loss_gradients_match_finite_differences),
         cmocka_unit_test(test_loss_values),
+        cmocka_unit_test(test_names_round_trip),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -12,6 +12,7 @@
 #define POLKA_ERROR_H
 
 #include <stdarg.h>
+#include <stddef.h>
 
 typedef enum {
     POLKA_OK = 0,
@@ -36,6 +37,20 @@ void polka_error_clear(void);
 
 /** Short name of a status code ("invalid argument", ...). */
 const char *polka_status_name(polka_status code);
+
+/**
+ * Finds name among names[0..count) and stores its position in *index. Otherwise records
+ * "unknown WHAT 'NAME' (names[0], names[1], ...)" and returns POLKA_ERR_ARG, so that a
+ * module's table of names is also the list its error message offers.
+ */
+polka_status polka_name_find(const char *name, const char *const *names, size_t count,
+                             const char *what, int *index);
+
+/** names[index], or "?" when index is outside [0, count). */
+const char *polka_name_at(const char *const *names, size_t count, int index);
+
+/** The number of entries of a static array. */
+#define POLKA_COUNT(array) (sizeof(array) / sizeof *(array))
 
 /** Evaluates expr (a polka_status); returns it from the caller when not POLKA_OK. */
 #define POLKA_CALL(expr)                                                                           \

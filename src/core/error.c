@@ -26,6 +26,26 @@ void polka_error_clear(void) {
     error_text[0] = '\0';
 }
 
+polka_status polka_name_find(const char *name, const char *const *names, size_t count,
+                             const char *what, int *index) {
+    for (size_t k = 0; k < count; k++) {
+        if (strcmp(name, names[k]) == 0) {
+            *index = (int)k;
+            return POLKA_OK;
+        }
+    }
+    char choices[POLKA_ERROR_CAPACITY / 2] = "";
+    size_t used = 0;
+    for (size_t k = 0; k < count && used < sizeof choices; k++)
+        used += (size_t)snprintf(choices + used, sizeof choices - used, "%s%s", k ? ", " : "",
+                                 names[k]);
+    return polka_error_set(POLKA_ERR_ARG, "unknown %s '%s' (%s)", what, name, choices);
+}
+
+const char *polka_name_at(const char *const *names, size_t count, int index) {
+    return index >= 0 && (size_t)index < count ? names[index] : "?";
+}
+
 const char *polka_status_name(polka_status code) {
     switch (code) {
     case POLKA_OK:

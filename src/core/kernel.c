@@ -3,23 +3,18 @@
 #include <cblas.h>
 #include <math.h>
 #include <stdlib.h>
-#include <string.h>
 
 static const char *const kernel_names[] = {"gaussian", "laplacian", "polynomial", "linear"};
 
 const char *polka_kernel_kind_name(polka_kernel_kind kind) {
-    return kernel_names[kind];
+    return polka_name_at(kernel_names, POLKA_COUNT(kernel_names), (int)kind);
 }
 
 polka_status polka_kernel_kind_parse(const char *name, polka_kernel_kind *kind) {
-    for (size_t k = 0; k < sizeof kernel_names / sizeof *kernel_names; k++) {
-        if (strcmp(name, kernel_names[k]) == 0) {
-            *kind = (polka_kernel_kind)k;
-            return POLKA_OK;
-        }
-    }
-    return polka_error_set(POLKA_ERR_ARG,
-                           "unknown kernel '%s' (gaussian, laplacian, polynomial, linear)", name);
+    int index;
+    POLKA_CALL(polka_name_find(name, kernel_names, POLKA_COUNT(kernel_names), "kernel", &index));
+    *kind = (polka_kernel_kind)index;
+    return POLKA_OK;
 }
 
 const char *polka_kernel_check(const polka_kernel *kernel) {

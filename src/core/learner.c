@@ -51,36 +51,28 @@ static int is_budget_control(polka_control_kind kind) {
 }
 
 /* The index of name in names, or −1. */
-static int find_name(const char *name, const char *const *names, size_t count) {
-    for (size_t k = 0; k < count; k++)
-        if (strcmp(name, names[k]) == 0) return (int)k;
-    return -1;
-}
-
 polka_status polka_control_kind_parse(const char *name, polka_control_kind *kind) {
-    int index = find_name(name, control_names, sizeof control_names / sizeof *control_names);
-    POLKA_CHECK(index >= 0, POLKA_ERR_ARG,
-                "unknown model-order control '%s' (komp, none, norma, bsgd-remove, bsgd-project, "
-                "bsgd-merge, nbsgd-remove, nbsgd-project)",
-                name);
+    int index;
+    POLKA_CALL(polka_name_find(name, control_names, POLKA_COUNT(control_names),
+                               "model-order control", &index));
     *kind = (polka_control_kind)index;
     return POLKA_OK;
 }
 
 const char *polka_control_kind_name(polka_control_kind kind) {
-    return control_names[kind];
+    return polka_name_at(control_names, POLKA_COUNT(control_names), (int)kind);
 }
 
 polka_status polka_schedule_kind_parse(const char *name, polka_schedule_kind *kind) {
-    int index = find_name(name, schedule_names, sizeof schedule_names / sizeof *schedule_names);
-    POLKA_CHECK(index >= 0, POLKA_ERR_ARG,
-                "unknown step-size schedule '%s' (constant, invsqrt, pegasos)", name);
+    int index;
+    POLKA_CALL(polka_name_find(name, schedule_names, POLKA_COUNT(schedule_names),
+                               "step-size schedule", &index));
     *kind = (polka_schedule_kind)index;
     return POLKA_OK;
 }
 
 const char *polka_schedule_kind_name(polka_schedule_kind kind) {
-    return schedule_names[kind];
+    return polka_name_at(schedule_names, POLKA_COUNT(schedule_names), (int)kind);
 }
 
 void polka_learner_params_defaults(polka_learner_params *params) {

@@ -8,20 +8,14 @@ static const char *const loss_names[] = {
     "absolute",    "eps-insensitive", "soft-margin", "novelty",  "huber"};
 
 polka_status polka_loss_kind_parse(const char *name, polka_loss_kind *kind) {
-    for (size_t k = 0; k < sizeof loss_names / sizeof *loss_names; k++) {
-        if (strcmp(name, loss_names[k]) == 0) {
-            *kind = (polka_loss_kind)k;
-            return POLKA_OK;
-        }
-    }
-    return polka_error_set(POLKA_ERR_ARG,
-                           "unknown loss '%s' (multi-hinge, multi-logistic, hinge, logistic, "
-                           "square, absolute, eps-insensitive, soft-margin, novelty, huber)",
-                           name);
+    int index;
+    POLKA_CALL(polka_name_find(name, loss_names, POLKA_COUNT(loss_names), "loss", &index));
+    *kind = (polka_loss_kind)index;
+    return POLKA_OK;
 }
 
 const char *polka_loss_kind_name(polka_loss_kind kind) {
-    return loss_names[kind];
+    return polka_name_at(loss_names, POLKA_COUNT(loss_names), (int)kind);
 }
 
 int polka_loss_is_classification(polka_loss_kind kind) {

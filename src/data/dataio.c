@@ -13,33 +13,26 @@ static const char *const format_names[] = {"auto", "idx", "libsvm", "csv"};
 static const char *const scale_names[] = {"none", "unit", "standard"};
 
 polka_status polka_file_format_parse(const char *name, polka_file_format *format) {
-    for (size_t k = 0; k < sizeof format_names / sizeof *format_names; k++) {
-        if (strcmp(name, format_names[k]) == 0) {
-            *format = (polka_file_format)k;
-            return POLKA_OK;
-        }
-    }
-    return polka_error_set(POLKA_ERR_ARG, "unknown data format '%s' (auto, idx, libsvm, csv)",
-                           name);
+    int index;
+    POLKA_CALL(
+        polka_name_find(name, format_names, POLKA_COUNT(format_names), "data format", &index));
+    *format = (polka_file_format)index;
+    return POLKA_OK;
 }
 
 const char *polka_file_format_name(polka_file_format format) {
-    return (unsigned)format < sizeof format_names / sizeof *format_names ? format_names[format]
-                                                                         : "?";
+    return polka_name_at(format_names, POLKA_COUNT(format_names), (int)format);
 }
 
 polka_status polka_scale_kind_parse(const char *name, polka_scale_kind *kind) {
-    for (size_t k = 0; k < sizeof scale_names / sizeof *scale_names; k++) {
-        if (strcmp(name, scale_names[k]) == 0) {
-            *kind = (polka_scale_kind)k;
-            return POLKA_OK;
-        }
-    }
-    return polka_error_set(POLKA_ERR_ARG, "unknown scaling '%s' (none, unit, standard)", name);
+    int index;
+    POLKA_CALL(polka_name_find(name, scale_names, POLKA_COUNT(scale_names), "scaling", &index));
+    *kind = (polka_scale_kind)index;
+    return POLKA_OK;
 }
 
 const char *polka_scale_kind_name(polka_scale_kind kind) {
-    return (unsigned)kind < sizeof scale_names / sizeof *scale_names ? scale_names[kind] : "?";
+    return polka_name_at(scale_names, POLKA_COUNT(scale_names), (int)kind);
 }
 
 static int ends_with(const char *s, size_t len, const char *suffix) {

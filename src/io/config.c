@@ -244,13 +244,9 @@ static int one_of(const char *value, const char *const *choices) {
 }
 
 static const char *check_files(const polka_config *config) {
-    static const char *const scales[] = {"none", "unit", "standard", NULL};
     static const char *const splits[] = {"iid", "skewed", NULL};
-    polka_file_format format;
     if (config->train[0] == '\0' || config->test[0] == '\0')
         return "data.source = file needs data.train and data.test";
-    if (polka_file_format_parse(config->format, &format) != POLKA_OK) return polka_error_message();
-    if (!one_of(config->scale, scales)) return "data.scale must be none, unit or standard";
     if (!one_of(config->split, splits)) return "data.split must be iid or skewed for files";
     if (config->skew_classes < 1) return "data.skew_classes must be >= 1";
     if (!(config->skew_fraction >= 0 && config->skew_fraction <= 1))
@@ -283,8 +279,13 @@ static const char *check_data(const polka_config *config) {
     static const char *const sources[] = {"multidist", "checkerboard", "file",
                                           "sinc",      "friedman",     NULL};
     static const char *const splits[] = {"iid", "skewed", "mixtures", NULL};
+    polka_file_format format;
+    polka_scale_kind scale;
     if (!one_of(config->source, sources))
         return "data.source must be multidist, checkerboard, sinc, friedman or file";
+    /* spelled right even where the source ignores them: a typo is never silently dropped */
+    if (polka_file_format_parse(config->format, &format) != POLKA_OK) return polka_error_message();
+    if (polka_scale_kind_parse(config->scale, &scale) != POLKA_OK) return polka_error_message();
     if (strcmp(config->source, "file") == 0) return check_files(config);
     if (strcmp(config->source, "checkerboard") == 0) return check_checkerboard(config);
     if (strcmp(config->source, "multidist") != 0) return check_regression(config);
@@ -334,6 +335,8 @@ static const char *check_learner(const polka_config *config) {
         const char *why = check_batch_learner(config);
         if (why) return why;
     } else if (polka_control_kind_parse(config->control, &control) != POLKA_OK) {
+        polka_error_set(POLKA_ERR_ARG, "%s, or a batch regression learner (slkl, krr)",
+                        polka_error_message());
         return polka_error_message();
     }
     if (!(config->sigma > 0)) return "learner.sigma must be > 0";

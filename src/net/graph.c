@@ -12,21 +12,15 @@ static const char *const graph_kind_names[] = {"ring",  "line", "star", "complet
 static const char *const weight_kind_names[] = {"uniform", "metropolis", "file"};
 
 polka_status polka_graph_kind_parse(const char *name, polka_graph_kind *kind) {
-    for (size_t k = 0; k < sizeof graph_kind_names / sizeof *graph_kind_names; k++) {
-        if (strcmp(name, graph_kind_names[k]) == 0) {
-            *kind = (polka_graph_kind)k;
-            return POLKA_OK;
-        }
-    }
-    return polka_error_set(POLKA_ERR_ARG,
-                           "unknown graph kind '%s' (ring, line, star, complete, grid, torus, er, "
-                           "rgg, smallworld, ba)",
-                           name);
+    int index;
+    POLKA_CALL(polka_name_find(name, graph_kind_names, POLKA_COUNT(graph_kind_names), "graph kind",
+                               &index));
+    *kind = (polka_graph_kind)index;
+    return POLKA_OK;
 }
 
 const char *polka_graph_kind_name(polka_graph_kind kind) {
-    if ((size_t)kind >= sizeof graph_kind_names / sizeof *graph_kind_names) return "?";
-    return graph_kind_names[kind];
+    return polka_name_at(graph_kind_names, POLKA_COUNT(graph_kind_names), (int)kind);
 }
 
 int polka_graph_kind_is_random(polka_graph_kind kind) {
@@ -35,19 +29,15 @@ int polka_graph_kind_is_random(polka_graph_kind kind) {
 }
 
 polka_status polka_weight_kind_parse(const char *name, polka_weight_kind *kind) {
-    for (size_t k = 0; k < sizeof weight_kind_names / sizeof *weight_kind_names; k++) {
-        if (strcmp(name, weight_kind_names[k]) == 0) {
-            *kind = (polka_weight_kind)k;
-            return POLKA_OK;
-        }
-    }
-    return polka_error_set(POLKA_ERR_ARG, "unknown edge weights '%s' (uniform, metropolis, file)",
-                           name);
+    int index;
+    POLKA_CALL(polka_name_find(name, weight_kind_names, POLKA_COUNT(weight_kind_names),
+                               "edge weights", &index));
+    *kind = (polka_weight_kind)index;
+    return POLKA_OK;
 }
 
 const char *polka_weight_kind_name(polka_weight_kind kind) {
-    if ((size_t)kind >= sizeof weight_kind_names / sizeof *weight_kind_names) return "?";
-    return weight_kind_names[kind];
+    return polka_name_at(weight_kind_names, POLKA_COUNT(weight_kind_names), (int)kind);
 }
 
 /* One direction of an edge; idx is the edge's index in the input. */
