@@ -19,6 +19,16 @@ polka_cli_fails(unknown_argument "unknown argument '--fast'" ${POLKA_BIN} run --
 polka_cli_fails(unstable_step "learner.eta \\* learner.lambda must be < 1" ${POLKA_BIN} run --set learner.eta=2 --set learner.lambda=0.6)
 polka_cli_fails(scale_typo_any_source "unknown scaling 'unti' \\(none, unit, standard\\)" ${POLKA_BIN} run --set data.scale=unti)
 polka_cli_fails(unknown_control "unknown model-order control 'kmop'.*batch regression learner \\(slkl, krr\\)" ${POLKA_BIN} run --set learner.control=kmop)
+polka_cli_fails(signed_count "data.n_train: ' -5' is not a non-negative integer" ${POLKA_BIN} run --set "data.n_train= -5")
+polka_cli_fails(huge_batch "learner.batch: 4611686018427387904 is too large" ${POLKA_BIN} run --set learner.batch=4611686018427387904)
+polka_cli_fails(huge_agents "net.agents must be at most 1048576" ${POLKA_BIN} run --centralized --set net.agents=2000000)
+polka_cli_fails(huge_stream "run.passes \\* data.n_train is too large" ${POLKA_BIN} run --set run.passes=1e17)
+polka_cli_fails(huge_degree "learner.degree must be at most 64" ${POLKA_BIN} run --set learner.kernel=polynomial --set learner.degree=4294967299)
+polka_cli_fails(pegasos_no_lambda "pegasos needs learner.lambda > 0" ${POLKA_BIN} run --set learner.schedule=pegasos --set learner.lambda=0)
+polka_cli_fails(config_is_directory "cannot read config file '.*': it is a directory" ${POLKA_BIN} run --config ${CMAKE_CURRENT_SOURCE_DIR}/data)
+polka_cli_fails(output_is_csv "run.output and run.csv name the same file" ${POLKA_BIN} run --set run.output=x.out --set run.csv=x.out)
+polka_cli_fails(output_is_input "run.output names an input data file" ${POLKA_BIN} run --set data.source=file
+                --set data.train=no_such.svm --set data.test=no_such.svm.t --set run.output=no_such.svm)
 polka_cli_fails(data_no_output "needs -o FILE" ${POLKA_BIN} data multidist)
 polka_cli_fails(data_unwritable "cannot write '/nonexistent/dir/x.svm'" ${POLKA_BIN} data multidist -o /nonexistent/dir/x.svm)
 

@@ -99,4 +99,13 @@ int polka_config_batch_learner(const polka_config *config);
 /** Validates the configuration; NULL when it is fine, else a message. */
 const char *polka_config_check(const polka_config *config);
 
+/** The largest value an integer (size) key takes: 2^40. */
+#define POLKA_CONFIG_SIZE_MAX ((size_t)1 << 40)
+
+/**
+ * NULL when run.passes × data.n_train training samples can be counted exactly, else why not.
+ * polka_config_check() calls it; a file source calls it again once data.n_train is known.
+ */
+const char *polka_config_check_length(const polka_config *config);
+
 #endif

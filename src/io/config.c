@@ -1,11 +1,13 @@
 #include "polka/config.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <ini.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "polka/dataio.h"
 #include "polka/kernel.h"
@@ -135,9 +137,13 @@ static polka_status parse_value(const polka_config_key *key, const char *value, 
     switch (key->type) {
     case POLKA_KEY_SIZE:
     case POLKA_KEY_U64: {
+        /* strtoull would take " -5" as 2^64 - 5: only digits are an integer here */
         unsigned long long v = strtoull(value, &end, 10);
-        POLKA_CHECK(value[0] != '-' && end != value && *end == '\0' && errno == 0, POLKA_ERR_ARG,
+        POLKA_CHECK(isdigit((unsigned char)value[0]) && *end == '\0' && errno == 0, POLKA_ERR_ARG,
                     "%s: '%s' is not a non-negative integer", key->name, value);
+        POLKA_CHECK(key->type == POLKA_KEY_U64 || v <= POLKA_CONFIG_SIZE_MAX, POLKA_ERR_ARG,
+                    "%s: %s is too large (at most %llu)", key->name, value,
+                    (unsigned long long)POLKA_CONFIG_SIZE_MAX);
         if (key->type == POLKA_KEY_SIZE)
             *(size_t *)field = (size_t)v;
         else
@@ -207,6 +213,9 @@ static int config_ini_entry(void *user, const char *section, const char *name, c
 
 polka_status polka_config_load(polka_config *config, const char *path) {
     load_state state = {.config = config, .status = POLKA_OK};
+    struct stat info;
+    POLKA_CHECK(stat(path, &info) != 0 || !S_ISDIR(info.st_mode), POLKA_ERR_IO,
+                "cannot read config file '%s': it is a directory", path);
     int line = ini_parse(path, config_ini_entry, &state);
     POLKA_CHECK(line != -1, POLKA_ERR_IO, "cannot open config file '%s': %s", path,
                 strerror(errno));
@@ -304,6 +313,26 @@ static const char *check_data(const polka_config *config) {
     return NULL;
 }
 
+const char *polka_config_check_length(const polka_config *config) {
+    /* samples are counted in doubles and rounds in size_t: stay where both are exact */
+    if (!(config->passes * (double)config->n_train <= 9007199254740992.0))
+        return "run.passes * data.n_train is too large (at most 2^53 training samples)";
+    return NULL;
+}
+
+/* Bounds that keep every buffer size (products of these) far from overflowing. */
+static const char *check_sizes(const polka_config *config) {
+    if (config->batch > (1u << 20)) return "learner.batch must be at most 1048576";
+    if (config->central_batch > (1u << 24)) return "run.central_batch must be at most 16777216";
+    if (config->agents > (1u << 20)) return "net.agents must be at most 1048576";
+    if (config->dim > (1u << 24)) return "data.dim must be at most 16777216";
+    if (config->classes > (1u << 16)) return "data.classes must be at most 65536";
+    if (config->components > (1u << 16)) return "data.components must be at most 65536";
+    if (config->board > (1u << 20)) return "data.board must be at most 1048576";
+    if (config->degree > 64) return "learner.degree must be at most 64";
+    return polka_config_check_length(config);
+}
+
 int polka_config_batch_learner(const polka_config *config) {
     return strcmp(config->control, "slkl") == 0 || strcmp(config->control, "krr") == 0;
 }
@@ -343,6 +372,8 @@ static const char *check_learner(const polka_config *config) {
     if (!(config->eta > 0)) return "learner.eta must be > 0";
     if (!(config->lambda >= 0)) return "learner.lambda must be >= 0";
     if (!(config->eta * config->lambda < 1)) return "learner.eta * learner.lambda must be < 1";
+    if (strcmp(config->schedule, "pegasos") == 0 && !(config->lambda > 0))
+        return "learner.schedule = pegasos needs learner.lambda > 0 (its steps are 1/(lambda t))";
     if (!(config->kp >= 0)) return "learner.kp must be >= 0";
     if (!(config->jitter >= 0 && config->jitter < 1e-2))
         return "learner.jitter must be in [0, 0.01)";
@@ -366,6 +397,29 @@ static const char *check_learner(const polka_config *config) {
     return NULL;
 }
 
+/* 1 when paths a and b name one file: the same text, or the same existing file. */
+static int same_file(const char *a, const char *b) {
+    if (a[0] == '\0' || b[0] == '\0') return 0;
+    if (strcmp(a, b) == 0) return 1;
+    struct stat sa, sb;
+    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+           sa.st_ino == sb.st_ino;
+}
+
+/* A run must not write over its own inputs, nor write two outputs into one file. */
+static const char *check_outputs(const polka_config *config) {
+    const char *inputs[] = {config->train, config->train_labels, config->test, config->test_labels};
+    if (same_file(config->output, config->csv)) return "run.output and run.csv name the same file";
+    for (size_t k = 0; k < POLKA_COUNT(inputs); k++) {
+        if (strcmp(config->source, "file") != 0) break;
+        if (same_file(config->output, inputs[k]))
+            return "run.output names an input data file: the run would overwrite its data";
+        if (same_file(config->csv, inputs[k]))
+            return "run.csv names an input data file: the run would overwrite its data";
+    }
+    return NULL;
+}
+
 const char *polka_config_check(const polka_config *config) {
     static const char *const modes[] = {"decentralized", "centralized", NULL};
     static const char *const weights[] = {"uniform", "metropolis", "file", NULL};
@@ -373,8 +427,10 @@ const char *polka_config_check(const polka_config *config) {
     if (!one_of(config->mode, modes)) return "run.mode must be decentralized or centralized";
     if (!(config->passes > 0)) return "run.passes must be > 0";
     if (config->log_every < 1) return "run.log_every must be >= 1";
-    const char *why = check_data(config);
+    const char *why = check_sizes(config);
+    if (why == NULL) why = check_data(config);
     if (why == NULL) why = check_learner(config);
+    if (why == NULL) why = check_outputs(config);
     if (why) return why;
     if (!one_of(config->weights, weights)) return "net.weights must be uniform, metropolis or file";
     if (!one_of(config->penalty, penalties)) return "net.penalty must be paper or symmetric";

@@ -40,6 +40,9 @@ static polka_status open_file(polka_stream *stream, long agent) {
     config->dim = info->p;
     config->classes = info->classes;
     config->n_train = info->n; /* data.n_test follows when the test set is read */
+    const char *too_long = polka_config_check_length(config);
+    POLKA_CHECK(too_long == NULL, POLKA_ERR_ARG, "%s (%s has %zu samples)", too_long, config->train,
+                info->n);
     if (stream->split == SPLIT_SKEWED && info->classes > 0)
         POLKA_CHECK(config->skew_classes <= info->classes, POLKA_ERR_ARG,
                     "data.skew_classes = %zu but %s has %zu classes", config->skew_classes,
