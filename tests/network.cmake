@@ -25,6 +25,8 @@ polka_mpi_fails(rank_mismatch 3 "has 4 nodes but the run has 3 agents" --set net
 polka_mpi_fails(disconnected 4 "is not connected" --set net.graph=${TDATA}/disconnected_4.txt)
 polka_mpi_fails(bad_file 2 "bad_edge.txt:3:" --set net.graph=${TDATA}/bad_edge.txt)
 polka_mpi_fails(missing_file 2 "no/such/graph.txt" --set net.graph=no/such/graph.txt)
+polka_mpi_fails(agents_not_ranks 3 "net.agents = 7 but a decentralized run has one agent per rank" --set net.agents=7)
+polka_mpi_fails(file_weights_generated 2 "net.weights = file takes the weights from a topology file" --set net.weights=file)
 polka_mpi_fails(unstable 4 "unstable penalty step" --set net.graph=${GRAPHS}/complete_4.txt
                 --set net.weights=uniform --set net.c=2)
 polka_mpi_fails(bad_config_all_ranks 3 "learner.eta must be > 0" --set learner.eta=-1)

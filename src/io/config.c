@@ -435,5 +435,8 @@ const char *polka_config_check(const polka_config *config) {
     if (!one_of(config->weights, weights)) return "net.weights must be uniform, metropolis or file";
     if (!one_of(config->penalty, penalties)) return "net.penalty must be paper or symmetric";
     if (!(config->c >= 0)) return "net.c must be >= 0";
+    if (!(config->p >= 0 && config->p <= 1)) return "net.p must be in [0, 1]";
+    if (!(config->radius > 0)) return "net.radius must be > 0";
+    if (!(config->rewire >= 0 && config->rewire <= 1)) return "net.rewire must be in [0, 1]";
     return NULL;
 }

@@ -47,5 +47,12 @@ polka_status polka_sim_run(const polka_config *config, MPI_Comm comm, const polk
     POLKA_CHECK(why == NULL, POLKA_ERR_ARG, "%s", why);
     if (strcmp(config->mode, "centralized") == 0)
         return run_centralized_on_root(config, comm, hooks, summary);
+    int size = 1;
+    MPI_Comm_size(comm, &size);
+    /* a decentralized run has one agent per rank: net.agents cannot ask for others */
+    POLKA_CHECK(config->agents == 0 || config->agents == (size_t)size, POLKA_ERR_ARG,
+                "net.agents = %zu but a decentralized run has one agent per rank (%d ranks); "
+                "net.agents is for centralized runs",
+                config->agents, size);
     return polka_sim_run_decentralized(config, comm, hooks, summary, NULL);
 }

@@ -26,6 +26,10 @@ polka_status polka_sim_graph(const polka_config *config, size_t agents, polka_gr
     polka_graph *graph = NULL;
     int is_kind = access(config->graph, F_OK) != 0 &&
                   polka_graph_kind_parse(config->graph, &kind) == POLKA_OK;
+    POLKA_CHECK(!is_kind || strcmp(config->weights, "file") != 0, POLKA_ERR_ARG,
+                "net.weights = file takes the weights from a topology file, but net.graph = %s "
+                "is generated (use metropolis or uniform)",
+                config->graph);
     if (is_kind)
         POLKA_CALL(generate(config, kind, agents, &graph));
     else
