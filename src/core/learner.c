@@ -156,6 +156,9 @@ const char *polka_learner_check(const polka_learner_params *params) {
     why = check_control(params);
     if (why) return why;
     if (!(params->nu >= 0 && params->nu <= 1)) return "learner.nu must be in [0, 1]";
+    if (params->nu > 0 && !polka_norma_adapts(params->loss.kind))
+        return "learner.nu adapts the margin of the soft-margin, novelty and eps-insensitive "
+               "losses only (set learner.nu = 0 for this loss)";
     if (params->offset != 0 && params->offset != 1) return "learner.offset must be 0 or 1";
     return NULL;
 }
