@@ -16,6 +16,8 @@
 
 #define POLKA_NAME_LEN 32
 #define POLKA_PATH_LEN 512
+/** The most classes a generated data set may have (data.classes): bounds what a run allocates. */
+#define POLKA_MAX_CLASSES 100000
 
 typedef struct {
     /* [run] */

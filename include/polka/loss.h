@@ -70,4 +70,13 @@ double polka_loss_eval(const polka_loss *loss, const double *f, size_t c, double
  */
 double polka_loss_predict(const polka_loss *loss, const double *f, size_t c);
 
+/**
+ * The score a run reports for the outputs f (n×C) of n points with labels y, `classes`
+ * classes (0: regression): the fraction flagged (novelty), the accuracy (classes > 0) or
+ * the mean squared error of the predictions. The mean loss goes into *mean_loss and each
+ * point's polka_loss_predict into predictions (n), each when not NULL. Pure.
+ */
+double polka_loss_score(const polka_loss *loss, size_t classes, const double *f, const double *y,
+                        size_t n, double *predictions, double *mean_loss);
+
 #endif

@@ -90,18 +90,23 @@ polka_status polka_sim_run(const polka_config *config, MPI_Comm comm, const polk
                            polka_sim_summary *summary);
 
 /**
- * Reads a data file (format by name, IDX labels from labels_path) the way the run of
- * `config` read its test set: the training file's label map and scaling (a file run) or
- * classes 0..C−1 (a multidist run). *class_labels (classes entries, caller frees) maps a
- * class index back to the file's label value. Not collective.
+ * Reads a data file the way the run of `config` read its test set: in `format` (NULL: the
+ * run's data.format, by the name for auto or a generated source), IDX labels from
+ * labels_path, with the training file's label map and scaling (a file run) or classes
+ * 0..C−1 (a generated source; none when the loss is novelty or regression). *class_labels
+ * (classes entries, caller frees) maps a class index back to the file's label value. Not
+ * collective.
  */
 polka_status polka_sim_read_like_run(const polka_config *config, const char *path,
-                                     const char *labels_path, polka_dataset *out,
-                                     double **class_labels);
+                                     const char *labels_path, const char *format,
+                                     polka_dataset *out, double **class_labels);
 
 /**
- * Predictions of a model on data (class indices, or values for regression) into
- * predictions (data->n), and the score the run reports: accuracy or MSE; mean loss.
+ * Predictions of a model on data read by polka_sim_read_like_run (class indices, novelty
+ * flags or values) into predictions (data->n), and what the run reports for its test set:
+ * the score (accuracy, flagged fraction or MSE, see polka_loss_score_name) and the mean
+ * loss, with the run's loss and its parameters. Refuses a model whose inputs or outputs do
+ * not fit the data and the run's loss.
  */
 polka_status polka_sim_predict(const polka_config *config, const polka_model *model,
                                const polka_dataset *data, double *predictions, double *score,

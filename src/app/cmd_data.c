@@ -49,12 +49,20 @@ static polka_status write_multidist(const polka_config *config, const char *outp
     return status;
 }
 
+/* The one line naming the bad or missing data set, then the usage; on rank 0 only. */
+static void usage_error(const char *name) {
+    if (name == NULL)
+        fprintf(stderr, "polka data: missing the data set (multidist)\n\n");
+    else
+        fprintf(stderr, "polka data: unknown data set '%s' (multidist)\n\n", name);
+    fprintf(stderr, "usage: polka data multidist -o FILE [--config FILE] [--set ...]\n");
+}
+
 int polka_cmd_data(int argc, char **argv, MPI_Comm comm) {
     int rank = 0;
     MPI_Comm_rank(comm, &rank);
     if (argc < 2 || strcmp(argv[1], "multidist") != 0) {
-        if (rank == 0)
-            fprintf(stderr, "usage: polka data multidist -o FILE [--config FILE] [--set ...]\n");
+        if (rank == 0) usage_error(argc < 2 ? NULL : argv[1]);
         return 2;
     }
     polka_config config;

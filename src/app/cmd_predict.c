@@ -5,38 +5,53 @@
 #include <string.h>
 
 #include "cmd_predict.h"
+#include "polka/dataio.h"
 #include "polka/h5log.h"
+#include "polka/loss.h"
 #include "polka/sim.h"
 
 typedef struct {
-    const char *model, *data, *labels, *output;
+    const char *model, *data, *labels, *output, *format;
 } predict_args;
 
-static int usage(void) {
+static void print_usage(void) {
     fprintf(stderr,
             "usage: polka predict --model RUN.h5[:AGENT] --data FILE [--labels FILE] "
-            "[--output FILE]\n"
+            "[--format FORMAT] [--output FILE]\n"
             "  applies agent AGENT's model (default 0) of a run file to FILE (read like the\n"
-            "  run's test set: its label map and scaling), prints accuracy or MSE, and\n"
-            "  writes one prediction per line to --output (labels as in the data file)\n");
-    return 2;
+            "  run's test set: its data.format unless --format, label map and scaling), prints\n"
+            "  the score the run logs (accuracy, mse or flagged) and the mean loss, and writes\n"
+            "  one prediction per line to --output (labels as in the data file)\n");
 }
 
-static int parse(int argc, char **argv, predict_args *args) {
+/* The option's slot in args, or NULL for an unknown option. */
+static const char **option_slot(const char *name, predict_args *args) {
+    return strcmp(name, "--model") == 0    ? &args->model
+           : strcmp(name, "--data") == 0   ? &args->data
+           : strcmp(name, "--labels") == 0 ? &args->labels
+           : strcmp(name, "--output") == 0 ? &args->output
+           : strcmp(name, "--format") == 0 ? &args->format
+                                           : NULL;
+}
+
+static polka_status parse(int argc, char **argv, predict_args *args) {
     for (int k = 1; k < argc; k++) {
-        const char **slot = strcmp(argv[k], "--model") == 0    ? &args->model
-                            : strcmp(argv[k], "--data") == 0   ? &args->data
-                            : strcmp(argv[k], "--labels") == 0 ? &args->labels
-                            : strcmp(argv[k], "--output") == 0 ? &args->output
-                                                               : NULL;
-        if (slot == NULL || k + 1 >= argc) return 0;
+        const char **slot = option_slot(argv[k], args);
+        POLKA_CHECK(slot != NULL, POLKA_ERR_ARG, "unknown argument '%s' (see polka --help)",
+                    argv[k]);
+        POLKA_CHECK(k + 1 < argc, POLKA_ERR_ARG, "option %s needs a value", argv[k]);
         *slot = argv[++k];
     }
-    return args->model != NULL && args->data != NULL;
+    POLKA_CHECK(args->model != NULL && args->data != NULL, POLKA_ERR_ARG,
+                "needs --model RUN.h5 and --data FILE");
+    polka_file_format format;
+    if (args->format) POLKA_CALL(polka_file_format_parse(args->format, &format));
+    return POLKA_OK;
 }
 
-/* The run's configuration, key by key from /config (keys a file lacks keep their defaults). */
-static polka_status run_config(const polka_h5run *run, polka_config *config) {
+/* The run's configuration, key by key from /config (keys a file lacks keep their defaults),
+ * checked as `polka run` checks it. */
+static polka_status run_config(const polka_h5run *run, const char *path, polka_config *config) {
     polka_config_defaults(config);
     size_t count = 0;
     const polka_config_key *keys = polka_config_keys(&count);
@@ -45,6 +60,8 @@ static polka_status run_config(const polka_h5run *run, polka_config *config) {
         if (polka_h5run_config_string(run, keys[k].name, value, sizeof value) != POLKA_OK) continue;
         POLKA_CALL(polka_config_set(config, keys[k].name, value));
     }
+    const char *why = polka_config_check(config);
+    POLKA_CHECK(why == NULL, POLKA_ERR_FORMAT, "run file '%s': /config: %s", path, why);
     return POLKA_OK;
 }
 
@@ -66,16 +83,26 @@ static polka_status split_model(const char *spec, char *path, size_t size, size_
     return POLKA_OK;
 }
 
+/* One prediction per line: the file's label of a class index (classes > 0), else the value. */
 static polka_status write_predictions(const char *path, const double *predictions, size_t n,
-                                      const double *class_labels, int classification) {
+                                      const double *class_labels, size_t classes) {
+    for (size_t i = 0; i < n; i++)
+        POLKA_CHECK(classes == 0 || predictions[i] < (double)classes, POLKA_ERR_ARG,
+                    "prediction %zu is class %g of %zu", i, predictions[i], classes);
     FILE *file = fopen(path, "w");
     POLKA_CHECK(file != NULL, POLKA_ERR_IO, "cannot write '%s': %s", path, strerror(errno));
     for (size_t i = 0; i < n; i++)
-        fprintf(file, "%.17g\n",
-                classification ? class_labels[(size_t)predictions[i]] : predictions[i]);
+        fprintf(file, "%.17g\n", classes ? class_labels[(size_t)predictions[i]] : predictions[i]);
     int failed = ferror(file) | (fclose(file) != 0);
     POLKA_CHECK(!failed, POLKA_ERR_IO, "error while writing '%s'", path);
     return POLKA_OK;
+}
+
+/* What the run called its score: accuracy, mse or flagged. */
+static const char *score_name(const polka_config *config) {
+    polka_loss_kind kind = POLKA_LOSS_SQUARE;
+    (void)polka_loss_kind_parse(config->loss, &kind); /* checked with the configuration */
+    return polka_loss_score_name(kind);
 }
 
 static polka_status predict(const predict_args *args) {
@@ -88,14 +115,15 @@ static polka_status predict(const predict_args *args) {
     polka_model *model = NULL;
     polka_dataset data = {0};
     double *labels = NULL, *predictions = NULL;
-    polka_status status = run_config(run, &config);
+    polka_status status = run_config(run, path, &config);
     if (status == POLKA_OK)
         status = agent < polka_h5run_agents(run)
                      ? polka_h5run_load_model(run, agent, &model)
                      : polka_error_set(POLKA_ERR_ARG, "%s has %zu agents, no agent %zu", path,
                                        polka_h5run_agents(run), agent);
     if (status == POLKA_OK)
-        status = polka_sim_read_like_run(&config, args->data, args->labels, &data, &labels);
+        status = polka_sim_read_like_run(&config, args->data, args->labels, args->format, &data,
+                                         &labels);
     if (status == POLKA_OK &&
         (predictions = malloc((data.n ? data.n : 1) * sizeof *predictions)) == NULL)
         status = polka_error_set(POLKA_ERR_MEM, "out of memory");
@@ -103,12 +131,12 @@ static polka_status predict(const predict_args *args) {
     if (status == POLKA_OK)
         status = polka_sim_predict(&config, model, &data, predictions, &score, &loss);
     if (status == POLKA_OK) {
-        int classification = data.classes > 0;
-        printf("%s %.17g on %zu samples of %s (agent %zu of %s, model order %zu), mean loss %.6g\n",
-               classification ? "accuracy" : "mse", score, data.n, args->data, agent, path,
+        printf("%s %.17g on %zu samples of %s (agent %zu of %s, model order %zu), mean loss "
+               "%.6g\n",
+               score_name(&config), score, data.n, args->data, agent, path,
                polka_model_order(model), loss);
         if (args->output)
-            status = write_predictions(args->output, predictions, data.n, labels, classification);
+            status = write_predictions(args->output, predictions, data.n, labels, data.classes);
     }
     free(predictions);
     free(labels);
@@ -120,7 +148,11 @@ static polka_status predict(const predict_args *args) {
 
 int polka_cmd_predict(int argc, char **argv) {
     predict_args args = {0};
-    if (!parse(argc, argv, &args)) return usage();
+    if (parse(argc, argv, &args) != POLKA_OK) {
+        fprintf(stderr, "polka predict: %s\n\n", polka_error_message());
+        print_usage();
+        return 2;
+    }
     if (predict(&args) != POLKA_OK) {
         fprintf(stderr, "polka predict: %s\n", polka_error_message());
         return 1;

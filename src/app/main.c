@@ -17,7 +17,8 @@ static void print_usage(void) {
         "                        [--quiet] [--progress=auto|tty|plain|off]\n"
         "  polka data multidist -o FILE [--config FILE] [--set ...]   LIBSVM files FILE, FILE.t\n"
         "  polka graph generate --kind KIND --n N [--seed S ...] -o FILE | polka graph info FILE\n"
-        "  polka predict --model RUN.h5[:AGENT] --data FILE [--labels FILE] [--output FILE]\n"
+        "  polka predict --model RUN.h5[:AGENT] --data FILE [--labels FILE] [--format FORMAT]\n"
+        "                [--output FILE]\n"
         "  polka report RUN.h5 [RUN2.h5 ...]                          summary table of run files\n"
         "  polka --help | --version\n\n"
         "With one rank (or run.mode = centralized) `polka run` is centralized POLK.\n\n",

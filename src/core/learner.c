@@ -459,19 +459,7 @@ polka_status polka_learner_step(polka_learner *learner, const double *x, const d
 
 double polka_learner_score(const polka_learner *learner, const double *f, const double *y, size_t n,
                            double *mean_loss) {
-    size_t c = learner->outputs;
-    double hits = 0.0, sqerr = 0.0, loss = 0.0, flagged = 0.0;
-    for (size_t i = 0; i < n; i++) {
-        double prediction = polka_loss_predict(&learner->loss, f + i * c, c);
-        flagged += prediction; /* novelty: the flag, 1 when f < ρ */
-        loss += polka_loss_eval(&learner->loss, f + i * c, c, y[i], NULL);
-        hits += prediction == y[i];
-        sqerr += (prediction - y[i]) * (prediction - y[i]);
-    }
-    if (mean_loss) *mean_loss = n ? loss / (double)n : 0.0;
-    if (n == 0) return 0.0;
-    if (learner->loss.kind == POLKA_LOSS_NOVELTY) return flagged / (double)n;
-    return learner->classes > 0 ? hits / (double)n : sqerr / (double)n;
+    return polka_loss_score(&learner->loss, learner->classes, f, y, n, NULL, mean_loss);
 }
 
 polka_status polka_learner_evaluate(const polka_learner *learner, const double *x, const double *y,

@@ -246,6 +246,10 @@ void polka_config_get(const polka_config *config, const polka_config_key *key, c
     }
 }
 
+#define TEXT_OF(value)       #value
+#define TEXT_OF_MACRO(macro) TEXT_OF(macro)
+#define MAX_CLASSES_TEXT     TEXT_OF_MACRO(POLKA_MAX_CLASSES)
+
 static int one_of(const char *value, const char *const *choices) {
     for (; *choices; choices++)
         if (strcmp(value, *choices) == 0) return 1;
@@ -302,6 +306,7 @@ static const char *check_data(const polka_config *config) {
     if (config->n_train < 1) return "data.n_train must be >= 1";
     if (config->n_test < 1) return "data.n_test must be >= 1";
     if (config->classes < 2) return "data.classes must be >= 2";
+    if (config->classes > POLKA_MAX_CLASSES) return "data.classes must be <= " MAX_CLASSES_TEXT;
     if (config->components < 1) return "data.components must be >= 1";
     if (config->dim < 2) return "data.dim must be >= 2";
     if (!(config->mean_var >= 0)) return "data.mean_var must be >= 0";

@@ -1,6 +1,7 @@
 /* The run file's reader: serial, default file access (no MPI). */
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -320,6 +321,16 @@ static polka_status read_matrix(hid_t group, const char *name, const char *path,
     return polka_h5_first(status, polka_h5_close(&dataset, path));
 }
 
+/* A NaN or an infinity in a saved model: the file was damaged or changed after the run. */
+static polka_status check_finite(const double *data, size_t rows, size_t cols, const char *where,
+                                 const char *name, const char *path) {
+    for (size_t e = 0; e < rows * cols; e++)
+        POLKA_CHECK(isfinite(data[e]), POLKA_ERR_FORMAT,
+                    "run file '%s': the model is corrupt: %s/%s[%zu, %zu] = %g is not finite", path,
+                    where, name, e / cols, e % cols, data[e]);
+    return POLKA_OK;
+}
+
 static polka_status build_model(hid_t group, const char *where, const char *path,
                                 polka_model **out) {
     polka_kernel kernel;
@@ -328,6 +339,8 @@ static polka_status build_model(hid_t group, const char *where, const char *path
     size_t m = 0, p = 0, mw = 0, c = 0;
     polka_status status = read_matrix(group, "dictionary", path, &dict, &m, &p);
     if (status == POLKA_OK) status = read_matrix(group, "weights", path, &weights, &mw, &c);
+    if (status == POLKA_OK) status = check_finite(dict, m, p, where, "dictionary", path);
+    if (status == POLKA_OK) status = check_finite(weights, mw, c, where, "weights", path);
     if (status == POLKA_OK && mw != m)
         status = polka_error_set(POLKA_ERR_FORMAT,
                                  "run file '%s': %s has %zu dictionary rows but %zu weight rows",

@@ -2,22 +2,39 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "polka/checkerboard.h"
 #include "polka/dataio.h"
 #include "polka/loss.h"
 #include "sim_impl.h"
 
-/* The training facts a multidist run had: classes 0..C−1, its dimension, no scaling. */
-static polka_status multidist_info(const polka_config *config, polka_data_info *info) {
-    *info = (polka_data_info){.p = config->dim, .classes = config->classes};
-    info->labels = malloc(config->classes * sizeof *info->labels);
+/*
+ * The training facts a run on a generator had: its dimension, no scaling, and classes
+ * 0..C−1 when its loss classifies (novelty and regression losses read labels as values).
+ */
+static polka_status generated_info(const polka_config *config, int classification,
+                                   polka_data_info *info) {
+    int board = strcmp(config->source, "checkerboard") == 0;
+    size_t classes = !classification ? 0 : board ? 2 : config->classes;
+    *info =
+        (polka_data_info){.p = board ? POLKA_CHECKERBOARD_DIM : config->dim, .classes = classes};
+    if (classes == 0) return POLKA_OK;
+    info->labels = malloc(classes * sizeof *info->labels);
     POLKA_CHECK_ALLOC(info->labels);
-    for (size_t c = 0; c < config->classes; c++) info->labels[c] = (double)c;
+    for (size_t c = 0; c < classes; c++) info->labels[c] = (double)c;
+    return POLKA_OK;
+}
+
+/* The class labels of info, copied for the caller (at least one entry). */
+static polka_status copy_class_labels(const polka_data_info *info, double **class_labels) {
+    *class_labels = malloc((info->classes ? info->classes : 1) * sizeof **class_labels);
+    POLKA_CHECK_ALLOC(*class_labels);
+    if (info->classes) memcpy(*class_labels, info->labels, info->classes * sizeof **class_labels);
     return POLKA_OK;
 }
 
 polka_status polka_sim_read_like_run(const polka_config *config, const char *path,
-                                     const char *labels_path, polka_dataset *out,
-                                     double **class_labels) {
+                                     const char *labels_path, const char *format,
+                                     polka_dataset *out, double **class_labels) {
     polka_loss_kind loss;
     POLKA_CALL(polka_loss_kind_parse(config->loss, &loss));
     int from_file = strcmp(config->source, "file") == 0;
@@ -28,48 +45,52 @@ polka_status polka_sim_read_like_run(const polka_config *config, const char *pat
     };
     polka_read_options options = train_options;
     options.labels_path = labels_path;
-    POLKA_CALL(polka_file_format_parse(from_file ? config->format : "auto", &train_options.format));
-    POLKA_CALL(polka_file_format_parse("auto", &options.format));
+    const char *run_format = from_file ? config->format : "auto";
+    POLKA_CALL(polka_file_format_parse(run_format, &train_options.format));
+    POLKA_CALL(polka_file_format_parse(format ? format : run_format, &options.format));
     polka_scale_kind scale = POLKA_SCALE_NONE;
     if (from_file) POLKA_CALL(polka_scale_kind_parse(config->scale, &scale));
     polka_data_info info;
     /* a file run: the label map and scaling come from its training file, as in the run */
     POLKA_CALL(from_file ? polka_data_scan(config->train, &train_options, &info)
-                         : multidist_info(config, &info));
+                         : generated_info(config, !options.regression, &info));
     polka_status status = polka_data_read(path, &options, &info, NULL, NULL, out, NULL);
     if (status == POLKA_OK) polka_data_scale(out, &info, scale);
-    if (status == POLKA_OK && class_labels) {
-        *class_labels = malloc((info.classes ? info.classes : 1) * sizeof **class_labels);
-        if (*class_labels == NULL)
-            status = polka_error_set(POLKA_ERR_MEM, "out of memory");
-        else
-            memcpy(*class_labels, info.labels, info.classes * sizeof **class_labels);
-    }
+    if (status == POLKA_OK && class_labels) status = copy_class_labels(&info, class_labels);
     polka_data_info_free(&info);
     return status;
+}
+
+/* The model has the inputs of the data and the outputs the run's loss and classes give. */
+static polka_status check_model_fits(const polka_model *model, const polka_loss *loss,
+                                     const polka_dataset *data) {
+    size_t outputs = polka_model_outputs(model),
+           wanted = polka_loss_outputs(loss->kind, data->classes);
+    POLKA_CHECK(polka_model_dim(model) == data->p, POLKA_ERR_ARG,
+                "the model has dimension %zu but the data %zu", polka_model_dim(model), data->p);
+    if (outputs == wanted) return POLKA_OK;
+    if (wanted == data->classes)
+        return polka_error_set(POLKA_ERR_FORMAT,
+                               "the model has %zu outputs but the run has %zu classes", outputs,
+                               data->classes);
+    return polka_error_set(POLKA_ERR_FORMAT, "the model has %zu outputs but a %s model has %zu",
+                           outputs, polka_loss_kind_name(loss->kind), wanted);
 }
 
 polka_status polka_sim_predict(const polka_config *config, const polka_model *model,
                                const polka_dataset *data, double *predictions, double *score,
                                double *mean_loss) {
-    polka_loss loss = {.epsilon = config->loss_epsilon};
-    POLKA_CALL(polka_loss_kind_parse(config->loss, &loss.kind));
-    size_t c = polka_model_outputs(model);
-    POLKA_CHECK(polka_model_dim(model) == data->p, POLKA_ERR_ARG,
-                "the model has dimension %zu but the data %zu", polka_model_dim(model), data->p);
-    double *f = malloc((data->n ? data->n : 1) * c * sizeof *f);
+    polka_loss loss;
+    POLKA_CALL(polka_sim_loss(config, &loss));
+    const char *why = polka_loss_check(&loss, data->classes);
+    POLKA_CHECK(why == NULL, POLKA_ERR_ARG, "%s", why);
+    POLKA_CALL(check_model_fits(model, &loss, data));
+    double *f = malloc((data->n ? data->n : 1) * polka_model_outputs(model) * sizeof *f);
     POLKA_CHECK_ALLOC(f);
     polka_status status = polka_model_eval(model, data->x, data->n, f);
-    double hits = 0.0, sqerr = 0.0, total = 0.0;
-    for (size_t i = 0; status == POLKA_OK && i < data->n; i++) {
-        predictions[i] = polka_loss_predict(&loss, f + i * c, c);
-        total += polka_loss_eval(&loss, f + i * c, c, data->y[i], NULL);
-        hits += predictions[i] == data->y[i];
-        sqerr += (predictions[i] - data->y[i]) * (predictions[i] - data->y[i]);
-    }
+    if (status == POLKA_OK)
+        *score =
+            polka_loss_score(&loss, data->classes, f, data->y, data->n, predictions, mean_loss);
     free(f);
-    double n = data->n ? (double)data->n : 1.0;
-    *score = polka_loss_is_classification(loss.kind) ? hits / n : sqerr / n;
-    *mean_loss = total / n;
     return status;
 }

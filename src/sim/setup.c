@@ -72,13 +72,18 @@ polka_status polka_sim_kernel(const polka_config *config, polka_kernel *kernel) 
     return polka_kernel_kind_parse(config->kernel, &kernel->kind);
 }
 
+polka_status polka_sim_loss(const polka_config *config, polka_loss *loss) {
+    *loss =
+        (polka_loss){.epsilon = config->loss_epsilon, .rho = config->rho, .delta = config->delta};
+    return polka_loss_kind_parse(config->loss, &loss->kind);
+}
+
 polka_status polka_sim_learner_params(const polka_config *config, polka_learner_params *params) {
     const char *why = polka_config_check(config);
     POLKA_CHECK(why == NULL, POLKA_ERR_ARG, "%s", why);
     polka_learner_params_defaults(params);
     POLKA_CALL(polka_sim_kernel(config, &params->kernel));
-    params->loss =
-        (polka_loss){.epsilon = config->loss_epsilon, .rho = config->rho, .delta = config->delta};
+    POLKA_CALL(polka_sim_loss(config, &params->loss));
     params->eta = config->eta;
     params->lambda = config->lambda;
     params->kp = config->kp;
@@ -92,7 +97,6 @@ polka_status polka_sim_learner_params(const polka_config *config, polka_learner_
     params->offset = (int)config->offset;
     params->suffix = config->suffix;
     params->seed = config->seed;
-    POLKA_CALL(polka_loss_kind_parse(config->loss, &params->loss.kind));
     POLKA_CALL(polka_control_kind_parse(config->control, &params->control));
     return polka_schedule_kind_parse(config->schedule, &params->schedule);
 }

@@ -44,6 +44,9 @@ double polka_online_error_value(const polka_online_error *error);
 /** The kernel of learner.kernel, sigma, degree and coef0. */
 polka_status polka_sim_kernel(const polka_config *config, polka_kernel *kernel);
 
+/** The loss of learner.loss with its parameters learner.loss_epsilon, rho and delta. */
+polka_status polka_sim_loss(const polka_config *config, polka_loss *loss);
+
 /**
  * A centralized run of a batch regression learner (learner.control = slkl | krr) on the
  * first data.n_train samples of the union of `agents` streams (batch.c). Not collective.
