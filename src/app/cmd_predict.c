@@ -58,7 +58,9 @@ static polka_status run_config(const polka_h5run *run, const char *path, polka_c
     for (size_t k = 0; k < count; k++) {
         char value[POLKA_PATH_LEN];
         if (polka_h5run_config_string(run, keys[k].name, value, sizeof value) != POLKA_OK) continue;
-        POLKA_CALL(polka_config_set(config, keys[k].name, value));
+        if (polka_config_set(config, keys[k].name, value) != POLKA_OK)
+            return polka_error_set(POLKA_ERR_FORMAT, "run file '%s': /config: %s", path,
+                                   polka_error_message());
     }
     const char *why = polka_config_check(config);
     POLKA_CHECK(why == NULL, POLKA_ERR_FORMAT, "run file '%s': /config: %s", path, why);

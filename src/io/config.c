@@ -331,7 +331,6 @@ static const char *check_sizes(const polka_config *config) {
     if (config->central_batch > (1u << 24)) return "run.central_batch must be at most 16777216";
     if (config->agents > (1u << 20)) return "net.agents must be at most 1048576";
     if (config->dim > (1u << 24)) return "data.dim must be at most 16777216";
-    if (config->classes > (1u << 16)) return "data.classes must be at most 65536";
     if (config->components > (1u << 16)) return "data.components must be at most 65536";
     if (config->board > (1u << 20)) return "data.board must be at most 1048576";
     if (config->degree > 64) return "learner.degree must be at most 64";
