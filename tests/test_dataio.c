@@ -72,6 +72,12 @@ static int keep_every_third(void *context, uint64_t index) {
     return index % 3 == 0;
 }
 
+static int keep_none(void *context, uint64_t index) {
+    (void)context;
+    (void)index;
+    return 0;
+}
+
 /* Scans path and expects failure with code and a message holding the file's name and want. */
 static void expect_scan_error(const char *path, const polka_read_options *options,
                               polka_status code, const char *want) {
@@ -367,6 +373,27 @@ static void test_libsvm_errors(void **state) {
     const char *missing = tmp_path("missing.svm");
     expect_scan_error(missing, NULL, POLKA_ERR_IO, "No such file or directory");
     expect_scan_error(tmp_dir, NULL, POLKA_ERR_IO, "cannot read");
+}
+
+/* A test file without samples is an error like an empty training file, not 0 of 0 correct. */
+static void test_read_empty_test_files(void **state) {
+    (void)state;
+    polka_data_info info;
+    CHECK_OK(polka_data_scan(write_text("full.svm", libsvm_train), NULL, &info));
+    expect_read_error(write_text("empty_test.svm", ""), NULL, &info, "empty_test.svm: no samples");
+    expect_read_error(write_text("comment_test.svm", "# only\n\n  # comments\n"), NULL, &info,
+                      "comment_test.svm: no samples");
+    polka_dataset data; /* keeping none of the samples of a file that has some is fine */
+    CHECK_OK(polka_data_read(write_text("one.svm", "1 1:2\n"), NULL, &info, keep_none, NULL, &data,
+                             NULL));
+    assert_int_equal(data.n, 0);
+    polka_dataset_free(&data);
+    polka_data_info_free(&info);
+
+    CHECK_OK(polka_data_scan(write_text("full.csv", "a,label\n1,0\n2,1\n"), NULL, &info));
+    expect_read_error(write_text("header_test.csv", "a,label\n\n"), NULL, &info,
+                      "header_test.csv: no samples");
+    polka_data_info_free(&info);
 }
 
 /* ---- CSV --------------------------------------------------------------------------------- */
@@ -758,6 +785,7 @@ int main(void) {
         cmocka_unit_test(test_libsvm_gzip_and_long_lines),
         cmocka_unit_test(test_label_map_and_regression),
         cmocka_unit_test(test_libsvm_errors),
+        cmocka_unit_test(test_read_empty_test_files),
         cmocka_unit_test(test_csv_read_back),
         cmocka_unit_test(test_csv_errors),
         cmocka_unit_test(test_idx_read_back),

@@ -105,7 +105,9 @@ typedef int (*polka_keep_fn)(void *context, uint64_t index);
  * class indices 0..classes−1 (as doubles) through info->labels, regression targets are kept
  * as read. A test file with a feature index beyond info->p, a different number of columns
  * or pixels, or a label not in info->labels, is an error naming the file and line; a LIBSVM
- * file of a smaller dimension is fine (missing features are 0).
+ * file of a smaller dimension is fine (missing features are 0). A file without samples (empty,
+ * only blank or comment lines, a CSV header alone) is an error, as in polka_data_scan(); keep
+ * may still keep none of the samples of a file that has some.
  *
  * keep is called once for every sample, in file order, before the sample is parsed.
  * index_out, when not NULL, receives (allocated here, the caller frees it) the file index of

@@ -316,6 +316,11 @@ static polka_status run_pass(const char *path, const polka_read_options *options
     }
 }
 
+/* A file without a single sample (empty, or only blank and comment lines) is never data. */
+static polka_status no_samples_error(const char *path) {
+    return polka_error_set(POLKA_ERR_FORMAT, "%s: no samples in the file", path);
+}
+
 polka_status polka_data_scan(const char *path, const polka_read_options *options,
                              polka_data_info *info) {
     *info = (polka_data_info){0};
@@ -324,8 +329,7 @@ polka_status polka_data_scan(const char *path, const polka_read_options *options
     dataio_stats stats = {.regression = resolved.regression != 0};
     dataio_pass pass = {.stats = &stats};
     polka_status status = run_pass(path, &resolved, &pass);
-    if (status == POLKA_OK && stats.n == 0)
-        status = polka_error_set(POLKA_ERR_FORMAT, "%s: no samples in the file", path);
+    if (status == POLKA_OK && stats.n == 0) status = no_samples_error(path);
     if (status == POLKA_OK && stats.p == 0)
         status = polka_error_set(POLKA_ERR_FORMAT, "%s: no features in the file", path);
     if (status == POLKA_OK) status = stats_finish(&stats, info);
@@ -419,6 +423,9 @@ polka_status polka_data_read(const char *path, const polka_read_options *options
     dataio_rows rows = {.p = info->p};
     dataio_pass pass = {.info = info, .keep = keep, .context = context, .rows = &rows};
     polka_status status = run_pass(path, &resolved, &pass);
+    /* a test file with no samples would score as 0 of 0 correct: refuse it like a training file
+     * (a keep function that keeps none of the samples is fine) */
+    if (status == POLKA_OK && pass.samples == 0) status = no_samples_error(path);
     if (status == POLKA_OK && rows.capacity == 0) {
         double *row = NULL; /* nothing kept: still hand out allocated arrays */
         status = dataio_rows_push(&rows, 0, 0.0, &row);

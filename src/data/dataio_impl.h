@@ -57,6 +57,7 @@ typedef struct {
     polka_keep_fn keep;
     void *context;
     dataio_rows *rows;
+    uint64_t samples; /* set by the reader at the end: the samples in the file, kept or not */
 } dataio_pass;
 
 /* 1 when the pass wants sample index (a scan wants all). */

@@ -208,12 +208,14 @@ static polka_status read_lines(csv_reader *r, dataio_pass *pass) {
         size_t len = 0;
         int got = 0;
         POLKA_CALL(dataio_text_next(&r->text, &len, &got));
-        if (!got) return POLKA_OK;
+        if (!got) break;
         if (len == 0) continue;
         if (dataio_pass_wants(pass, index))
             POLKA_CALL(pass->stats ? scan_line(r, pass->stats) : read_line(r, pass, index));
         index++;
     }
+    pass->samples = index;
+    return POLKA_OK;
 }
 
 polka_status dataio_csv_pass(const char *path, const polka_read_options *options,
