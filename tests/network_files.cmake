@@ -24,3 +24,7 @@ set_tests_properties(file_empty_predict_model PROPERTIES FIXTURES_SETUP empty_da
 polka_cli_fails(predict_empty_data "comments_only.svm: no samples in the file" ${POLKA_BIN} predict
                 --model ${CMAKE_CURRENT_BINARY_DIR}/empty_data.h5 --data ${TDATA}/comments_only.svm)
 set_tests_properties(cli_predict_empty_data PROPERTIES FIXTURES_REQUIRED empty_data_model)
+# A test CSV whose header names the training columns in another order would swap features.
+polka_mpi_fails(file_csv_header_mismatch 2 "x2_x1.csv:1: column 1 is 'x2', but in the training file '.*x1_x2.csv' it is 'x1'"
+                --set data.source=file --set data.train=${TDATA}/x1_x2.csv
+                --set data.test=${TDATA}/x2_x1.csv --set net.graph=line --set learner.loss=hinge)
