@@ -14,3 +14,17 @@ polka_mpi_fails(file_no_test 2 "needs data.train and data.test" --set data.sourc
                 --set data.train=${TDATA}/two_dim.svm)
 polka_cli_fails(predict_missing_run "no/such/run.h5" ${POLKA_BIN} predict --model no/such/run.h5
                 --data ${TDATA}/two_dim.svm)
+# A test (or predict) file without samples fails like an empty training file, not "0 of 0".
+polka_mpi_fails(file_empty_test 2 "comments_only.svm: no samples in the file" --set data.source=file
+                --set data.train=${TDATA}/two_dim.svm --set data.test=${TDATA}/comments_only.svm
+                --set net.graph=line)
+add_test(NAME file_empty_predict_model COMMAND ${POLKA_BIN} run --quiet --set data.n_train=200
+         --set data.n_test=50 --set run.output=${CMAKE_CURRENT_BINARY_DIR}/empty_data.h5)
+set_tests_properties(file_empty_predict_model PROPERTIES FIXTURES_SETUP empty_data_model)
+polka_cli_fails(predict_empty_data "comments_only.svm: no samples in the file" ${POLKA_BIN} predict
+                --model ${CMAKE_CURRENT_BINARY_DIR}/empty_data.h5 --data ${TDATA}/comments_only.svm)
+set_tests_properties(cli_predict_empty_data PROPERTIES FIXTURES_REQUIRED empty_data_model)
+# A test CSV whose header names the training columns in another order would swap features.
+polka_mpi_fails(file_csv_header_mismatch 2 "x2_x1.csv:1: column 1 is 'x2', but in the training file '.*x1_x2.csv' it is 'x1'"
+                --set data.source=file --set data.train=${TDATA}/x1_x2.csv
+                --set data.test=${TDATA}/x2_x1.csv --set net.graph=line --set learner.loss=hinge)

@@ -72,6 +72,12 @@ static int keep_every_third(void *context, uint64_t index) {
     return index % 3 == 0;
 }
 
+static int keep_none(void *context, uint64_t index) {
+    (void)context;
+    (void)index;
+    return 0;
+}
+
 /* Scans path and expects failure with code and a message holding the file's name and want. */
 static void expect_scan_error(const char *path, const polka_read_options *options,
                               polka_status code, const char *want) {
@@ -369,6 +375,27 @@ static void test_libsvm_errors(void **state) {
     expect_scan_error(tmp_dir, NULL, POLKA_ERR_IO, "cannot read");
 }
 
+/* A test file without samples is an error like an empty training file, not 0 of 0 correct. */
+static void test_read_empty_test_files(void **state) {
+    (void)state;
+    polka_data_info info;
+    CHECK_OK(polka_data_scan(write_text("full.svm", libsvm_train), NULL, &info));
+    expect_read_error(write_text("empty_test.svm", ""), NULL, &info, "empty_test.svm: no samples");
+    expect_read_error(write_text("comment_test.svm", "# only\n\n  # comments\n"), NULL, &info,
+                      "comment_test.svm: no samples");
+    polka_dataset data; /* keeping none of the samples of a file that has some is fine */
+    CHECK_OK(polka_data_read(write_text("one.svm", "1 1:2\n"), NULL, &info, keep_none, NULL, &data,
+                             NULL));
+    assert_int_equal(data.n, 0);
+    polka_dataset_free(&data);
+    polka_data_info_free(&info);
+
+    CHECK_OK(polka_data_scan(write_text("full.csv", "a,label\n1,0\n2,1\n"), NULL, &info));
+    expect_read_error(write_text("header_test.csv", "a,label\n\n"), NULL, &info,
+                      "header_test.csv: no samples");
+    polka_data_info_free(&info);
+}
+
 /* ---- CSV --------------------------------------------------------------------------------- */
 
 static const char csv_train[] = "\"x1\", \"label\" ,x2\n"
@@ -406,6 +433,47 @@ static void test_csv_read_back(void **state) {
     expect_read_error(write_text("csvlabel.csv", "x1,label,x2\n1,1,1\n1,2,1\n"), NULL, &info,
                       "csvlabel.csv:3: label 2 is not one of the 2 classes");
     polka_data_info_free(&info);
+}
+
+/* A test CSV must have the training header: columns are never matched by position alone. */
+static void test_csv_test_header_must_match(void **state) {
+    (void)state;
+    const char *path = write_text("header_train.csv", csv_train);
+    polka_data_info info;
+    CHECK_OK(polka_data_scan(path, NULL, &info));
+    assert_int_equal(info.columns, 3);
+    assert_string_equal(info.column_names[1], "label");
+    char want[600];
+    snprintf(want, sizeof want,
+             "swapped.csv:1: column 1 is 'x2', but in the training file '%s' it "
+             "is 'x1'",
+             path);
+    expect_read_error(write_text("swapped.csv", "x2,label,x1\n1,1,2\n"), NULL, &info, want);
+    expect_read_error(write_text("moved.csv", "x1,x2,label\n1,2,1\n"), NULL, &info,
+                      "moved.csv:1: column 2 is 'x2'");
+    expect_read_error(write_text("renamed.csv", "\n x1 ,label,y\n1,1,2\n"), NULL, &info,
+                      "renamed.csv:2: column 3 is 'y'");
+    polka_dataset data; /* quotes and blanks around the names do not matter */
+    CHECK_OK(polka_data_read(write_text("same.csv", "\"x1\" ,label, \"x2\"\n1,1,2\n"), NULL, &info,
+                             NULL, NULL, &data, NULL));
+    assert_true(data.n == 1 && data.x[0] == 1 && data.x[1] == 2 && data.y[0] == 1);
+    polka_dataset_free(&data);
+    polka_data_info_free(&info);
+
+    /* a training file without a header: a CSV test file is read by position */
+    CHECK_OK(polka_data_scan(write_text("two.svm", "0 1:1 2:2\n1 2:1\n"), NULL, &info));
+    assert_null(info.column_names);
+    CHECK_OK(polka_data_read(write_text("any.csv", "b,a,label\n3,4,1\n"), NULL, &info, NULL, NULL,
+                             &data, NULL));
+    assert_true(data.x[0] == 3 && data.x[1] == 4);
+    polka_dataset_free(&data);
+    polka_data_info_free(&info);
+}
+
+static void test_csv_other_label_column(void **state) {
+    (void)state;
+    polka_data_info info;
+    polka_dataset data;
 
     /* another label column; regression */
     const char *named = write_text("named.csv", "a,b,target\n1,2,0.5\n3,4,-7.25\n");
@@ -758,7 +826,10 @@ int main(void) {
         cmocka_unit_test(test_libsvm_gzip_and_long_lines),
         cmocka_unit_test(test_label_map_and_regression),
         cmocka_unit_test(test_libsvm_errors),
+        cmocka_unit_test(test_read_empty_test_files),
         cmocka_unit_test(test_csv_read_back),
+        cmocka_unit_test(test_csv_test_header_must_match),
+        cmocka_unit_test(test_csv_other_label_column),
         cmocka_unit_test(test_csv_errors),
         cmocka_unit_test(test_idx_read_back),
         cmocka_unit_test(test_idx_other_shapes),

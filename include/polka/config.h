@@ -88,7 +88,10 @@ polka_status polka_config_set(polka_config *config, const char *name, const char
 /** Applies an override "section.key=value". */
 polka_status polka_config_override(polka_config *config, const char *assignment);
 
-/** Reads an INI file on top of the current values. Errors name the file and line. */
+/**
+ * Reads an INI file on top of the current values. Errors name the file and line. Blanks that
+ * start a line are ignored: an indented line is a key of its own, never more of a value.
+ */
 polka_status polka_config_load(polka_config *config, const char *path);
 
 /** The value of a key as text. */

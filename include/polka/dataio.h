@@ -22,7 +22,9 @@
  * - **CSV**: a header line naming the columns (optionally in double quotes), then one sample
  *   per line with as many comma-separated numeric fields; blanks around fields are ignored,
  *   blank lines are skipped. The label column is the one named polka_read_options.label_column,
- *   at any position; the features are the other columns, in order.
+ *   at any position; the features are the other columns, in order. A CSV file read with the
+ *   info of a CSV training file must have the same header: the same names in the same order
+ *   (columns are not matched by position alone, which would silently swap features).
  *
  * Samples are numbered 0, 1, ... in file order (records for IDX, data lines for the text
  * formats); polka_keep_fn and index_out use these numbers.
@@ -81,6 +83,9 @@ typedef struct {
     double *max;    /**< per feature */
     double *mean;   /**< per feature */
     double *stddev; /**< per feature, the population standard deviation (divides by n) */
+    char *path;     /**< the training file scanned, for messages (NULL: not from a file) */
+    size_t columns; /**< CSV: the header's columns, the label's included (0: other formats) */
+    char **column_names; /**< CSV: the header's names in file order (columns entries) */
 } polka_data_info;
 
 /**
@@ -104,8 +109,11 @@ typedef int (*polka_keep_fn)(void *context, uint64_t index);
  * TRAINING file's scan): out->p = info->p, out->classes = info->classes, class labels become
  * class indices 0..classes−1 (as doubles) through info->labels, regression targets are kept
  * as read. A test file with a feature index beyond info->p, a different number of columns
- * or pixels, or a label not in info->labels, is an error naming the file and line; a LIBSVM
- * file of a smaller dimension is fine (missing features are 0).
+ * or pixels, a CSV header that differs from the training file's (info->column_names), or a
+ * label not in info->labels, is an error naming the file and line; a LIBSVM
+ * file of a smaller dimension is fine (missing features are 0). A file without samples (empty,
+ * only blank or comment lines, a CSV header alone) is an error, as in polka_data_scan(); keep
+ * may still keep none of the samples of a file that has some.
  *
  * keep is called once for every sample, in file order, before the sample is parsed.
  * index_out, when not NULL, receives (allocated here, the caller frees it) the file index of

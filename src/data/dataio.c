@@ -215,7 +215,22 @@ polka_status dataio_stats_add_label(dataio_stats *stats, double label) {
     return POLKA_OK;
 }
 
+polka_status dataio_names_copy(char *const *names, size_t count, char ***copy) {
+    size_t bytes = count * sizeof(char *);
+    for (size_t k = 0; k < count; k++) bytes += strlen(names[k]) + 1;
+    *copy = malloc(bytes ? bytes : 1);
+    POLKA_CHECK_ALLOC(*copy);
+    char *text = (char *)(*copy + count);
+    for (size_t k = 0; k < count; k++) {
+        size_t len = strlen(names[k]) + 1;
+        (*copy)[k] = memcpy(text, names[k], len);
+        text += len;
+    }
+    return POLKA_OK;
+}
+
 static void stats_free(dataio_stats *stats) {
+    free(stats->column_names);
     free(stats->count);
     free(stats->shift);
     free(stats->s1);
@@ -263,10 +278,16 @@ static void stats_feature(const dataio_stats *stats, size_t j, polka_data_info *
     if (zeros > 0 && info->max[j] < 0) info->max[j] = 0.0;
 }
 
-/* Turns the accumulated statistics into info. */
-static polka_status stats_finish(dataio_stats *stats, polka_data_info *info) {
+/* Turns the accumulated statistics of the file path into info. */
+static polka_status stats_finish(dataio_stats *stats, const char *path, polka_data_info *info) {
     info->n = stats->n;
     info->p = stats->p;
+    info->path = malloc(strlen(path) + 1);
+    POLKA_CHECK_ALLOC(info->path);
+    strcpy(info->path, path);
+    info->columns = stats->columns;
+    info->column_names = stats->column_names; /* handed over */
+    stats->column_names = NULL;
     size_t p = stats->p ? stats->p : 1;
     info->min = malloc(p * sizeof *info->min);
     info->max = malloc(p * sizeof *info->max);
@@ -284,6 +305,8 @@ void polka_data_info_free(polka_data_info *info) {
     free(info->max);
     free(info->mean);
     free(info->stddev);
+    free(info->path);
+    free(info->column_names);
     *info = (polka_data_info){0};
 }
 
@@ -316,6 +339,11 @@ static polka_status run_pass(const char *path, const polka_read_options *options
     }
 }
 
+/* A file without a single sample (empty, or only blank and comment lines) is never data. */
+static polka_status no_samples_error(const char *path) {
+    return polka_error_set(POLKA_ERR_FORMAT, "%s: no samples in the file", path);
+}
+
 polka_status polka_data_scan(const char *path, const polka_read_options *options,
                              polka_data_info *info) {
     *info = (polka_data_info){0};
@@ -324,11 +352,10 @@ polka_status polka_data_scan(const char *path, const polka_read_options *options
     dataio_stats stats = {.regression = resolved.regression != 0};
     dataio_pass pass = {.stats = &stats};
     polka_status status = run_pass(path, &resolved, &pass);
-    if (status == POLKA_OK && stats.n == 0)
-        status = polka_error_set(POLKA_ERR_FORMAT, "%s: no samples in the file", path);
+    if (status == POLKA_OK && stats.n == 0) status = no_samples_error(path);
     if (status == POLKA_OK && stats.p == 0)
         status = polka_error_set(POLKA_ERR_FORMAT, "%s: no features in the file", path);
-    if (status == POLKA_OK) status = stats_finish(&stats, info);
+    if (status == POLKA_OK) status = stats_finish(&stats, path, info);
     stats_free(&stats);
     if (status != POLKA_OK) polka_data_info_free(info);
     return status;
@@ -419,6 +446,9 @@ polka_status polka_data_read(const char *path, const polka_read_options *options
     dataio_rows rows = {.p = info->p};
     dataio_pass pass = {.info = info, .keep = keep, .context = context, .rows = &rows};
     polka_status status = run_pass(path, &resolved, &pass);
+    /* a test file with no samples would score as 0 of 0 correct: refuse it like a training file
+     * (a keep function that keeps none of the samples is fine) */
+    if (status == POLKA_OK && pass.samples == 0) status = no_samples_error(path);
     if (status == POLKA_OK && rows.capacity == 0) {
         double *row = NULL; /* nothing kept: still hand out allocated arrays */
         status = dataio_rows_push(&rows, 0, 0.0, &row);

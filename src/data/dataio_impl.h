@@ -22,7 +22,13 @@ typedef struct {
     int regression;
     double *labels; /* every label (classification), sorted and made unique at the end */
     size_t label_capacity;
+    size_t columns;      /* CSV: the header's columns */
+    char **column_names; /* CSV: a copy of the header's names (dataio_names_copy) */
 } dataio_stats;
+
+/* A copy of count names in one allocation (the pointers, then the strings), so that one
+ * free() releases it; POLKA_ERR_MEM without a location. */
+polka_status dataio_names_copy(char *const *names, size_t count, char ***copy);
 
 /* Makes room for features 0..p−1 (new ones empty); POLKA_ERR_MEM without a location. */
 polka_status dataio_stats_reserve(dataio_stats *stats, size_t p);
@@ -57,6 +63,7 @@ typedef struct {
     polka_keep_fn keep;
     void *context;
     dataio_rows *rows;
+    uint64_t samples; /* set by the reader at the end: the samples in the file, kept or not */
 } dataio_pass;
 
 /* 1 when the pass wants sample index (a scan wants all). */

@@ -187,17 +187,34 @@ static polka_status read_line(csv_reader *r, dataio_pass *pass, uint64_t index) 
     return POLKA_OK;
 }
 
+/* A test file's header must name the training file's columns in the same order: read by
+ * position, a file with the same columns in another order would silently swap features. */
+static polka_status check_header_names(const csv_reader *r, const polka_data_info *info) {
+    if (info->column_names == NULL) return POLKA_OK; /* the training file had no header */
+    const char *train = info->path ? info->path : "(unnamed)";
+    for (size_t k = 0; k < r->columns && k < info->columns; k++) {
+        if (strcmp(r->names[k], info->column_names[k]) == 0) continue;
+        return dataio_line_error(r->text.path, r->header_line,
+                                 "column %zu is '%s', but in the training file '%s' it is '%s' "
+                                 "(the header must name the same columns in the same order)",
+                                 k + 1, r->names[k], train, info->column_names[k]);
+    }
+    return POLKA_OK;
+}
+
 /* Sets up the pass for the header's columns. */
 static polka_status start_pass(csv_reader *r, dataio_pass *pass) {
     size_t p = r->columns - 1;
     if (pass->stats) {
-        POLKA_CALL(dataio_stats_begin_dense(pass->stats, p, &r->row));
-    } else if (p != pass->info->p) {
+        pass->stats->columns = r->columns;
+        POLKA_CALL(dataio_names_copy(r->names, r->columns, &pass->stats->column_names));
+        return dataio_stats_begin_dense(pass->stats, p, &r->row);
+    }
+    if (p != pass->info->p)
         return dataio_line_error(r->text.path, r->header_line,
                                  "%zu feature columns, but the training data has %zu", p,
                                  pass->info->p);
-    }
-    return POLKA_OK;
+    return check_header_names(r, pass->info);
 }
 
 static polka_status read_lines(csv_reader *r, dataio_pass *pass) {
@@ -208,12 +225,14 @@ static polka_status read_lines(csv_reader *r, dataio_pass *pass) {
         size_t len = 0;
         int got = 0;
         POLKA_CALL(dataio_text_next(&r->text, &len, &got));
-        if (!got) return POLKA_OK;
+        if (!got) break;
         if (len == 0) continue;
         if (dataio_pass_wants(pass, index))
             POLKA_CALL(pass->stats ? scan_line(r, pass->stats) : read_line(r, pass, index));
         index++;
     }
+    pass->samples = index;
+    return POLKA_OK;
 }
 
 polka_status dataio_csv_pass(const char *path, const polka_read_options *options,

@@ -217,6 +217,7 @@ static polka_status read_records(idx_reader *r, dataio_pass *pass) {
         for (size_t k = 0; k < count; k++)
             POLKA_CALL(take_record(r, pass, first + k, r->block + k * p));
     }
+    pass->samples = f->n;
     return check_end(f);
 }
 

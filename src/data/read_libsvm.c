@@ -156,7 +156,7 @@ static polka_status read_lines(libsvm_reader *r, dataio_pass *pass) {
         size_t len = 0;
         int got = 0;
         POLKA_CALL(dataio_text_next(&r->text, &len, &got));
-        if (!got) return POLKA_OK;
+        if (!got) break;
         const char *p = skip_blank(r->text.buf);
         if (*p == '\0' || *p == '#') continue;
         if (dataio_pass_wants(pass, index)) {
@@ -165,6 +165,8 @@ static polka_status read_lines(libsvm_reader *r, dataio_pass *pass) {
         }
         index++;
     }
+    pass->samples = index;
+    return POLKA_OK;
 }
 
 polka_status dataio_libsvm_pass(const char *path, const polka_read_options *options,
