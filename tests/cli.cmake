@@ -31,6 +31,7 @@ polka_cli_fails(output_is_input "run.output names an input data file" ${POLKA_BI
                 --set data.train=no_such.svm --set data.test=no_such.svm.t --set run.output=no_such.svm)
 polka_cli_fails(er_p_range "net.p must be in \\[0, 1\\]" ${POLKA_BIN} run --set net.graph=er --set net.p=7)
 polka_cli_fails(nu_without_margin "learner.nu adapts the margin of the soft-margin" ${POLKA_BIN} run --set learner.nu=0.5)
+polka_cli_fails(data_other_source "writes multidist points, but data.source = checkerboard" ${POLKA_BIN} data multidist -o x.svm --set data.source=checkerboard)
 polka_cli_fails(data_no_output "needs -o FILE" ${POLKA_BIN} data multidist)
 polka_cli_fails(data_unwritable "cannot write '/nonexistent/dir/x.svm'" ${POLKA_BIN} data multidist -o /nonexistent/dir/x.svm)
 

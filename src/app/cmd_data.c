@@ -72,6 +72,11 @@ int polka_cmd_data(int argc, char **argv, MPI_Comm comm) {
     if (status == POLKA_OK && rank == 0) {
         if (options.output == NULL || strlen(options.output) >= POLKA_PATH_LEN)
             status = polka_error_set(POLKA_ERR_ARG, "polka data multidist needs -o FILE");
+        else if (strcmp(config.source, "multidist") != 0)
+            status = polka_error_set(POLKA_ERR_ARG,
+                                     "polka data multidist writes multidist points, but "
+                                     "data.source = %s",
+                                     config.source);
         else
             status = write_multidist(&config, options.output);
     }
