@@ -571,3 +571,20 @@ polka_status dataio_text_next(dataio_text *text, size_t *len, int *got) {
     *len = have;
     return POLKA_OK;
 }
+
+polka_status dataio_text_samples(dataio_text *text, dataio_pass *pass, dataio_sample_start_fn start,
+                                 dataio_sample_fn sample, void *reader) {
+    uint64_t index = 0;
+    for (;;) {
+        size_t len = 0;
+        int got = 0;
+        POLKA_CALL(dataio_text_next(text, &len, &got));
+        if (!got) break;
+        const char *at = start(text->buf, len);
+        if (at == NULL) continue;
+        if (dataio_pass_wants(pass, index)) POLKA_CALL(sample(reader, at, pass, index));
+        index++;
+    }
+    pass->samples = index;
+    return POLKA_OK;
+}

@@ -101,6 +101,18 @@ void dataio_text_close(dataio_text *text);
  * characters, NUL-terminated); *got is 0 at the end of the file. */
 polka_status dataio_text_next(dataio_text *text, size_t *len, int *got);
 
+/* Where a line's sample starts, or NULL when the line holds none (blank, comment). */
+typedef const char *(*dataio_sample_start_fn)(const char *line, size_t len);
+
+/* Parses the sample that starts at sample, number index of the file, for pass. */
+typedef polka_status (*dataio_sample_fn)(void *reader, const char *sample, dataio_pass *pass,
+                                         uint64_t index);
+
+/* Reads the rest of text: numbers the samples in file order, hands those the pass wants to
+ * sample(reader, ...), and sets pass->samples to how many the file has. */
+polka_status dataio_text_samples(dataio_text *text, dataio_pass *pass, dataio_sample_start_fn start,
+                                 dataio_sample_fn sample, void *reader);
+
 /* The result of a failed gzread/gzgets: POLKA_ERR_IO (system) or POLKA_ERR_FORMAT (gzip). */
 polka_status dataio_gz_error(gzFile file, const char *path);
 

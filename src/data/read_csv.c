@@ -217,22 +217,22 @@ static polka_status start_pass(csv_reader *r, dataio_pass *pass) {
     return check_header_names(r, pass->info);
 }
 
+/* Every non-blank line after the header is a sample. */
+static const char *sample_start(const char *line, size_t len) {
+    return len > 0 ? line : NULL;
+}
+
+/* The line is r->text.buf, which scan_line and read_line parse in place. */
+static polka_status sample(void *reader, const char *line, dataio_pass *pass, uint64_t index) {
+    csv_reader *r = reader;
+    (void)line;
+    return pass->stats ? scan_line(r, pass->stats) : read_line(r, pass, index);
+}
+
 static polka_status read_lines(csv_reader *r, dataio_pass *pass) {
     POLKA_CALL(read_header(r));
     POLKA_CALL(start_pass(r, pass));
-    uint64_t index = 0;
-    for (;;) {
-        size_t len = 0;
-        int got = 0;
-        POLKA_CALL(dataio_text_next(&r->text, &len, &got));
-        if (!got) break;
-        if (len == 0) continue;
-        if (dataio_pass_wants(pass, index))
-            POLKA_CALL(pass->stats ? scan_line(r, pass->stats) : read_line(r, pass, index));
-        index++;
-    }
-    pass->samples = index;
-    return POLKA_OK;
+    return dataio_text_samples(&r->text, pass, sample_start, sample, r);
 }
 
 polka_status dataio_csv_pass(const char *path, const polka_read_options *options,

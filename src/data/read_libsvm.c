@@ -150,23 +150,17 @@ static polka_status read_sample(const libsvm_reader *r, dataio_pass *pass, uint6
     return POLKA_OK;
 }
 
-static polka_status read_lines(libsvm_reader *r, dataio_pass *pass) {
-    uint64_t index = 0;
-    for (;;) {
-        size_t len = 0;
-        int got = 0;
-        POLKA_CALL(dataio_text_next(&r->text, &len, &got));
-        if (!got) break;
-        const char *p = skip_blank(r->text.buf);
-        if (*p == '\0' || *p == '#') continue;
-        if (dataio_pass_wants(pass, index)) {
-            POLKA_CALL(parse_line(r, p));
-            POLKA_CALL(pass->stats ? scan_sample(r, pass->stats) : read_sample(r, pass, index));
-        }
-        index++;
-    }
-    pass->samples = index;
-    return POLKA_OK;
+/* Blank and comment ('#') lines hold no sample. */
+static const char *sample_start(const char *line, size_t len) {
+    (void)len;
+    const char *p = skip_blank(line);
+    return *p == '\0' || *p == '#' ? NULL : p;
+}
+
+static polka_status sample(void *reader, const char *line, dataio_pass *pass, uint64_t index) {
+    libsvm_reader *r = reader;
+    POLKA_CALL(parse_line(r, line));
+    return pass->stats ? scan_sample(r, pass->stats) : read_sample(r, pass, index);
 }
 
 polka_status dataio_libsvm_pass(const char *path, const polka_read_options *options,
@@ -174,7 +168,7 @@ polka_status dataio_libsvm_pass(const char *path, const polka_read_options *opti
     (void)options;
     libsvm_reader r = {0};
     POLKA_CALL(dataio_text_open(&r.text, path));
-    polka_status status = read_lines(&r, pass);
+    polka_status status = dataio_text_samples(&r.text, pass, sample_start, sample, &r);
     reader_free(&r);
     return status;
 }
