@@ -95,11 +95,24 @@ static void test_libsvm_writer(void **state) {
     polka_dataset_free(&data);
 }
 
+/* NULL when the settings build a plan, else the message. */
+static const char *plan_check(const polka_config *config) {
+    polka_plan plan;
+    return polka_plan_build(config, &plan) == POLKA_OK ? NULL : polka_error_message();
+}
+
+/* Centralized POLK (one agent) on the plan of config. */
+static polka_status run_centralized(const polka_config *config, polka_sim_summary *summary) {
+    static polka_plan plan; /* large: not on the stack */
+    POLKA_CALL(polka_plan_build(config, &plan));
+    return polka_sim_run_centralized(&plan, 1, NULL, summary);
+}
+
 static void test_config_keys_defaults_and_overrides(void **state) {
     (void)state;
     polka_config config;
     polka_config_defaults(&config);
-    assert_null(polka_config_check(&config));
+    assert_null(plan_check(&config));
     assert_true(config.eta == 0.5 && config.n_train == 5000 &&
                 strcmp(config.loss, "multi-hinge") == 0);
     CHECK_OK(polka_config_override(&config, "learner.eta=0.25"));
@@ -108,7 +121,7 @@ static void test_config_keys_defaults_and_overrides(void **state) {
     assert_int_equal(polka_config_override(&config, "learner.eta"), POLKA_ERR_ARG);
     assert_int_equal(polka_config_set(&config, "data.n_train", "12abc"), POLKA_ERR_ARG);
     CHECK_OK(polka_config_set(&config, "learner.loss", "hinge"));
-    assert_non_null(strstr(polka_config_check(&config), "2"));
+    assert_non_null(strstr(plan_check(&config), "2"));
     /* every key's default parses and round-trips through polka_config_get */
     size_t count = 0;
     const polka_config_key *keys = polka_config_keys(&count);
@@ -118,7 +131,7 @@ static void test_config_keys_defaults_and_overrides(void **state) {
         polka_config_get(&config, &keys[k], text, sizeof text);
         CHECK_OK(polka_config_set(&config, keys[k].name, text));
     }
-    assert_null(polka_config_check(&config));
+    assert_null(plan_check(&config));
 }
 
 /* One pass of centralized POLK on a small multidist learns and stays parsimonious. */
@@ -130,14 +143,14 @@ static void test_centralized_polk_learns(void **state) {
     CHECK_OK(polka_config_set(&config, "data.n_train", "2000"));
     CHECK_OK(polka_config_set(&config, "data.n_test", "1000"));
     polka_sim_summary summary;
-    CHECK_OK(polka_sim_run_centralized(&config, 1, NULL, &summary));
+    CHECK_OK(run_centralized(&config, &summary));
     /* LIBSVM reaches 76.5 % on this draw (experiments/compare_libsvm.sh); chance is 20 %. */
     assert_true(summary.mean_score > 0.70);
     assert_true(summary.mean_order > 10 && summary.mean_order < 400);
     assert_true(summary.samples == 2000);
     /* the same seed gives the same run */
     polka_sim_summary again;
-    CHECK_OK(polka_sim_run_centralized(&config, 1, NULL, &again));
+    CHECK_OK(run_centralized(&config, &again));
     assert_true(again.mean_score == summary.mean_score && again.mean_loss == summary.mean_loss);
 }
 
@@ -168,9 +181,9 @@ static void test_novelty_run_flags_about_nu(void **state) {
                                         NULL};
         polka_config config;
         configure(&config, settings);
-        assert_null(polka_config_check(&config));
+        assert_null(plan_check(&config));
         polka_sim_summary summary;
-        CHECK_OK(polka_sim_run_centralized(&config, 1, NULL, &summary));
+        CHECK_OK(run_centralized(&config, &summary));
         double nu = atof(nus[k]), stored = summary.mean_order / summary.samples;
         assert_true(fabs(summary.online_error - nu) < 0.2 * nu);
         assert_true(fabs(stored - nu) < 0.2 * nu);
@@ -187,16 +200,16 @@ static void test_checkerboard_source(void **state) {
         "learner.budget=100",       "learner.schedule=pegasos", NULL};
     polka_config config;
     configure(&config, settings);
-    assert_null(polka_config_check(&config));
+    assert_null(plan_check(&config));
     polka_sim_summary summary;
-    CHECK_OK(polka_sim_run_centralized(&config, 1, NULL, &summary));
+    CHECK_OK(run_centralized(&config, &summary));
     assert_true(summary.mean_score > 0.95); /* 96.9 % (3.1 % error) at 20 000 samples */
     assert_true(summary.max_order == 100);
     CHECK_OK(polka_config_override(&config, "data.split=skewed"));
-    assert_non_null(strstr(polka_config_check(&config), "checkerboard"));
+    assert_non_null(strstr(plan_check(&config), "checkerboard"));
     CHECK_OK(polka_config_override(&config, "data.split=iid"));
     CHECK_OK(polka_config_override(&config, "learner.loss=square"));
-    assert_non_null(strstr(polka_config_check(&config), "classification"));
+    assert_non_null(strstr(plan_check(&config), "classification"));
 }
 
 int main(void) {

@@ -43,13 +43,17 @@ static int run_case(const char *name, const char *const *settings, int size, int
             fprintf(stderr, "%s: %s\n", name, polka_error_message());
             return 0;
         }
+    static polka_plan plan;
+    if (polka_plan_build(&config, &plan) != POLKA_OK) {
+        fprintf(stderr, "%s: %s\n", name, polka_error_message());
+        return 0;
+    }
     polka_sim_summary summary, ref_summary;
     polka_model *mine = NULL, *ref[16] = {0};
-    int ok =
-        polka_sim_run_decentralized(&config, MPI_COMM_WORLD, NULL, &summary, &mine) == POLKA_OK;
+    int ok = polka_sim_run_decentralized(&plan, MPI_COMM_WORLD, NULL, &summary, &mine) == POLKA_OK;
     if (!ok)
         fprintf(stderr, "rank %d, %s: MPI run failed: %s\n", rank, name, polka_error_message());
-    ok = ok && polka_sim_run_reference(&config, (size_t)size, NULL, &ref_summary, ref) == POLKA_OK;
+    ok = ok && polka_sim_run_reference(&plan, (size_t)size, NULL, &ref_summary, ref) == POLKA_OK;
     double worst = 0.0;
     ok = ok && compare(mine, ref[rank], &worst);
     ok = ok && fabs(summary.mean_score - ref_summary.mean_score) <= 1e-12 &&
@@ -84,10 +88,12 @@ static int write_files(int rank, char *train, char *test, size_t size) {
     if (rank == 0) {
         polka_config config;
         polka_config_defaults(&config);
-        polka_multidist_params params = polka_sim_multidist_params(&config);
+        static polka_plan plan;
+        ok = polka_plan_build(&config, &plan) == POLKA_OK;
+        polka_multidist_params params = polka_sim_multidist_params(&plan);
         polka_multidist *gen = NULL;
         polka_dataset train_set = {0}, test_set = {0};
-        ok = polka_multidist_create(&params, &gen) == POLKA_OK &&
+        ok = ok && polka_multidist_create(&params, &gen) == POLKA_OK &&
              polka_dataset_alloc(&train_set, 900, 2, 5) == POLKA_OK &&
              polka_dataset_alloc(&test_set, 200, 2, 5) == POLKA_OK;
         if (ok) {

@@ -19,6 +19,13 @@ static polka_config small_config(void) {
     return config;
 }
 
+/* The plan of config (one at a time: the streams of a test keep a pointer to it). */
+static const polka_plan *plan_of(const polka_config *config) {
+    static polka_plan plan;
+    CHECK_OK(polka_plan_build(config, &plan));
+    return &plan;
+}
+
 /* One round of all agents is the contiguous block of the network stream. */
 static void test_agent_batches_tile_the_network_stream(void **state) {
     (void)state;
@@ -27,7 +34,7 @@ static void test_agent_batches_tile_the_network_stream(void **state) {
     for (size_t s = 0; s < 3; s++) {
         CHECK_OK(polka_config_set(&config, "data.split", splits[s]));
         polka_stream *stream = NULL;
-        CHECK_OK(polka_stream_create(&config, 4, 3, &stream));
+        CHECK_OK(polka_stream_create(plan_of(&config), 4, 3, &stream));
         double x[3 * 2], y[3], xs[2], ys;
         for (uint64_t t = 0; t < 5; t++)
             for (size_t a = 0; a < 4; a++) {
@@ -47,7 +54,7 @@ static void test_skewed_split_favours_own_classes(void **state) {
     polka_config config = small_config();
     CHECK_OK(polka_config_set(&config, "data.split", "skewed"));
     polka_stream *stream = NULL;
-    CHECK_OK(polka_stream_create(&config, 4, 1, &stream));
+    CHECK_OK(polka_stream_create(plan_of(&config), 4, 1, &stream));
     size_t own = 0, total = 0;
     for (uint64_t t = 0; t < 400; t++) {
         double x[2], y;
@@ -69,11 +76,11 @@ static void test_no_penalty_means_agents_learn_alone(void **state) {
     enum { AGENTS = 4 };
     polka_model *models[AGENTS];
     polka_sim_summary summary;
-    CHECK_OK(polka_sim_run_reference(&config, AGENTS, NULL, &summary, models));
-    polka_learner_params params;
-    CHECK_OK(polka_sim_learner_params(&config, &params));
+    CHECK_OK(polka_sim_run_reference(plan_of(&config), AGENTS, NULL, &summary, models));
+    const polka_plan *plan = plan_of(&config);
+    polka_learner_params params = plan->learner.params;
     polka_stream *stream = NULL;
-    CHECK_OK(polka_stream_create(&config, AGENTS, 2, &stream));
+    CHECK_OK(polka_stream_create(plan, AGENTS, 2, &stream));
     polka_learner *alone = NULL;
     CHECK_OK(polka_learner_create(&params, 2, 5, &alone));
     for (uint64_t t = 0; t < summary.rounds; t++) {
@@ -102,7 +109,7 @@ static void test_penalty_lowers_disagreement(void **state) {
     for (size_t k = 0; k < 5; k++) {
         CHECK_OK(polka_config_set(&config, "net.c", cs[k]));
         polka_sim_summary summary;
-        CHECK_OK(polka_sim_run_reference(&config, 8, NULL, &summary, NULL));
+        CHECK_OK(polka_sim_run_reference(plan_of(&config), 8, NULL, &summary, NULL));
         print_message("c = %s: disagreement %.4g, mean accuracy %.4f\n", cs[k],
                       summary.disagreement, summary.mean_score);
         assert_true(summary.disagreement < previous);
@@ -119,7 +126,8 @@ static void test_unstable_penalty_is_refused(void **state) {
     CHECK_OK(polka_config_set(&config, "net.c", "1"));
     polka_sim_summary summary;
     /* η c Σ_j w_ij = 0.3 · 1 · 5 */
-    assert_int_equal(polka_sim_run_reference(&config, 6, NULL, &summary, NULL), POLKA_ERR_ARG);
+    assert_int_equal(polka_sim_run_reference(plan_of(&config), 6, NULL, &summary, NULL),
+                     POLKA_ERR_ARG);
     assert_non_null(strstr(polka_error_message(), "unstable penalty step"));
     assert_non_null(strstr(polka_error_message(), "1.5"));
 }
@@ -128,7 +136,7 @@ static void test_unstable_penalty_is_refused(void **state) {
 static void test_file_stream_holds_only_its_share(void **state) {
     (void)state;
     polka_config config = small_config();
-    polka_multidist_params params = polka_sim_multidist_params(&config);
+    polka_multidist_params params = polka_sim_multidist_params(plan_of(&config));
     polka_multidist *gen = NULL;
     CHECK_OK(polka_multidist_create(&params, &gen));
     polka_dataset data;
@@ -144,11 +152,12 @@ static void test_file_stream_holds_only_its_share(void **state) {
     CHECK_OK(polka_config_set(&config, "data.test", path));
     CHECK_OK(polka_config_set(&config, "data.format", "libsvm"));
     polka_stream *one = NULL, *all = NULL;
-    CHECK_OK(polka_stream_create_for(&config, 4, 2, 1, &one));
-    CHECK_OK(polka_stream_create(&config, 4, 2, &all));
+    const polka_plan *plan = plan_of(&config);
+    CHECK_OK(polka_stream_create_for(plan, 4, 2, 1, &one));
+    CHECK_OK(polka_stream_create(plan, 4, 2, &all));
     assert_int_equal(polka_stream_rows_held(one), 250);
     assert_int_equal(polka_stream_rows_held(all), 1000);
-    assert_int_equal(polka_stream_config(one)->n_train, 1000);
+    assert_int_equal(polka_stream_facts(one)->n_train, 1000);
     /* the share is exactly what agent 1 draws, identical to the full stream's samples */
     for (uint64_t t = 0; t < 125; t++) {
         double x1[4], y1[2], x2[4], y2[2];

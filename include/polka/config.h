@@ -3,8 +3,8 @@
  * @brief The run configuration: one table of typed keys, INI files and overrides.
  *
  * Keys are `section.key`. Precedence: defaults < file < `--set` overrides. Unknown keys
- * and values that do not parse are errors. polka_config_check() validates the whole
- * configuration apart from running it (it returns NULL or a message).
+ * and values that do not parse are errors. This is the text of the settings: a run reads
+ * them only through the plan that polka_plan_build() checks and types (plan.h).
  */
 #ifndef POLKA_CONFIG_H
 #define POLKA_CONFIG_H
@@ -17,7 +17,10 @@
 #define POLKA_NAME_LEN 32
 #define POLKA_PATH_LEN 512
 /** The most classes a generated data set may have (data.classes): bounds what a run allocates. */
-#define POLKA_MAX_CLASSES 100000
+#define POLKA_MAX_CLASSES      100000
+#define POLKA_STRINGIFY_(x)    #x
+#define POLKA_STRINGIFY(x)     POLKA_STRINGIFY_(x)
+#define POLKA_MAX_CLASSES_TEXT POLKA_STRINGIFY(POLKA_MAX_CLASSES)
 
 typedef struct {
     /* [run] */
@@ -98,19 +101,7 @@ polka_status polka_config_load(polka_config *config, const char *path);
 void polka_config_get(const polka_config *config, const polka_config_key *key, char *out,
                       size_t size);
 
-/** 1 when learner.control names a batch regression learner (slkl, krr). Pure. */
-int polka_config_batch_learner(const polka_config *config);
-
-/** Validates the configuration; NULL when it is fine, else a message. */
-const char *polka_config_check(const polka_config *config);
-
 /** The largest value an integer (size) key takes: 2^40. */
 #define POLKA_CONFIG_SIZE_MAX ((size_t)1 << 40)
-
-/**
- * NULL when run.passes × data.n_train training samples can be counted exactly, else why not.
- * polka_config_check() calls it; a file source calls it again once data.n_train is known.
- */
-const char *polka_config_check_length(const polka_config *config);
 
 #endif

@@ -79,4 +79,8 @@ double polka_loss_predict(const polka_loss *loss, const double *f, size_t c);
 double polka_loss_score(const polka_loss *loss, size_t classes, const double *f, const double *y,
                         size_t n, double *predictions, double *mean_loss);
 
+/** The sum of squared errors Σ_i (f_i − y_i)² of n one-output values: the one place an MSE
+ * is summed. Pure. */
+double polka_squared_error(const double *f, const double *y, size_t n);
+
 #endif

@@ -8,11 +8,11 @@
 #include <mpi.h>
 #include <stddef.h>
 
-#include "polka/config.h"
 #include "polka/data.h"
 #include "polka/error.h"
 #include "polka/learner.h"
 #include "polka/model.h"
+#include "polka/plan.h"
 
 /** Where the library's progress lines go (rank 0 by default); NULL to stay quiet. */
 typedef void (*polka_log_fn)(void *context, const char *line);
@@ -49,18 +49,15 @@ typedef struct {
     double bytes_per_round; /**< bytes sent by all agents per round */
 } polka_sim_summary;
 
-/** Learner parameters from a checked configuration. */
-polka_status polka_sim_learner_params(const polka_config *config, polka_learner_params *params);
-
-/** The multidist parameters of a configuration. */
-polka_multidist_params polka_sim_multidist_params(const polka_config *config);
+/** The multidist parameters of a plan. */
+polka_multidist_params polka_sim_multidist_params(const polka_plan *plan);
 
 /**
  * Runs centralized POLK on the calling process: one agent learning from the union of the
  * streams of `agents` agents, in mini-batches of run.central_batch samples (0: one round
  * of all agents, agents × learner.batch). Not collective.
  */
-polka_status polka_sim_run_centralized(const polka_config *config, size_t agents,
+polka_status polka_sim_run_centralized(const polka_plan *plan, size_t agents,
                                        const polka_sim_hooks *hooks, polka_sim_summary *summary);
 
 /**
@@ -68,7 +65,7 @@ polka_status polka_sim_run_centralized(const polka_config *config, size_t agents
  * configured graph. *final_model, when not NULL, receives a copy of this rank's model
  * (the caller owns it).
  */
-polka_status polka_sim_run_decentralized(const polka_config *config, MPI_Comm comm,
+polka_status polka_sim_run_decentralized(const polka_plan *plan, MPI_Comm comm,
                                          const polka_sim_hooks *hooks, polka_sim_summary *summary,
                                          polka_model **final_model);
 
@@ -77,27 +74,27 @@ polka_status polka_sim_run_decentralized(const polka_config *config, MPI_Comm co
  * (no MPI call), round by round. models, when not NULL, receives a copy of every agent's final
  * model (agents entries; the caller owns them).
  */
-polka_status polka_sim_run_reference(const polka_config *config, size_t agents,
+polka_status polka_sim_run_reference(const polka_plan *plan, size_t agents,
                                      const polka_sim_hooks *hooks, polka_sim_summary *summary,
                                      polka_model **models);
 
 /**
- * Runs the configuration on comm (collective). mode = centralized runs on rank 0 and
- * shares the summary; mode = decentralized makes every rank an agent. On an error on any
+ * Runs the plan on comm (collective; every rank holds the same plan). mode = centralized runs on
+ * rank 0 and shares the summary; mode = decentralized makes every rank an agent. On an error on any
  * rank, every rank returns an error and rank 0 holds the message.
  */
-polka_status polka_sim_run(const polka_config *config, MPI_Comm comm, const polka_sim_hooks *hooks,
+polka_status polka_sim_run(const polka_plan *plan, MPI_Comm comm, const polka_sim_hooks *hooks,
                            polka_sim_summary *summary);
 
 /**
- * Reads a data file the way the run of `config` read its test set: in `format` (NULL: the
+ * Reads a data file the way the run of `plan` read its test set: in `format` (NULL: the
  * run's data.format, by the name for auto or a generated source), IDX labels from
  * labels_path, with the training file's label map and scaling (a file run) or classes
  * 0..C−1 (a generated source; none when the loss is novelty or regression). *class_labels
  * (classes entries, caller frees) maps a class index back to the file's label value. Not
  * collective.
  */
-polka_status polka_sim_read_like_run(const polka_config *config, const char *path,
+polka_status polka_sim_read_like_run(const polka_plan *plan, const char *path,
                                      const char *labels_path, const char *format,
                                      polka_dataset *out, double **class_labels);
 
@@ -108,7 +105,7 @@ polka_status polka_sim_read_like_run(const polka_config *config, const char *pat
  * loss, with the run's loss and its parameters. Refuses a model whose inputs or outputs do
  * not fit the data and the run's loss.
  */
-polka_status polka_sim_predict(const polka_config *config, const polka_model *model,
+polka_status polka_sim_predict(const polka_plan *plan, const polka_model *model,
                                const polka_dataset *data, double *predictions, double *score,
                                double *mean_loss);
 

@@ -5,15 +5,22 @@
 #include <mpi.h>
 
 #include "polka/config.h"
+#include "polka/plan.h"
 #include "polka/error.h"
 
 /**
- * Collective: rank 0 reads `--config FILE`, `--set key=value` and `--centralized` from argv
- * (other arguments are left to the caller through `extra`, NULL to reject them) and checks
- * the result; the configuration is broadcast and every rank returns the same status.
+ * An argument of a sub-command beyond the settings: returns 1 when it used arg, 0 when it does
+ * not know it, −1 (with the error set) when arg is its but wrong. Called on every rank.
  */
-polka_status polka_app_read_config(int argc, char **argv, MPI_Comm comm, polka_config *config,
-                                   int (*extra)(const char *arg, void *context), void *context);
+typedef int (*polka_extra_fn)(const char *arg, void *context);
+
+/**
+ * Collective: every rank reads the sub-command's own arguments through `extra` (NULL to reject
+ * any), rank 0 reads `--config FILE`, `--set key=value` and `--centralized` and builds the plan,
+ * which is broadcast; every rank returns the same status.
+ */
+polka_status polka_app_read_plan(int argc, char **argv, MPI_Comm comm, polka_plan *plan,
+                                 polka_extra_fn extra, void *context);
 
 /** Prints the key table with defaults and help (polka --help). */
 void polka_app_print_keys(void);

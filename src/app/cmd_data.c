@@ -26,15 +26,15 @@ static int data_extra(const char *arg, void *context) {
     return 0;
 }
 
-static polka_status write_multidist(const polka_config *config, const char *output) {
-    polka_multidist_params params = polka_sim_multidist_params(config);
+static polka_status write_multidist(const polka_plan *plan, const char *output) {
+    const polka_data_spec *data = &plan->data;
+    polka_multidist_params params = polka_sim_multidist_params(plan);
     polka_multidist *gen = NULL;
     POLKA_CALL(polka_multidist_create(&params, &gen));
     polka_dataset train = {0}, test = {0};
-    polka_status status =
-        polka_dataset_alloc(&train, config->n_train, config->dim, config->classes);
+    polka_status status = polka_dataset_alloc(&train, data->n_train, data->dim, data->classes);
     if (status == POLKA_OK)
-        status = polka_dataset_alloc(&test, config->n_test, config->dim, config->classes);
+        status = polka_dataset_alloc(&test, data->n_test, data->dim, data->classes);
     if (status == POLKA_OK) {
         polka_multidist_fill(gen, POLKA_STREAM_TRAIN, 0, &train);
         polka_multidist_fill(gen, POLKA_STREAM_TEST, 0, &test);
@@ -65,20 +65,20 @@ int polka_cmd_data(int argc, char **argv, MPI_Comm comm) {
         if (rank == 0) usage_error(argc < 2 ? NULL : argv[1]);
         return 2;
     }
-    polka_config config;
+    polka_plan plan;
     data_options options = {0};
     polka_status status =
-        polka_app_read_config(argc - 1, argv + 1, comm, &config, data_extra, &options);
+        polka_app_read_plan(argc - 1, argv + 1, comm, &plan, data_extra, &options);
     if (status == POLKA_OK && rank == 0) {
         if (options.output == NULL || strlen(options.output) >= POLKA_PATH_LEN)
             status = polka_error_set(POLKA_ERR_ARG, "polka data multidist needs -o FILE");
-        else if (strcmp(config.source, "multidist") != 0)
+        else if (plan.data.source != POLKA_SOURCE_MULTIDIST)
             status = polka_error_set(POLKA_ERR_ARG,
                                      "polka data multidist writes multidist points, but "
                                      "data.source = %s",
-                                     config.source);
+                                     polka_source_kind_name(plan.data.source));
         else
-            status = write_multidist(&config, options.output);
+            status = write_multidist(&plan, options.output);
     }
     status = polka_net_agree(comm, status);
     if (status != POLKA_OK) {
@@ -87,6 +87,6 @@ int polka_cmd_data(int argc, char **argv, MPI_Comm comm) {
     }
     if (rank == 0)
         printf("wrote %s (%zu training points) and %s.t (%zu test points)\n", options.output,
-               config.n_train, options.output, config.n_test);
+               plan.data.n_train, options.output, plan.data.n_test);
     return 0;
 }

@@ -51,7 +51,8 @@ static polka_status parse(int argc, char **argv, predict_args *args) {
 
 /* The run's configuration, key by key from /config (keys a file lacks keep their defaults),
  * checked as `polka run` checks it. */
-static polka_status run_config(const polka_h5run *run, const char *path, polka_config *config) {
+static polka_status run_plan(const polka_h5run *run, const char *path, polka_plan *plan) {
+    polka_config settings, *config = &settings;
     polka_config_defaults(config);
     size_t count = 0;
     const polka_config_key *keys = polka_config_keys(&count);
@@ -62,8 +63,9 @@ static polka_status run_config(const polka_h5run *run, const char *path, polka_c
             return polka_error_set(POLKA_ERR_FORMAT, "run file '%s': /config: %s", path,
                                    polka_error_message());
     }
-    const char *why = polka_config_check(config);
-    POLKA_CHECK(why == NULL, POLKA_ERR_FORMAT, "run file '%s': /config: %s", path, why);
+    if (polka_plan_build(config, plan) != POLKA_OK)
+        return polka_error_set(POLKA_ERR_FORMAT, "run file '%s': /config: %s", path,
+                               polka_error_message());
     return POLKA_OK;
 }
 
@@ -100,43 +102,36 @@ static polka_status write_predictions(const char *path, const double *prediction
     return POLKA_OK;
 }
 
-/* What the run called its score: accuracy, mse or flagged. */
-static const char *score_name(const polka_config *config) {
-    polka_loss_kind kind = POLKA_LOSS_SQUARE;
-    (void)polka_loss_kind_parse(config->loss, &kind); /* checked with the configuration */
-    return polka_loss_score_name(kind);
-}
-
 static polka_status predict(const predict_args *args) {
     char path[POLKA_PATH_LEN];
     size_t agent = 0;
     POLKA_CALL(split_model(args->model, path, sizeof path, &agent));
     polka_h5run *run = NULL;
     POLKA_CALL(polka_h5run_open(path, &run));
-    polka_config config;
+    polka_plan plan;
     polka_model *model = NULL;
     polka_dataset data = {0};
     double *labels = NULL, *predictions = NULL;
-    polka_status status = run_config(run, path, &config);
+    polka_status status = run_plan(run, path, &plan);
     if (status == POLKA_OK)
         status = agent < polka_h5run_agents(run)
                      ? polka_h5run_load_model(run, agent, &model)
                      : polka_error_set(POLKA_ERR_ARG, "%s has %zu agents, no agent %zu", path,
                                        polka_h5run_agents(run), agent);
     if (status == POLKA_OK)
-        status = polka_sim_read_like_run(&config, args->data, args->labels, args->format, &data,
-                                         &labels);
+        status =
+            polka_sim_read_like_run(&plan, args->data, args->labels, args->format, &data, &labels);
     if (status == POLKA_OK &&
         (predictions = malloc((data.n ? data.n : 1) * sizeof *predictions)) == NULL)
         status = polka_error_set(POLKA_ERR_MEM, "out of memory");
     double score = 0.0, loss = 0.0;
     if (status == POLKA_OK)
-        status = polka_sim_predict(&config, model, &data, predictions, &score, &loss);
+        status = polka_sim_predict(&plan, model, &data, predictions, &score, &loss);
     if (status == POLKA_OK) {
         printf("%s %.17g on %zu samples of %s (agent %zu of %s, model order %zu), mean loss "
                "%.6g\n",
-               score_name(&config), score, data.n, args->data, agent, path,
-               polka_model_order(model), loss);
+               polka_loss_score_name(plan.learner.params.loss.kind), score, data.n, args->data,
+               agent, path, polka_model_order(model), loss);
         if (args->output)
             status = write_predictions(args->output, predictions, data.n, labels, data.classes);
     }

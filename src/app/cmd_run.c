@@ -13,7 +13,6 @@ typedef enum { PROGRESS_AUTO, PROGRESS_TTY, PROGRESS_PLAIN, PROGRESS_OFF } progr
 typedef struct {
     int quiet;
     progress_mode progress;
-    int bad_progress;
 } run_options;
 
 static int run_extra(const char *arg, void *context) {
@@ -22,16 +21,13 @@ static int run_extra(const char *arg, void *context) {
         options->quiet = 1;
         return 1;
     }
-    if (strncmp(arg, "--progress=", 11) == 0) {
-        const char *mode = arg + 11;
-        options->progress = strcmp(mode, "tty") == 0     ? PROGRESS_TTY
-                            : strcmp(mode, "plain") == 0 ? PROGRESS_PLAIN
-                            : strcmp(mode, "off") == 0   ? PROGRESS_OFF
-                                                         : PROGRESS_AUTO;
-        options->bad_progress = options->progress == PROGRESS_AUTO && strcmp(mode, "auto") != 0;
-        return 1;
-    }
-    return 0;
+    if (strncmp(arg, "--progress=", 11) != 0) return 0;
+    static const char *const modes[] = {"auto", "tty", "plain", "off"};
+    int mode;
+    if (polka_name_find(arg + 11, modes, POLKA_COUNT(modes), "--progress mode", &mode) != POLKA_OK)
+        return -1;
+    options->progress = (progress_mode)mode;
+    return 1;
 }
 
 /* The progress display: one updating line on a terminal, a plain line every
@@ -82,15 +78,14 @@ static void print_progress(void *context, const polka_sim_progress *p) {
     fflush(stdout);
 }
 
-static void print_summary(const polka_config *config, const polka_sim_summary *s) {
-    polka_loss_kind loss = POLKA_LOSS_MULTI_HINGE;
-    (void)polka_loss_kind_parse(config->loss, &loss); /* checked before the run */
-    printf("summary: mode %s, agents %zu, rounds %zu, samples %.0f\n", config->mode, s->agents,
-           s->rounds, s->samples);
+static void print_summary(const polka_plan *plan, const polka_sim_summary *s) {
+    polka_loss_kind loss = plan->learner.params.loss.kind;
+    printf("summary: mode %s, agents %zu, rounds %zu, samples %.0f\n",
+           polka_run_mode_name(plan->run.mode), s->agents, s->rounds, s->samples);
     if (loss == POLKA_LOSS_NOVELTY)
         printf("summary: novelty: %.2f %% of the test points flagged (f < rho), %.2f %% of the "
                "training samples flagged online, nu = %g (mean over agents)\n",
-               100.0 * s->mean_score, 100.0 * s->online_error, config->nu);
+               100.0 * s->mean_score, 100.0 * s->online_error, plan->learner.params.nu);
     else if (polka_loss_is_classification(loss))
         printf("summary: test error %.2f %% (mean over agents; min acc %.4f, max acc %.4f), "
                "test loss %.4f, online error %.2f %%\n",
@@ -109,23 +104,21 @@ static void print_summary(const polka_config *config, const polka_sim_summary *s
 int polka_cmd_run(int argc, char **argv, MPI_Comm comm) {
     int rank = 0;
     MPI_Comm_rank(comm, &rank);
-    polka_config config;
+    polka_plan plan;
     run_options options = {0};
-    polka_status status = polka_app_read_config(argc, argv, comm, &config, run_extra, &options);
+    polka_status status = polka_app_read_plan(argc, argv, comm, &plan, run_extra, &options);
     polka_sim_summary summary;
-    if (status == POLKA_OK && options.bad_progress)
-        status = polka_error_set(POLKA_ERR_ARG, "--progress takes auto, tty, plain or off");
     int talk = rank == 0 && !options.quiet;
     progress_state progress = {.tty = is_terminal(options.progress)};
     polka_sim_hooks hooks = {.log = talk ? print_line : NULL,
                              .progress =
                                  talk && options.progress != PROGRESS_OFF ? print_progress : NULL,
                              .context = &progress};
-    if (status == POLKA_OK) status = polka_sim_run(&config, comm, &hooks, &summary);
+    if (status == POLKA_OK) status = polka_sim_run(&plan, comm, &hooks, &summary);
     if (status != POLKA_OK) {
         if (rank == 0) fprintf(stderr, "polka run: %s\n", polka_error_message());
         return 1;
     }
-    if (rank == 0) print_summary(&config, &summary);
+    if (rank == 0) print_summary(&plan, &summary);
     return 0;
 }

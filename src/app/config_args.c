@@ -4,42 +4,56 @@
 #include "app.h"
 #include "polka/net.h"
 
-static polka_status parse_args(int argc, char **argv, polka_config *config,
-                               int (*extra)(const char *arg, void *context), void *context) {
-    polka_config_defaults(config);
-    /* The file first, whatever its position: overrides always win over it. */
+/*
+ * The arguments that are not settings, on every rank: argv is the same on every rank, so
+ * every rank finds the same options and the same errors without a message going round.
+ */
+static polka_status parse_options(int argc, char **argv, polka_extra_fn extra, void *context) {
     for (int k = 1; k < argc; k++) {
-        if (strcmp(argv[k], "--config") == 0) {
-            POLKA_CHECK(k + 1 < argc, POLKA_ERR_ARG, "--config needs a file name");
-            POLKA_CALL(polka_config_load(config, argv[++k]));
-        }
-    }
-    for (int k = 1; k < argc; k++) {
-        if (strcmp(argv[k], "--config") == 0) {
+        if (strcmp(argv[k], "--config") == 0 || strcmp(argv[k], "--set") == 0) {
+            POLKA_CHECK(k + 1 < argc, POLKA_ERR_ARG, "%s needs %s", argv[k],
+                        argv[k][2] == 'c' ? "a file name" : "section.key=value");
             k++;
-        } else if (strcmp(argv[k], "--set") == 0) {
-            POLKA_CHECK(k + 1 < argc, POLKA_ERR_ARG, "--set needs section.key=value");
-            POLKA_CALL(polka_config_override(config, argv[++k]));
-        } else if (strcmp(argv[k], "--centralized") == 0) {
-            POLKA_CALL(polka_config_set(config, "run.mode", "centralized"));
-        } else if (extra == NULL || !extra(argv[k], context)) {
-            return polka_error_set(POLKA_ERR_ARG, "unknown argument '%s' (see polka --help)",
-                                   argv[k]);
+            continue;
         }
+        if (strcmp(argv[k], "--centralized") == 0) continue;
+        int used = extra ? extra(argv[k], context) : 0;
+        if (used < 0) return POLKA_ERR_ARG; /* extra set the message */
+        POLKA_CHECK(used > 0, POLKA_ERR_ARG, "unknown argument '%s' (see polka --help)", argv[k]);
     }
-    const char *why = polka_config_check(config);
-    POLKA_CHECK(why == NULL, POLKA_ERR_ARG, "%s", why);
     return POLKA_OK;
 }
 
-polka_status polka_app_read_config(int argc, char **argv, MPI_Comm comm, polka_config *config,
-                                   int (*extra)(const char *arg, void *context), void *context) {
+/* The settings on rank 0: defaults < file < --set (the file first, whatever its position). */
+static polka_status parse_settings(int argc, char **argv, polka_plan *plan) {
+    polka_config config;
+    polka_config_defaults(&config);
+    for (int k = 1; k + 1 < argc; k++) {
+        if (strcmp(argv[k], "--set") == 0)
+            k++;
+        else if (strcmp(argv[k], "--config") == 0)
+            POLKA_CALL(polka_config_load(&config, argv[++k]));
+    }
+    for (int k = 1; k < argc; k++) {
+        if (strcmp(argv[k], "--config") == 0)
+            k++;
+        else if (strcmp(argv[k], "--set") == 0)
+            POLKA_CALL(polka_config_override(&config, argv[++k]));
+        else if (strcmp(argv[k], "--centralized") == 0)
+            POLKA_CALL(polka_config_set(&config, "run.mode", "centralized"));
+    }
+    return polka_plan_build(&config, plan);
+}
+
+polka_status polka_app_read_plan(int argc, char **argv, MPI_Comm comm, polka_plan *plan,
+                                 polka_extra_fn extra, void *context) {
     int rank = 0;
     MPI_Comm_rank(comm, &rank);
-    polka_status status = POLKA_OK;
-    if (rank == 0) status = parse_args(argc, argv, config, extra, context);
+    POLKA_CALL(parse_options(argc, argv, extra, context));
+    polka_status status = rank == 0 ? parse_settings(argc, argv, plan) : POLKA_OK;
     POLKA_CALL(polka_net_agree(comm, status));
-    return polka_net_check(MPI_Bcast(config, (int)sizeof *config, MPI_BYTE, 0, comm), "MPI_Bcast");
+    /* the plan holds no pointer: it travels as bytes */
+    return polka_net_check(MPI_Bcast(plan, (int)sizeof *plan, MPI_BYTE, 0, comm), "MPI_Bcast");
 }
 
 void polka_app_print_keys(void) {

@@ -19,9 +19,9 @@ polka_status polka_kernel_kind_parse(const char *name, polka_kernel_kind *kind) 
 
 const char *polka_kernel_check(const polka_kernel *kernel) {
     if (kernel->kind != POLKA_KERNEL_LINEAR && !(kernel->sigma > 0))
-        return "kernel bandwidth sigma must be > 0";
+        return "learner.sigma must be > 0 (the kernel bandwidth)";
     if (kernel->kind == POLKA_KERNEL_POLYNOMIAL && kernel->degree < 1)
-        return "polynomial kernel degree must be >= 1";
+        return "learner.degree must be >= 1 (the polynomial kernel degree)";
     return NULL;
 }
 

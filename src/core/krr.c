@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "polka/loss.h"
 #include "polka/slkl.h"
 
 polka_status polka_krr_solve(const double *gram, const double *y, size_t n, double lambda,
@@ -68,10 +69,7 @@ polka_status polka_krr_mse(const polka_model *model, const double *x, const doub
             free(f);
             return status;
         }
-        for (size_t i = 0; i < count; i++) {
-            double r = f[i] - y[first + i];
-            sum += r * r;
-        }
+        sum += polka_squared_error(f, y + first, count);
     }
     free(f);
     *mse = sum / (double)n;

@@ -132,7 +132,7 @@ static const char *check_control(const polka_learner_params *params) {
     polka_control_kind kind = params->control;
     if ((unsigned)kind > POLKA_CONTROL_NBSGD_PROJECT) return "learner.control is unknown";
     if (kind == POLKA_CONTROL_NORMA && params->tau < 1) return "learner.tau must be >= 1";
-    if (is_budget_control(kind) && params->max_points < 1) return "learner.max_points must be >= 1";
+    if (is_budget_control(kind) && params->max_points < 1) return "learner.budget must be >= 1";
     if (kind == POLKA_CONTROL_BSGD_MERGE && params->kernel.kind != POLKA_KERNEL_GAUSSIAN)
         return "learner.control = bsgd-merge needs the gaussian kernel";
     if (!(params->beta >= 0) || !isfinite(params->beta)) return "learner.beta must be >= 0";

@@ -168,17 +168,23 @@ double polka_loss_predict(const polka_loss *loss, const double *f, size_t c) {
 double polka_loss_score(const polka_loss *loss, size_t classes, const double *f, const double *y,
                         size_t n, double *predictions, double *mean_loss) {
     size_t c = polka_loss_outputs(loss->kind, classes);
-    double hits = 0.0, sqerr = 0.0, total = 0.0, flagged = 0.0;
+    double hits = 0.0, total = 0.0, flagged = 0.0;
     for (size_t i = 0; i < n; i++) {
         double prediction = polka_loss_predict(loss, f + i * c, c);
         if (predictions) predictions[i] = prediction;
         flagged += prediction; /* novelty: the flag, 1 when f < ρ */
         total += polka_loss_eval(loss, f + i * c, c, y[i], NULL);
         hits += prediction == y[i];
-        sqerr += (prediction - y[i]) * (prediction - y[i]);
     }
     if (mean_loss) *mean_loss = n ? total / (double)n : 0.0;
     if (n == 0) return 0.0;
     if (loss->kind == POLKA_LOSS_NOVELTY) return flagged / (double)n;
-    return classes > 0 ? hits / (double)n : sqerr / (double)n;
+    /* a regression loss predicts f itself (one output): the MSE of f */
+    return classes > 0 ? hits / (double)n : polka_squared_error(f, y, n) / (double)n;
+}
+
+double polka_squared_error(const double *f, const double *y, size_t n) {
+    double sum = 0.0;
+    for (size_t i = 0; i < n; i++) sum += (f[i] - y[i]) * (f[i] - y[i]);
+    return sum;
 }

@@ -53,12 +53,17 @@ double polka_regression_clean(const polka_regression *gen, const double *x) {
     return r < 1e-8 ? 1.0 - r2 / 6.0 : sin(r) / r;
 }
 
+void polka_regression_range(const polka_regression *gen, double *lo, double *hi) {
+    const polka_regression_params *params = &gen->params;
+    *lo = params->kind == POLKA_REGRESSION_SINC ? -params->half_width : 0.0;
+    *hi = params->kind == POLKA_REGRESSION_SINC ? params->half_width : 1.0;
+}
+
 /* x from the first dim uniforms of the sample's stream: the noise is drawn after it. */
 static void draw_x(const polka_regression *gen, polka_rng *rng, double *x) {
-    const polka_regression_params *params = &gen->params;
-    double lo = params->kind == POLKA_REGRESSION_SINC ? -params->half_width : 0.0;
-    double hi = params->kind == POLKA_REGRESSION_SINC ? params->half_width : 1.0;
-    for (size_t k = 0; k < params->dim; k++) x[k] = lo + (hi - lo) * polka_rng_uniform(rng);
+    double lo, hi;
+    polka_regression_range(gen, &lo, &hi);
+    for (size_t k = 0; k < gen->params.dim; k++) x[k] = lo + (hi - lo) * polka_rng_uniform(rng);
 }
 
 /* The mean of y² over the clean targets of training samples 0..power_samples−1. */

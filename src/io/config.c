@@ -9,11 +9,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "polka/dataio.h"
-#include "polka/kernel.h"
-#include "polka/learner.h"
-#include "polka/loss.h"
-
 #define KEY(sec, field, type, def, help)                                                           \
     {                                                                                              \
         sec "." #field, type, offsetof(polka_config, field), sizeof(((polka_config *)0)->field),   \
@@ -151,9 +146,11 @@ static polka_status parse_value(const polka_config_key *key, const char *value, 
         return POLKA_OK;
     }
     case POLKA_KEY_DOUBLE: {
-        double v = strtod(value, &end);
-        POLKA_CHECK(end != value && *end == '\0' && errno == 0 && isfinite(v), POLKA_ERR_ARG,
-                    "%s: '%s' is not a finite number", key->name, value);
+        /* decimal only, as for the integers: strtod would also take " 1", "0x10" and "1p3" */
+        int decimal = value[0] != '\0' && strspn(value, "0123456789+-.eE") == strlen(value);
+        double v = decimal ? strtod(value, &end) : NAN;
+        POLKA_CHECK(decimal && end != value && *end == '\0' && errno == 0 && isfinite(v),
+                    POLKA_ERR_ARG, "%s: '%s' is not a finite number", key->name, value);
         *(double *)field = v;
         return POLKA_OK;
     }
@@ -277,203 +274,4 @@ void polka_config_get(const polka_config *config, const polka_config_key *key, c
         snprintf(out, size, "%s", field);
         break;
     }
-}
-
-#define TEXT_OF(value)       #value
-#define TEXT_OF_MACRO(macro) TEXT_OF(macro)
-#define MAX_CLASSES_TEXT     TEXT_OF_MACRO(POLKA_MAX_CLASSES)
-
-static int one_of(const char *value, const char *const *choices) {
-    for (; *choices; choices++)
-        if (strcmp(value, *choices) == 0) return 1;
-    return 0;
-}
-
-static const char *check_files(const polka_config *config) {
-    static const char *const splits[] = {"iid", "skewed", NULL};
-    if (config->train[0] == '\0' || config->test[0] == '\0')
-        return "data.source = file needs data.train and data.test";
-    if (!one_of(config->split, splits)) return "data.split must be iid or skewed for files";
-    if (config->skew_classes < 1) return "data.skew_classes must be >= 1";
-    if (!(config->skew_fraction >= 0 && config->skew_fraction <= 1))
-        return "data.skew_fraction must be in [0, 1]";
-    return NULL;
-}
-
-static const char *check_regression(const polka_config *config) {
-    static const char *const splits[] = {"iid", "regions", NULL};
-    if (!one_of(config->split, splits))
-        return "data.split must be iid or regions for sinc/friedman";
-    if (config->n_train < 1 || config->n_test < 1)
-        return "data.n_train and data.n_test must be >= 1";
-    if (strcmp(config->source, "friedman") == 0 && config->dim < 5)
-        return "friedman needs data.dim >= 5";
-    if (config->dim < 1) return "data.dim must be >= 1";
-    if (!(config->noise_std >= 0)) return "data.noise_std must be >= 0";
-    return NULL;
-}
-
-static const char *check_checkerboard(const polka_config *config) {
-    if (strcmp(config->split, "iid") != 0) return "data.split must be iid for checkerboard";
-    if (config->n_train < 1 || config->n_test < 1)
-        return "data.n_train and data.n_test must be >= 1";
-    if (config->board < 1) return "data.board must be >= 1";
-    return NULL;
-}
-
-static const char *check_data(const polka_config *config) {
-    static const char *const sources[] = {"multidist", "checkerboard", "file",
-                                          "sinc",      "friedman",     NULL};
-    static const char *const splits[] = {"iid", "skewed", "mixtures", NULL};
-    polka_file_format format;
-    polka_scale_kind scale;
-    if (!one_of(config->source, sources))
-        return "data.source must be multidist, checkerboard, sinc, friedman or file";
-    /* spelled right even where the source ignores them: a typo is never silently dropped */
-    if (polka_file_format_parse(config->format, &format) != POLKA_OK) return polka_error_message();
-    if (polka_scale_kind_parse(config->scale, &scale) != POLKA_OK) return polka_error_message();
-    if (strcmp(config->source, "file") == 0) return check_files(config);
-    if (strcmp(config->source, "checkerboard") == 0) return check_checkerboard(config);
-    if (strcmp(config->source, "multidist") != 0) return check_regression(config);
-    if (!one_of(config->split, splits)) return "data.split must be iid, skewed or mixtures";
-    if (config->n_train < 1) return "data.n_train must be >= 1";
-    if (config->n_test < 1) return "data.n_test must be >= 1";
-    if (config->classes < 2) return "data.classes must be >= 2";
-    if (config->classes > POLKA_MAX_CLASSES) return "data.classes must be <= " MAX_CLASSES_TEXT;
-    if (config->components < 1) return "data.components must be >= 1";
-    if (config->dim < 2) return "data.dim must be >= 2";
-    if (!(config->mean_var >= 0)) return "data.mean_var must be >= 0";
-    if (!(config->sample_var > 0)) return "data.sample_var must be > 0";
-    if (config->skew_classes < 1 || config->skew_classes > config->classes)
-        return "data.skew_classes must be between 1 and data.classes";
-    if (!(config->skew_fraction >= 0 && config->skew_fraction <= 1))
-        return "data.skew_fraction must be in [0, 1]";
-    return NULL;
-}
-
-const char *polka_config_check_length(const polka_config *config) {
-    /* samples are counted in doubles and rounds in size_t: stay where both are exact */
-    if (!(config->passes * (double)config->n_train <= 9007199254740992.0))
-        return "run.passes * data.n_train is too large (at most 2^53 training samples)";
-    return NULL;
-}
-
-/* Bounds that keep every buffer size (products of these) far from overflowing. */
-static const char *check_sizes(const polka_config *config) {
-    if (config->batch > (1u << 20)) return "learner.batch must be at most 1048576";
-    if (config->central_batch > (1u << 24)) return "run.central_batch must be at most 16777216";
-    if (config->agents > (1u << 20)) return "net.agents must be at most 1048576";
-    if (config->dim > (1u << 24)) return "data.dim must be at most 16777216";
-    if (config->components > (1u << 16)) return "data.components must be at most 65536";
-    if (config->board > (1u << 20)) return "data.board must be at most 1048576";
-    if (config->degree > 64) return "learner.degree must be at most 64";
-    return polka_config_check_length(config);
-}
-
-int polka_config_batch_learner(const polka_config *config) {
-    return strcmp(config->control, "slkl") == 0 || strcmp(config->control, "krr") == 0;
-}
-
-/* learner.control = slkl | krr: ridge regression on the whole training set at once. */
-static const char *check_batch_learner(const polka_config *config) {
-    if (strcmp(config->mode, "centralized") != 0)
-        return "learner.control = slkl/krr learn from the whole training set: use run.mode = "
-               "centralized (--centralized)";
-    if (strcmp(config->loss, "square") != 0)
-        return "learner.control = slkl/krr fit the square loss: set learner.loss = square";
-    if (!(config->lambda > 0)) return "learner.lambda must be > 0 for slkl/krr";
-    if (strcmp(config->control, "slkl") == 0) {
-        if (!(config->nu > 0))
-            return "learner.control = slkl needs learner.nu > 0 (the l1 penalty on the kernel "
-                   "weights; paper 002: 0.01)";
-        if (!(config->tol >= 0 && config->tol < 1)) return "learner.tol must be in [0, 1)";
-    }
-    return NULL;
-}
-
-static const char *check_learner(const polka_config *config) {
-    polka_kernel_kind kernel;
-    polka_loss_kind loss;
-    polka_control_kind control;
-    if (polka_kernel_kind_parse(config->kernel, &kernel) != POLKA_OK) return polka_error_message();
-    if (polka_loss_kind_parse(config->loss, &loss) != POLKA_OK) return polka_error_message();
-    if (polka_config_batch_learner(config)) {
-        const char *why = check_batch_learner(config);
-        if (why) return why;
-    } else if (polka_control_kind_parse(config->control, &control) != POLKA_OK) {
-        polka_error_set(POLKA_ERR_ARG, "%s, or a batch regression learner (slkl, krr)",
-                        polka_error_message());
-        return polka_error_message();
-    }
-    if (!(config->sigma > 0)) return "learner.sigma must be > 0";
-    if (!(config->eta > 0)) return "learner.eta must be > 0";
-    if (!(config->lambda >= 0)) return "learner.lambda must be >= 0";
-    if (!(config->eta * config->lambda < 1)) return "learner.eta * learner.lambda must be < 1";
-    if (strcmp(config->schedule, "pegasos") == 0 && !(config->lambda > 0))
-        return "learner.schedule = pegasos needs learner.lambda > 0 (its steps are 1/(lambda t))";
-    if (!(config->kp >= 0)) return "learner.kp must be >= 0";
-    if (!(config->jitter >= 0 && config->jitter < 1e-2))
-        return "learner.jitter must be in [0, 0.01)";
-    if (config->batch < 1) return "learner.batch must be >= 1";
-    if (config->degree < 1) return "learner.degree must be >= 1";
-    if (!(config->loss_epsilon >= 0)) return "learner.loss_epsilon must be >= 0";
-    int regression_data =
-        strcmp(config->source, "sinc") == 0 || strcmp(config->source, "friedman") == 0;
-    int generated_classes =
-        strcmp(config->source, "multidist") == 0 || strcmp(config->source, "checkerboard") == 0;
-    /* novelty detection ignores the labels, so it runs on any source */
-    if (generated_classes && !polka_loss_is_classification(loss) && loss != POLKA_LOSS_NOVELTY)
-        return "learner.loss: multidist and checkerboard are classification sets (use a "
-               "classification loss, or novelty)";
-    if (regression_data && polka_loss_is_classification(loss))
-        return "learner.loss: sinc and friedman are regression sets (use square, absolute, "
-               "eps-insensitive or huber)";
-    if ((loss == POLKA_LOSS_HINGE || loss == POLKA_LOSS_LOGISTIC) &&
-        strcmp(config->source, "multidist") == 0 && config->classes != 2)
-        return "learner.loss hinge/logistic need data.classes = 2 (use multi-hinge/multi-logistic)";
-    return NULL;
-}
-
-/* 1 when paths a and b name one file: the same text, or the same existing file. */
-static int same_file(const char *a, const char *b) {
-    if (a[0] == '\0' || b[0] == '\0') return 0;
-    if (strcmp(a, b) == 0) return 1;
-    struct stat sa, sb;
-    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
-           sa.st_ino == sb.st_ino;
-}
-
-/* A run must not write over its own inputs, nor write two outputs into one file. */
-static const char *check_outputs(const polka_config *config) {
-    const char *inputs[] = {config->train, config->train_labels, config->test, config->test_labels};
-    if (same_file(config->output, config->csv)) return "run.output and run.csv name the same file";
-    for (size_t k = 0; k < POLKA_COUNT(inputs); k++) {
-        if (strcmp(config->source, "file") != 0) break;
-        if (same_file(config->output, inputs[k]))
-            return "run.output names an input data file: the run would overwrite its data";
-        if (same_file(config->csv, inputs[k]))
-            return "run.csv names an input data file: the run would overwrite its data";
-    }
-    return NULL;
-}
-
-const char *polka_config_check(const polka_config *config) {
-    static const char *const modes[] = {"decentralized", "centralized", NULL};
-    static const char *const weights[] = {"uniform", "metropolis", "file", NULL};
-    static const char *const penalties[] = {"paper", "symmetric", NULL};
-    if (!one_of(config->mode, modes)) return "run.mode must be decentralized or centralized";
-    if (!(config->passes > 0)) return "run.passes must be > 0";
-    if (config->log_every < 1) return "run.log_every must be >= 1";
-    const char *why = check_sizes(config);
-    if (why == NULL) why = check_data(config);
-    if (why == NULL) why = check_learner(config);
-    if (why == NULL) why = check_outputs(config);
-    if (why) return why;
-    if (!one_of(config->weights, weights)) return "net.weights must be uniform, metropolis or file";
-    if (!one_of(config->penalty, penalties)) return "net.penalty must be paper or symmetric";
-    if (!(config->c >= 0)) return "net.c must be >= 0";
-    if (!(config->p >= 0 && config->p <= 1)) return "net.p must be in [0, 1]";
-    if (!(config->radius > 0)) return "net.radius must be > 0";
-    if (!(config->rewire >= 0 && config->rewire <= 1)) return "net.rewire must be in [0, 1]";
-    return NULL;
 }

@@ -5,24 +5,24 @@
 
 #include "sim_impl.h"
 
-polka_status polka_agent_init(polka_agent *agent, const polka_config *config,
-                              const polka_graph *graph, size_t id) {
+polka_status polka_agent_init(polka_agent *agent, const polka_plan *plan,
+                              const polka_data_facts *facts, const polka_graph *graph, size_t id) {
     memset(agent, 0, sizeof *agent);
-    polka_learner_params params;
-    POLKA_CALL(polka_sim_learner_params(config, &params));
-    params.seed = config->seed * 1000003u + id; /* the agent's own NBSGD draws */
-    params.horizon = polka_sim_rounds(config, polka_graph_nodes(graph) * config->batch);
-    POLKA_CALL(polka_learner_create(&params, config->dim, config->classes, &agent->learner));
+    polka_learner_params params = plan->learner.params;
+    params.seed = plan->run.seed * 1000003u + id; /* the agent's own NBSGD draws */
+    params.horizon = polka_sim_rounds(plan->run.passes, facts->n_train,
+                                      polka_graph_nodes(graph) * plan->learner.batch);
+    POLKA_CALL(polka_learner_create(&params, facts->dim, facts->classes, &agent->learner));
     agent->id = id;
     agent->degree = polka_graph_degree(graph, id);
     agent->neighbors = polka_graph_neighbors(graph, id);
     agent->weights = polka_graph_neighbor_weights(graph, id);
-    agent->batch = config->batch;
-    agent->dim = config->dim;
+    agent->batch = plan->learner.batch;
+    agent->dim = facts->dim;
     agent->outputs = polka_learner_outputs(agent->learner);
-    agent->symmetric = strcmp(config->penalty, "symmetric") == 0;
+    agent->symmetric = plan->net.penalty == POLKA_PENALTY_SYMMETRIC;
     agent->online.classification = polka_loss_is_classification(params.loss.kind);
-    agent->c = config->c;
+    agent->c = plan->net.c;
     agent->payload = agent->dim + (agent->symmetric ? agent->outputs : 0);
     size_t b = agent->batch, c = agent->outputs, d = agent->degree;
     agent->y = malloc(b * sizeof *agent->y);

@@ -35,9 +35,10 @@ typedef struct {
     double start; /* when the learning loop started (polka_now) */
 } polka_agent;
 
-/** Sets up agent `id` of graph (weights already set); the agent owns its learner. */
-polka_status polka_agent_init(polka_agent *agent, const polka_config *config,
-                              const polka_graph *graph, size_t id);
+/** Sets up agent `id` of graph (weights already set) for the data of facts; the agent owns its
+ * learner. */
+polka_status polka_agent_init(polka_agent *agent, const polka_plan *plan,
+                              const polka_data_facts *facts, const polka_graph *graph, size_t id);
 void polka_agent_free(polka_agent *agent);
 
 /** Draws round t's batch, evaluates f_i at it and packs the payload. */

@@ -17,7 +17,7 @@
 #include "stream.h"
 
 typedef struct {
-    const polka_config *config;
+    const polka_plan *plan;
     const polka_sim_hooks *hooks;
     polka_dataset train, test;
     polka_netlog log;
@@ -30,13 +30,7 @@ static polka_status model_mse(const polka_model *model, const polka_dataset *dat
                               double *mse, double *mean_loss) {
     POLKA_CALL(polka_model_eval(model, data->x, data->n, f));
     polka_loss square = {.kind = POLKA_LOSS_SQUARE};
-    double sq = 0.0, loss = 0.0;
-    for (size_t i = 0; i < data->n; i++) {
-        sq += (f[i] - data->y[i]) * (f[i] - data->y[i]);
-        loss += polka_loss_eval(&square, f + i, 1, data->y[i], NULL);
-    }
-    *mse = data->n ? sq / (double)data->n : 0.0;
-    if (mean_loss) *mean_loss = data->n ? loss / (double)data->n : 0.0;
+    *mse = polka_loss_score(&square, 0, f, data->y, data->n, NULL, mean_loss);
     return POLKA_OK;
 }
 
@@ -53,14 +47,13 @@ static polka_status log_model(batch_run *run, const polka_model *model, size_t r
 
 /* The first n_train samples of the stream, and its test set. */
 static polka_status read_sets(polka_stream *stream, batch_run *run) {
-    const polka_config *config = run->config;
-    POLKA_CHECK(config->classes == 0, POLKA_ERR_ARG,
+    const polka_data_facts *facts = polka_stream_facts(stream);
+    POLKA_CHECK(facts->classes == 0, POLKA_ERR_ARG,
                 "learner.control = %s is a regression learner, but the data have %zu classes",
-                config->control, config->classes);
-    POLKA_CALL(polka_dataset_alloc(&run->train, config->n_train, config->dim, 0));
-    for (size_t g = 0; g < config->n_train; g++)
-        POLKA_CALL(
-            polka_stream_sample(stream, g, run->train.x + g * config->dim, run->train.y + g));
+                run->plan->settings.control, facts->classes);
+    POLKA_CALL(polka_dataset_alloc(&run->train, facts->n_train, facts->dim, 0));
+    for (size_t g = 0; g < facts->n_train; g++)
+        POLKA_CALL(polka_stream_sample(stream, g, run->train.x + g * facts->dim, run->train.y + g));
     POLKA_CALL(polka_stream_test_set(stream, &run->test));
     size_t most = run->train.n > run->test.n ? run->train.n : run->test.n;
     run->f = malloc((most ? most : 1) * sizeof *run->f);
@@ -69,10 +62,9 @@ static polka_status read_sets(polka_stream *stream, batch_run *run) {
 }
 
 static polka_status run_krr(batch_run *run, polka_model **model, polka_sim_summary *summary) {
-    polka_kernel kernel;
-    POLKA_CALL(polka_sim_kernel(run->config, &kernel));
-    POLKA_CALL(polka_krr_fit(&kernel, run->train.x, run->train.y, run->train.n, run->train.p,
-                             run->config->lambda, model));
+    const polka_learner_params *params = &run->plan->learner.params;
+    POLKA_CALL(polka_krr_fit(&params->kernel, run->train.x, run->train.y, run->train.n,
+                             run->train.p, params->lambda, model));
     summary->rounds = 1;
     return log_model(run, *model, 1, summary);
 }
@@ -84,7 +76,7 @@ static polka_status iterate_slkl(batch_run *run, polka_slkl *slkl, size_t cap,
     int converged = 0;
     while (!converged && done < cap) {
         polka_slkl_stats stats;
-        size_t chunk = run->config->log_every < cap - done ? run->config->log_every : cap - done;
+        size_t every = run->plan->run.log_every, chunk = every < cap - done ? every : cap - done;
         POLKA_CALL(polka_slkl_run_for(slkl, chunk, &stats));
         done += stats.iterations;
         converged = stats.converged;
@@ -103,30 +95,30 @@ static polka_status iterate_slkl(batch_run *run, polka_slkl *slkl, size_t cap,
 }
 
 static polka_status run_slkl(batch_run *run, polka_model **model, polka_sim_summary *summary) {
-    const polka_config *config = run->config;
+    const polka_learner_spec *learner = &run->plan->learner;
     polka_slkl_params params = polka_slkl_defaults();
-    POLKA_CALL(polka_sim_kernel(config, &params.kernel));
-    params.lambda = config->lambda;
-    params.nu = config->nu;
-    params.candidates = config->candidates;
-    params.tol = config->tol;
-    params.seed = config->seed;
+    params.kernel = learner->params.kernel;
+    params.lambda = learner->params.lambda;
+    params.nu = learner->params.nu;
+    params.candidates = learner->candidates;
+    params.tol = learner->tol;
+    params.seed = run->plan->run.seed;
     polka_slkl *slkl = NULL;
     POLKA_CALL(
         polka_slkl_create(&params, run->train.x, run->train.y, run->train.n, run->train.p, &slkl));
-    size_t cap = config->max_iter ? config->max_iter : 1000 * polka_slkl_candidates(slkl);
+    size_t cap = learner->max_iter ? learner->max_iter : 1000 * polka_slkl_candidates(slkl);
     polka_status status = iterate_slkl(run, slkl, cap, summary);
     if (status == POLKA_OK) status = polka_slkl_model(slkl, model);
     polka_slkl_free(&slkl);
     return status;
 }
 
-static polka_status learn(batch_run *run, polka_model **model, polka_sim_summary *summary) {
-    const polka_config *config = run->config;
-    POLKA_CALL(polka_netlog_open(&run->log, config, run->hooks, 1));
-    POLKA_CALL(polka_netlog_open_h5(&run->log, config, MPI_COMM_SELF, 1, NULL));
+static polka_status learn(batch_run *run, const polka_data_facts *facts, polka_model **model,
+                          polka_sim_summary *summary) {
+    POLKA_CALL(polka_netlog_open(&run->log, run->plan, run->hooks, 1));
+    POLKA_CALL(polka_netlog_open_h5(&run->log, run->plan, facts, MPI_COMM_SELF, 1, NULL));
     run->start = polka_now();
-    if (strcmp(config->control, "krr") == 0)
+    if (run->plan->learner.fit == POLKA_FIT_KRR)
         POLKA_CALL(run_krr(run, model, summary));
     else
         POLKA_CALL(run_slkl(run, model, summary));
@@ -138,17 +130,15 @@ static polka_status learn(batch_run *run, polka_model **model, polka_sim_summary
     return polka_netlog_finish_h5(&run->log, 0, 1, &saved, stages);
 }
 
-polka_status polka_sim_run_batch(const polka_config *given, size_t agents,
+polka_status polka_sim_run_batch(const polka_plan *plan, size_t agents,
                                  const polka_sim_hooks *hooks, polka_sim_summary *summary) {
     *summary = (polka_sim_summary){.agents = 1};
-    const char *why = polka_config_check(given);
-    POLKA_CHECK(why == NULL, POLKA_ERR_ARG, "%s", why);
     polka_stream *stream = NULL;
-    POLKA_CALL(polka_stream_create(given, agents, given->batch, &stream));
-    batch_run run = {.config = polka_stream_config(stream), .hooks = hooks};
+    POLKA_CALL(polka_stream_create(plan, agents, plan->learner.batch, &stream));
+    batch_run run = {.plan = plan, .hooks = hooks};
     polka_model *model = NULL;
     polka_status status = read_sets(stream, &run);
-    if (status == POLKA_OK) status = learn(&run, &model, summary);
+    if (status == POLKA_OK) status = learn(&run, polka_stream_facts(stream), &model, summary);
     polka_netlog_abandon_h5(&run.log);
     polka_status closed = polka_netlog_close(&run.log);
     if (status == POLKA_OK) status = closed;

@@ -6,8 +6,8 @@
 #include "stream.h"
 
 typedef struct {
-    const polka_config *config;
     const polka_stream *stream;
+    size_t dim;
     const polka_dataset *test;
     polka_learner *learner;
     polka_dataset batch;
@@ -23,7 +23,7 @@ typedef struct {
 
 static polka_status central_round(void *context, uint64_t t) {
     central_run *run = context;
-    size_t batch = run->batch.n, dim = run->config->dim;
+    size_t batch = run->batch.n, dim = run->dim;
     double start = polka_now();
     for (size_t b = 0; b < batch; b++)
         POLKA_CALL(polka_stream_sample(run->stream, t * batch + b, run->batch.x + b * dim,
@@ -65,44 +65,41 @@ static polka_status central_log(void *context, size_t round, double samples,
     return polka_netlog_append_h5(&run->log, round, samples, 0, 1, &metrics);
 }
 
-polka_status polka_sim_run_centralized(const polka_config *given, size_t agents,
+/* The learner, the buffers and the log of a centralized run on an open stream. */
+static polka_status central_setup(central_run *run, const polka_plan *plan, size_t batch,
+                                  const polka_sim_hooks *hooks) {
+    const polka_data_facts *facts = polka_stream_facts(run->stream);
+    polka_learner_params params = plan->learner.params;
+    params.horizon = polka_sim_rounds(plan->run.passes, facts->n_train, batch);
+    run->dim = facts->dim;
+    POLKA_CALL(polka_dataset_alloc(&run->batch, batch, facts->dim, facts->classes));
+    POLKA_CALL(polka_learner_create(&params, facts->dim, facts->classes, &run->learner));
+    size_t outputs = polka_learner_outputs(run->learner);
+    run->f = malloc(run->test->n * outputs * sizeof *run->f);
+    run->fg = malloc(2 * batch * outputs * sizeof *run->fg);
+    run->online.classification = polka_plan_classifies(plan);
+    POLKA_CHECK(run->f && run->fg, POLKA_ERR_MEM, "out of memory for test values");
+    POLKA_CALL(polka_netlog_open(&run->log, plan, hooks, 1));
+    return polka_netlog_open_h5(&run->log, plan, facts, MPI_COMM_SELF, 1, NULL);
+}
+
+polka_status polka_sim_run_centralized(const polka_plan *plan, size_t agents,
                                        const polka_sim_hooks *hooks, polka_sim_summary *summary) {
-    if (polka_config_batch_learner(given))
-        return polka_sim_run_batch(given, agents, hooks, summary);
+    if (plan->learner.fit != POLKA_FIT_ONLINE)
+        return polka_sim_run_batch(plan, agents, hooks, summary);
     *summary = (polka_sim_summary){.agents = 1};
     POLKA_CHECK(agents >= 1, POLKA_ERR_ARG, "a centralized run needs agents >= 1");
     polka_stream *stream = NULL;
     polka_dataset test = {0};
-    POLKA_CALL(polka_stream_create(given, agents, given->batch, &stream));
-    const polka_config *config = polka_stream_config(stream); /* the data's facts resolved */
-    polka_learner_params params;
-    polka_status status = polka_sim_learner_params(config, &params);
-    if (status != POLKA_OK) {
-        polka_stream_free(&stream);
-        return status;
-    }
-    size_t batch = config->central_batch ? config->central_batch : agents * config->batch;
-    params.horizon = polka_sim_rounds(config, batch);
-    central_run run = {.config = config};
-    run.stream = stream;
-    run.test = &test;
-    status = polka_stream_test_set(stream, &test);
-    if (status == POLKA_OK)
-        status = polka_dataset_alloc(&run.batch, batch, config->dim, config->classes);
-    if (status == POLKA_OK)
-        status = polka_learner_create(&params, config->dim, config->classes, &run.learner);
-    if (status == POLKA_OK) {
-        run.f = malloc(test.n * polka_learner_outputs(run.learner) * sizeof *run.f);
-        run.fg = malloc(2 * batch * polka_learner_outputs(run.learner) * sizeof *run.fg);
-        run.online.classification = polka_loss_is_classification(params.loss.kind);
-        if (run.f == NULL || run.fg == NULL)
-            status = polka_error_set(POLKA_ERR_MEM, "out of memory for test values");
-    }
-    if (status == POLKA_OK) status = polka_netlog_open(&run.log, config, hooks, 1);
-    if (status == POLKA_OK) status = polka_netlog_open_h5(&run.log, config, MPI_COMM_SELF, 1, NULL);
+    POLKA_CALL(polka_stream_create(plan, agents, plan->learner.batch, &stream));
+    size_t batch = plan->run.central_batch ? plan->run.central_batch : agents * plan->learner.batch;
+    central_run run = {.stream = stream, .test = &test};
+    polka_status status = polka_stream_test_set(stream, &test);
+    if (status == POLKA_OK) status = central_setup(&run, plan, batch, hooks);
     run.start = polka_now();
     if (status == POLKA_OK)
-        status = polka_sim_loop(config, batch, central_round, central_log, &run, hooks, summary);
+        status = polka_sim_loop(plan, polka_stream_facts(stream)->n_train, batch, central_round,
+                                central_log, &run, hooks, summary);
     if (status == POLKA_OK) {
         const polka_model *model = polka_learner_model(run.learner);
         double stages[4] = {run.time_compute, 0.0, run.time_update, summary->seconds};

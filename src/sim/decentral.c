@@ -8,7 +8,8 @@
 #include "sim_impl.h"
 
 typedef struct {
-    const polka_config *config;
+    const polka_plan *plan;
+    const polka_data_facts *facts; /* the stream's */
     MPI_Comm comm;
     int rank, size;
     polka_agent agent;
@@ -79,11 +80,11 @@ static polka_status mpi_log_fn(void *context, size_t round, double samples,
 /* Everything a rank needs before the loop; the status is agreed by the caller. */
 static polka_status mpi_setup(mpi_run *run, const polka_graph *graph,
                               const polka_sim_hooks *hooks) {
-    POLKA_CALL(polka_stream_create_for(run->config, (size_t)run->size, run->config->batch,
+    const polka_plan *plan = run->plan;
+    POLKA_CALL(polka_stream_create_for(plan, (size_t)run->size, plan->learner.batch,
                                        (size_t)run->rank, &run->stream));
-    run->config = polka_stream_config(run->stream); /* the data's facts resolved */
-    const polka_config *config = run->config;
-    POLKA_CALL(polka_agent_init(&run->agent, config, graph, (size_t)run->rank));
+    run->facts = polka_stream_facts(run->stream);
+    POLKA_CALL(polka_agent_init(&run->agent, plan, run->facts, graph, (size_t)run->rank));
     POLKA_CALL(polka_stream_test_set(run->stream, &run->test));
     size_t n = run->test.n * run->agent.outputs;
     run->f = malloc(n * sizeof *run->f);
@@ -91,7 +92,7 @@ static polka_status mpi_setup(mpi_run *run, const polka_graph *graph,
     run->all = malloc((size_t)run->size * sizeof *run->all);
     POLKA_CHECK(run->f && run->fbar && run->all, POLKA_ERR_MEM,
                 "out of memory for the test values");
-    if (run->rank == 0) POLKA_CALL(polka_netlog_open(&run->log, config, hooks, (size_t)run->size));
+    if (run->rank == 0) POLKA_CALL(polka_netlog_open(&run->log, plan, hooks, (size_t)run->size));
     return POLKA_OK;
 }
 
@@ -125,26 +126,25 @@ static polka_status mpi_finish(mpi_run *run, const polka_sim_summary *summary) {
     return polka_netlog_finish_h5(&run->log, (size_t)run->rank, 1, &model, stages);
 }
 
-polka_status polka_sim_run_decentralized(const polka_config *config, MPI_Comm comm,
+polka_status polka_sim_run_decentralized(const polka_plan *plan, MPI_Comm comm,
                                          const polka_sim_hooks *hooks, polka_sim_summary *summary,
                                          polka_model **final_model) {
-    mpi_run run = {.config = config, .comm = comm};
+    mpi_run run = {.plan = plan, .comm = comm};
     MPI_Comm_rank(comm, &run.rank);
     MPI_Comm_size(comm, &run.size);
     *summary = (polka_sim_summary){0};
     polka_graph *graph = NULL;
-    polka_status status = polka_sim_graph(config, (size_t)run.size, &graph);
-    if (status == POLKA_OK) status = polka_sim_check_network(config, graph, (size_t)run.size);
+    polka_status status = polka_sim_graph(plan, (size_t)run.size, &graph);
+    if (status == POLKA_OK) status = polka_sim_check_network(plan, graph, (size_t)run.size);
     if (status == POLKA_OK) status = mpi_setup(&run, graph, hooks);
     status = polka_net_agree(comm, status);
     /* from here on every rank takes the same branches: the statuses are agreed */
-    if (status == POLKA_OK) config = run.config; /* resolved by the stream */
     if (status == POLKA_OK)
-        status = polka_netlog_open_h5(&run.log, config, comm, (size_t)run.size, graph);
+        status = polka_netlog_open_h5(&run.log, plan, run.facts, comm, (size_t)run.size, graph);
     if (status == POLKA_OK) status = polka_net_agree(comm, create_exchange(&run, graph));
     if (status == POLKA_OK)
-        status = polka_sim_loop(config, (size_t)run.size * config->batch, mpi_round_fn, mpi_log_fn,
-                                &run, hooks, summary);
+        status = polka_sim_loop(plan, run.facts->n_train, (size_t)run.size * plan->learner.batch,
+                                mpi_round_fn, mpi_log_fn, &run, hooks, summary);
     summary->agents = (size_t)run.size;
     polka_status closed = run.rank == 0 ? polka_netlog_close(&run.log) : POLKA_OK;
     if (status == POLKA_OK) status = polka_net_agree(comm, closed);

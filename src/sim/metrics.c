@@ -2,6 +2,8 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "sim_impl.h"
@@ -35,16 +37,33 @@ void polka_agent_collect(polka_agent *agent, const polka_dataset *test, const do
     agent->train_count = 0;
 }
 
-polka_status polka_netlog_open(polka_netlog *log, const polka_config *config,
+/* The columns of the run file's /metrics and of the CSV file, from the one list (metrics.h). */
+typedef struct {
+    const char *name, *csv, *format, *description;
+    size_t offset;
+} metric_column;
+
+#define METRIC_COLUMN(field, name, csv, format, description)                                       \
+    {name, csv, format, description, offsetof(polka_agent_metrics, field)},
+
+static const metric_column metric_columns[] = {POLKA_AGENT_METRICS(METRIC_COLUMN)};
+#define METRIC_COUNT POLKA_COUNT(metric_columns)
+
+static double metric_value(const polka_agent_metrics *m, size_t k) {
+    return *(const double *)((const char *)m + metric_columns[k].offset);
+}
+
+polka_status polka_netlog_open(polka_netlog *log, const polka_plan *plan,
                                const polka_sim_hooks *hooks, size_t agents) {
     *log = (polka_netlog){.hooks = hooks, .agents = agents};
-    if (config->csv[0] == '\0') return POLKA_OK;
-    log->csv = fopen(config->csv, "w");
-    POLKA_CHECK(log->csv != NULL, POLKA_ERR_IO, "cannot write '%s': %s", config->csv,
-                strerror(errno));
-    fprintf(log->csv,
-            "round,samples,agent,score,test_loss,train_loss,order,disagreement,bytes_sent,"
-            "time_compute,time_exchange,time_update,online_error\n");
+    const char *path = plan->run.csv;
+    if (path[0] == '\0') return POLKA_OK;
+    log->csv = fopen(path, "w");
+    POLKA_CHECK(log->csv != NULL, POLKA_ERR_IO, "cannot write '%s': %s", path, strerror(errno));
+    fprintf(log->csv, "round,samples,agent");
+    for (size_t k = 0; k < METRIC_COUNT; k++)
+        if (metric_columns[k].csv) fprintf(log->csv, ",%s", metric_columns[k].csv);
+    fprintf(log->csv, "\n");
     return POLKA_OK;
 }
 
@@ -87,52 +106,34 @@ polka_status polka_netlog_step(polka_netlog *log, size_t round, double samples,
                   summary->bytes_per_round);
     if (log->csv == NULL) return POLKA_OK;
     for (size_t a = 0; a < log->agents; a++) {
-        const polka_agent_metrics *m = &metrics[a];
-        fprintf(log->csv, "%zu,%.0f,%zu,%.17g,%.17g,%.17g,%.0f,%.17g,%.0f,%.6f,%.6f,%.6f,%.17g\n",
-                round, samples, a, m->score, m->loss, m->train_loss, m->order, m->disagreement,
-                m->bytes, m->time_compute, m->time_exchange, m->time_update, m->online_error);
+        fprintf(log->csv, "%zu,%.0f,%zu", round, samples, a);
+        for (size_t k = 0; k < METRIC_COUNT; k++) {
+            if (metric_columns[k].csv == NULL) continue;
+            fputc(',', log->csv);
+            fprintf(log->csv, metric_columns[k].format, metric_value(&metrics[a], k));
+        }
+        fputc('\n', log->csv);
     }
     POLKA_CHECK(fflush(log->csv) == 0, POLKA_ERR_IO, "error while writing the CSV file");
     return POLKA_OK;
 }
 
-/* The per-agent metrics of the run file, in the order of polka_agent_metrics_row. */
-static const char *const metric_names[] = {
-    "test_score", "test_loss",    "train_loss",    "model_order", "disagreement", "bytes_sent",
-    "wall_time",  "time_compute", "time_exchange", "time_update", "online_error",
-};
-static const char *const metric_descriptions[] = {
-    "test accuracy (classification), mean squared error (regression) or fraction of points "
-    "flagged, f < rho (novelty) on the common test set",
-    "mean loss on the test set",
-    "mean training loss of the rounds since the previous log step",
-    "model order M (dictionary size)",
-    "mean over test points of ||f_i(x) - f_bar(x)||^2, f_bar the network average",
-    "bytes this agent has sent so far",
-    "seconds since the learning loop started",
-    "seconds in drawing samples and evaluating f (cumulative)",
-    "seconds in the neighbour exchange, waiting included (cumulative)",
-    "seconds in the gradient step and KOMP (cumulative)",
-    "online error: fraction of mistakes (classification), mean squared error (regression) or "
-    "fraction flagged (novelty) on each training sample before it was learned, cumulative",
-};
-#define METRIC_COUNT (sizeof metric_names / sizeof *metric_names)
-
-static void metrics_row(const polka_agent_metrics *m, double *row) {
-    const double values[METRIC_COUNT] = {
-        m->score,     m->loss,         m->train_loss,    m->order,       m->disagreement, m->bytes,
-        m->wall_time, m->time_compute, m->time_exchange, m->time_update, m->online_error};
-    memcpy(row, values, sizeof values);
-}
-
-polka_status polka_netlog_open_h5(polka_netlog *log, const polka_config *config, MPI_Comm comm,
-                                  size_t agents, const polka_graph *graph) {
-    if (config->output[0] == '\0') return POLKA_OK;
+polka_status polka_netlog_open_h5(polka_netlog *log, const polka_plan *plan,
+                                  const polka_data_facts *facts, MPI_Comm comm, size_t agents,
+                                  const polka_graph *graph) {
+    if (plan->run.output[0] == '\0') return POLKA_OK;
     int size = 1;
     MPI_Comm_size(comm, &size);
-    POLKA_CALL(polka_h5log_create(config->output, comm, agents, METRIC_COUNT, metric_names,
-                                  metric_descriptions, &log->h5));
-    polka_status status = polka_h5log_write_config(log->h5, config, graph, size);
+    const char *names[METRIC_COUNT], *descriptions[METRIC_COUNT];
+    for (size_t k = 0; k < METRIC_COUNT; k++) {
+        names[k] = metric_columns[k].name;
+        descriptions[k] = metric_columns[k].description;
+    }
+    POLKA_CALL(polka_h5log_create(plan->run.output, comm, agents, METRIC_COUNT, names, descriptions,
+                                  &log->h5));
+    polka_config settings; /* what ran: the settings with the data's facts */
+    polka_plan_settings_with(plan, facts, &settings);
+    polka_status status = polka_h5log_write_config(log->h5, &settings, graph, size);
     if (status != POLKA_OK) polka_netlog_abandon_h5(log);
     return status;
 }
@@ -141,10 +142,15 @@ polka_status polka_netlog_append_h5(polka_netlog *log, size_t round, double samp
                                     size_t first_agent, size_t count,
                                     const polka_agent_metrics *metrics) {
     if (log->h5 == NULL) return POLKA_OK;
-    double rows[4 * METRIC_COUNT];
-    POLKA_CHECK(count <= 4, POLKA_ERR_ARG, "at most 4 agents per rank in one append");
-    for (size_t a = 0; a < count; a++) metrics_row(&metrics[a], rows + a * METRIC_COUNT);
-    return polka_h5log_append(log->h5, (double)round, samples, first_agent, count, rows);
+    double *rows = malloc((count ? count : 1) * METRIC_COUNT * sizeof *rows);
+    POLKA_CHECK_ALLOC(rows);
+    for (size_t a = 0; a < count; a++)
+        for (size_t k = 0; k < METRIC_COUNT; k++)
+            rows[a * METRIC_COUNT + k] = metric_value(&metrics[a], k);
+    polka_status status =
+        polka_h5log_append(log->h5, (double)round, samples, first_agent, count, rows);
+    free(rows);
+    return status;
 }
 
 polka_status polka_netlog_finish_h5(polka_netlog *log, size_t first_agent, size_t count,

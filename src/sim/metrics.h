@@ -8,13 +8,39 @@
 #include "polka/h5log.h"
 #include "polka/sim.h"
 
+/*
+ * The per-agent metrics of a log step: the one list of them, in the order of the run file's
+ * /metrics columns and of the CSV columns. X(field, run-file name, CSV column (NULL: not in
+ * the CSV), CSV format, description).
+ */
+#define POLKA_AGENT_METRICS(X)                                                                     \
+    X(score, "test_score", "score", "%.17g",                                                       \
+      "test accuracy (classification), mean squared error (regression) or fraction of points "     \
+      "flagged, f < rho (novelty) on the common test set")                                         \
+    X(loss, "test_loss", "test_loss", "%.17g", "mean loss on the test set")                        \
+    X(train_loss, "train_loss", "train_loss", "%.17g",                                             \
+      "mean training loss of the rounds since the previous log step")                              \
+    X(order, "model_order", "order", "%.0f", "model order M (dictionary size)")                    \
+    X(disagreement, "disagreement", "disagreement", "%.17g",                                       \
+      "mean over test points of ||f_i(x) - f_bar(x)||^2, f_bar the network average")               \
+    X(bytes, "bytes_sent", "bytes_sent", "%.0f", "bytes this agent has sent so far")               \
+    X(wall_time, "wall_time", NULL, NULL, "seconds since the learning loop started")               \
+    X(time_compute, "time_compute", "time_compute", "%.6f",                                        \
+      "seconds in drawing samples and evaluating f (cumulative)")                                  \
+    X(time_exchange, "time_exchange", "time_exchange", "%.6f",                                     \
+      "seconds in the neighbour exchange, waiting included (cumulative)")                          \
+    X(time_update, "time_update", "time_update", "%.6f",                                           \
+      "seconds in the gradient step and KOMP (cumulative)")                                        \
+    X(online_error, "online_error", "online_error", "%.17g",                                       \
+      "online error: fraction of mistakes (classification), mean squared error (regression) or "   \
+      "fraction flagged (novelty) on each training sample before it was learned, cumulative")
+
 /* One agent's numbers at a log step; plain doubles so that MPI can gather them. */
+#define POLKA_METRIC_FIELD(field, ...) double field;
 typedef struct {
-    double score, loss, order, disagreement, bytes, train_loss;
-    double online_error; /* mistakes (or squared errors) on samples before learning them */
-    double wall_time;    /* seconds since the learning loop started */
-    double time_compute, time_exchange, time_update;
+    POLKA_AGENT_METRICS(POLKA_METRIC_FIELD)
 } polka_agent_metrics;
+#undef POLKA_METRIC_FIELD
 
 #define POLKA_METRICS_DOUBLES (sizeof(polka_agent_metrics) / sizeof(double))
 
@@ -38,8 +64,8 @@ typedef struct {
     polka_h5log *h5;
 } polka_netlog;
 
-/** Opens the CSV file named in the config (if any) and writes its header. */
-polka_status polka_netlog_open(polka_netlog *log, const polka_config *config,
+/** Opens the CSV file run.csv (if any) and writes its header. */
+polka_status polka_netlog_open(polka_netlog *log, const polka_plan *plan,
                                const polka_sim_hooks *hooks, size_t agents);
 polka_status polka_netlog_close(polka_netlog *log);
 
@@ -49,10 +75,12 @@ polka_status polka_netlog_step(polka_netlog *log, size_t round, double samples,
 
 /**
  * Collective over comm when run.output is set: creates the run file for `agents` agents and
- * writes /config (rank 0's graph, may be NULL). An unwritable path fails here, before the run.
+ * writes /config, the settings with the data's facts (rank 0's graph, may be NULL). An
+ * unwritable path fails here, before the run.
  */
-polka_status polka_netlog_open_h5(polka_netlog *log, const polka_config *config, MPI_Comm comm,
-                                  size_t agents, const polka_graph *graph);
+polka_status polka_netlog_open_h5(polka_netlog *log, const polka_plan *plan,
+                                  const polka_data_facts *facts, MPI_Comm comm, size_t agents,
+                                  const polka_graph *graph);
 
 /** Collective: this rank's agents' metrics (count rows from first_agent) as one row. */
 polka_status polka_netlog_append_h5(polka_netlog *log, size_t round, double samples,

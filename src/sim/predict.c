@@ -2,21 +2,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "polka/checkerboard.h"
 #include "polka/dataio.h"
 #include "polka/loss.h"
 #include "sim_impl.h"
+#include "source.h"
 
 /*
  * The training facts a run on a generator had: its dimension, no scaling, and classes
  * 0..C−1 when its loss classifies (novelty and regression losses read labels as values).
  */
-static polka_status generated_info(const polka_config *config, int classification,
+static polka_status generated_info(const polka_plan *plan, int classification,
                                    polka_data_info *info) {
-    int board = strcmp(config->source, "checkerboard") == 0;
-    size_t classes = !classification ? 0 : board ? 2 : config->classes;
-    *info =
-        (polka_data_info){.p = board ? POLKA_CHECKERBOARD_DIM : config->dim, .classes = classes};
+    polka_data_facts facts;
+    (void)polka_source_of(plan->data.source)->planned_facts(plan, &facts);
+    size_t classes = classification ? facts.classes : 0;
+    *info = (polka_data_info){.p = facts.dim, .classes = classes};
     if (classes == 0) return POLKA_OK;
     info->labels = malloc(classes * sizeof *info->labels);
     POLKA_CHECK_ALLOC(info->labels);
@@ -32,28 +32,25 @@ static polka_status copy_class_labels(const polka_data_info *info, double **clas
     return POLKA_OK;
 }
 
-polka_status polka_sim_read_like_run(const polka_config *config, const char *path,
+polka_status polka_sim_read_like_run(const polka_plan *plan, const char *path,
                                      const char *labels_path, const char *format,
                                      polka_dataset *out, double **class_labels) {
-    polka_loss_kind loss;
-    POLKA_CALL(polka_loss_kind_parse(config->loss, &loss));
-    int from_file = strcmp(config->source, "file") == 0;
+    const polka_data_spec *d = &plan->data;
+    int from_file = d->source == POLKA_SOURCE_FILE;
     polka_read_options train_options = {
-        .labels_path = config->train_labels[0] ? config->train_labels : NULL,
-        .label_column = config->label_column,
-        .regression = !polka_loss_is_classification(loss),
+        .format = from_file ? d->format : POLKA_FORMAT_AUTO,
+        .labels_path = d->train_labels[0] ? d->train_labels : NULL,
+        .label_column = d->label_column,
+        .regression = !polka_plan_classifies(plan),
     };
     polka_read_options options = train_options;
     options.labels_path = labels_path;
-    const char *run_format = from_file ? config->format : "auto";
-    POLKA_CALL(polka_file_format_parse(run_format, &train_options.format));
-    POLKA_CALL(polka_file_format_parse(format ? format : run_format, &options.format));
-    polka_scale_kind scale = POLKA_SCALE_NONE;
-    if (from_file) POLKA_CALL(polka_scale_kind_parse(config->scale, &scale));
+    if (format) POLKA_CALL(polka_file_format_parse(format, &options.format));
+    polka_scale_kind scale = from_file ? d->scale : POLKA_SCALE_NONE;
     polka_data_info info;
     /* a file run: the label map and scaling come from its training file, as in the run */
-    POLKA_CALL(from_file ? polka_data_scan(config->train, &train_options, &info)
-                         : generated_info(config, !options.regression, &info));
+    POLKA_CALL(from_file ? polka_data_scan(d->train, &train_options, &info)
+                         : generated_info(plan, !options.regression, &info));
     polka_status status = polka_data_read(path, &options, &info, NULL, NULL, out, NULL);
     if (status == POLKA_OK) polka_data_scale(out, &info, scale);
     if (status == POLKA_OK && class_labels) status = copy_class_labels(&info, class_labels);
@@ -77,11 +74,10 @@ static polka_status check_model_fits(const polka_model *model, const polka_loss 
                            outputs, polka_loss_kind_name(loss->kind), wanted);
 }
 
-polka_status polka_sim_predict(const polka_config *config, const polka_model *model,
+polka_status polka_sim_predict(const polka_plan *plan, const polka_model *model,
                                const polka_dataset *data, double *predictions, double *score,
                                double *mean_loss) {
-    polka_loss loss;
-    POLKA_CALL(polka_sim_loss(config, &loss));
+    const polka_loss loss = plan->learner.params.loss;
     const char *why = polka_loss_check(&loss, data->classes);
     POLKA_CHECK(why == NULL, POLKA_ERR_ARG, "%s", why);
     POLKA_CALL(check_model_fits(model, &loss, data));

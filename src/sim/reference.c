@@ -10,7 +10,7 @@
 #include "sim_impl.h"
 
 typedef struct {
-    const polka_config *config;
+    const polka_plan *plan;
     size_t n;
     polka_agent *agents;
     const polka_graph *graph;
@@ -84,20 +84,20 @@ static polka_status reference_log_fn(void *context, size_t round, double samples
 }
 
 static polka_status reference_setup(reference_run *run, const polka_sim_hooks *hooks) {
-    POLKA_CALL(polka_stream_create(run->config, run->n, run->config->batch, &run->stream));
-    run->config = polka_stream_config(run->stream); /* the data's facts resolved */
-    const polka_config *config = run->config;
+    const polka_plan *plan = run->plan;
+    POLKA_CALL(polka_stream_create(plan, run->n, plan->learner.batch, &run->stream));
+    const polka_data_facts *facts = polka_stream_facts(run->stream);
     run->agents = calloc(run->n, sizeof *run->agents);
     run->metrics = calloc(run->n, sizeof *run->metrics);
     POLKA_CHECK(run->agents && run->metrics, POLKA_ERR_MEM, "out of memory for %zu agents", run->n);
     for (size_t a = 0; a < run->n; a++)
-        POLKA_CALL(polka_agent_init(&run->agents[a], config, run->graph, a));
+        POLKA_CALL(polka_agent_init(&run->agents[a], plan, facts, run->graph, a));
     POLKA_CALL(polka_stream_test_set(run->stream, &run->test));
     size_t len = run->test.n * run->agents[0].outputs;
     run->f = malloc(run->n * len * sizeof *run->f);
     run->fbar = malloc(len * sizeof *run->fbar);
     POLKA_CHECK(run->f && run->fbar, POLKA_ERR_MEM, "out of memory for the test values");
-    return polka_netlog_open(&run->log, config, hooks, run->n);
+    return polka_netlog_open(&run->log, plan, hooks, run->n);
 }
 
 static polka_status copy_models(const reference_run *run, polka_model **models) {
@@ -113,19 +113,20 @@ static polka_status copy_models(const reference_run *run, polka_model **models) 
     return POLKA_OK;
 }
 
-polka_status polka_sim_run_reference(const polka_config *config, size_t agents,
+polka_status polka_sim_run_reference(const polka_plan *plan, size_t agents,
                                      const polka_sim_hooks *hooks, polka_sim_summary *summary,
                                      polka_model **models) {
-    reference_run run = {.config = config, .n = agents};
+    reference_run run = {.plan = plan, .n = agents};
     *summary = (polka_sim_summary){0};
     polka_graph *graph = NULL;
-    POLKA_CALL(polka_sim_graph(config, agents, &graph));
+    POLKA_CALL(polka_sim_graph(plan, agents, &graph));
     run.graph = graph;
-    polka_status status = polka_sim_check_network(config, graph, agents);
+    polka_status status = polka_sim_check_network(plan, graph, agents);
     if (status == POLKA_OK) status = reference_setup(&run, hooks);
     if (status == POLKA_OK)
-        status = polka_sim_loop(run.config, agents * config->batch, reference_round_fn,
-                                reference_log_fn, &run, hooks, summary);
+        status = polka_sim_loop(plan, polka_stream_facts(run.stream)->n_train,
+                                agents * plan->learner.batch, reference_round_fn, reference_log_fn,
+                                &run, hooks, summary);
     summary->agents = agents;
     polka_status closed = polka_netlog_close(&run.log);
     if (status == POLKA_OK) status = closed;

@@ -34,17 +34,17 @@ void polka_sim_report(const polka_sim_hooks *hooks, size_t round, size_t rounds,
     hooks->progress(hooks->context, &progress);
 }
 
-polka_status polka_sim_loop(const polka_config *config, size_t per_round, polka_round_fn round,
-                            polka_log_step_fn log_step, void *context, const polka_sim_hooks *hooks,
-                            polka_sim_summary *summary) {
-    size_t rounds = polka_sim_rounds(config, per_round);
-    double next_log = (double)config->log_every, start = polka_now();
+polka_status polka_sim_loop(const polka_plan *plan, size_t n_train, size_t per_round,
+                            polka_round_fn round, polka_log_step_fn log_step, void *context,
+                            const polka_sim_hooks *hooks, polka_sim_summary *summary) {
+    size_t rounds = polka_sim_rounds(plan->run.passes, n_train, per_round);
+    double every = (double)plan->run.log_every, next_log = every, start = polka_now();
     for (size_t t = 0; t < rounds; t++) {
         POLKA_CALL(round(context, t));
         double samples = (double)((t + 1) * per_round);
         if (samples >= next_log || t + 1 == rounds) {
             POLKA_CALL(log_step(context, t + 1, samples, summary));
-            while (next_log <= samples) next_log += (double)config->log_every;
+            while (next_log <= samples) next_log += every;
         }
         polka_sim_report(hooks, t + 1, rounds, samples, start, summary);
     }
@@ -66,59 +66,21 @@ double polka_online_error_value(const polka_online_error *error) {
     return error->count > 0 ? error->sum / error->count : 0.0;
 }
 
-polka_status polka_sim_kernel(const polka_config *config, polka_kernel *kernel) {
-    *kernel = (polka_kernel){
-        .sigma = config->sigma, .degree = (int)config->degree, .coef0 = config->coef0};
-    return polka_kernel_kind_parse(config->kernel, &kernel->kind);
-}
-
-polka_status polka_sim_loss(const polka_config *config, polka_loss *loss) {
-    *loss =
-        (polka_loss){.epsilon = config->loss_epsilon, .rho = config->rho, .delta = config->delta};
-    return polka_loss_kind_parse(config->loss, &loss->kind);
-}
-
-polka_status polka_sim_learner_params(const polka_config *config, polka_learner_params *params) {
-    const char *why = polka_config_check(config);
-    POLKA_CHECK(why == NULL, POLKA_ERR_ARG, "%s", why);
-    polka_learner_params_defaults(params);
-    POLKA_CALL(polka_sim_kernel(config, &params->kernel));
-    POLKA_CALL(polka_sim_loss(config, &params->loss));
-    params->eta = config->eta;
-    params->lambda = config->lambda;
-    params->kp = config->kp;
-    params->epsilon = config->epsilon;
-    params->jitter = config->jitter;
-    params->tau = config->tau;
-    params->max_points = config->budget;
-    params->beta = config->beta;
-    params->neighbours = config->neighbours;
-    params->nu = config->nu;
-    params->offset = (int)config->offset;
-    params->suffix = config->suffix;
-    params->seed = config->seed;
-    POLKA_CALL(polka_control_kind_parse(config->control, &params->control));
-    return polka_schedule_kind_parse(config->schedule, &params->schedule);
-}
-
-polka_multidist_params polka_sim_multidist_params(const polka_config *config) {
+polka_multidist_params polka_sim_multidist_params(const polka_plan *plan) {
+    const polka_data_spec *data = &plan->data;
     return (polka_multidist_params){
-        .classes = config->classes,
-        .components = config->components,
-        .dim = config->dim,
-        .mean_var = config->mean_var,
-        .sample_var = config->sample_var,
-        .seed = config->seed,
-        .means_seed = config->means_seed,
+        .classes = data->classes,
+        .components = data->components,
+        .dim = data->dim,
+        .mean_var = data->mean_var,
+        .sample_var = data->sample_var,
+        .seed = plan->run.seed,
+        .means_seed = data->means_seed,
     };
 }
 
-size_t polka_sim_rounds(const polka_config *config, size_t per_round) {
-    double total = ceil(config->passes * (double)config->n_train);
+size_t polka_sim_rounds(double passes, size_t n_train, size_t per_round) {
+    double total = ceil(passes * (double)n_train);
     size_t rounds = (size_t)ceil(total / (double)per_round);
     return rounds > 0 ? rounds : 1;
-}
-
-uint64_t polka_sim_train_index(const polka_config *config, uint64_t g) {
-    return g % config->n_train;
 }

@@ -19,13 +19,14 @@ typedef polka_status (*polka_log_step_fn)(void *context, size_t round, double sa
                                           polka_sim_summary *summary);
 
 /**
- * The loop every run shares: enough rounds of per_round samples for run.passes passes,
+ * The loop every run shares: enough rounds of per_round samples for run.passes passes over
+ * n_train samples,
  * a log step every run.log_every samples and after the last round, progress after each
  * round. Fills rounds, samples, seconds and samples/s of the summary (agents: the caller).
  */
-polka_status polka_sim_loop(const polka_config *config, size_t per_round, polka_round_fn round,
-                            polka_log_step_fn log_step, void *context, const polka_sim_hooks *hooks,
-                            polka_sim_summary *summary);
+polka_status polka_sim_loop(const polka_plan *plan, size_t n_train, size_t per_round,
+                            polka_round_fn round, polka_log_step_fn log_step, void *context,
+                            const polka_sim_hooks *hooks, polka_sim_summary *summary);
 
 /** The online (prequential) error: each training sample predicted before it is learned. */
 typedef struct {
@@ -41,17 +42,11 @@ void polka_online_error_add(polka_online_error *error, const polka_learner *lear
  * (0 before any sample). */
 double polka_online_error_value(const polka_online_error *error);
 
-/** The kernel of learner.kernel, sigma, degree and coef0. */
-polka_status polka_sim_kernel(const polka_config *config, polka_kernel *kernel);
-
-/** The loss of learner.loss with its parameters learner.loss_epsilon, rho and delta. */
-polka_status polka_sim_loss(const polka_config *config, polka_loss *loss);
-
 /**
  * A centralized run of a batch regression learner (learner.control = slkl | krr) on the
  * first data.n_train samples of the union of `agents` streams (batch.c). Not collective.
  */
-polka_status polka_sim_run_batch(const polka_config *config, size_t agents,
+polka_status polka_sim_run_batch(const polka_plan *plan, size_t agents,
                                  const polka_sim_hooks *hooks, polka_sim_summary *summary);
 
 /** Reports progress through the hook (if any) after round `round` (1-based). */
@@ -59,16 +54,16 @@ void polka_sim_report(const polka_sim_hooks *hooks, size_t round, size_t rounds,
                       double start, const polka_sim_summary *summary);
 
 /** Rounds of a run: enough rounds of `per_round` samples to cover passes × n_train. */
-size_t polka_sim_rounds(const polka_config *config, size_t per_round);
-
-/** Sample index g of the whole training stream (wraps around after n_train). */
-uint64_t polka_sim_train_index(const polka_config *config, uint64_t g);
+size_t polka_sim_rounds(double passes, size_t n_train, size_t per_round);
 
 /** The run's graph over `agents` agents: a file, or a generated one; weighted, connected. */
-polka_status polka_sim_graph(const polka_config *config, size_t agents, polka_graph **out);
+polka_status polka_sim_graph(const polka_plan *plan, size_t agents, polka_graph **out);
 
 /** The graph has one node per agent and the penalty step is stable (η·c·max Σ_j w_ij ≤ 1). */
-polka_status polka_sim_check_network(const polka_config *config, const polka_graph *graph,
+polka_status polka_sim_check_network(const polka_plan *plan, const polka_graph *graph,
                                      size_t agents);
+
+/** The agents of a centralized run: net.agents, else the graph file's nodes, else `ranks`. */
+polka_status polka_sim_central_agents(const polka_plan *plan, size_t ranks, size_t *agents);
 
 #endif

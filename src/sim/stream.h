@@ -1,9 +1,9 @@
-/* How the training stream reaches the agents (the split policies), and the common test set. */
+/* The network's training stream (a data source drawn through a split) and the test set. */
 #ifndef POLKA_SIM_STREAM_H
 #define POLKA_SIM_STREAM_H
 
-#include "polka/config.h"
 #include "polka/data.h"
+#include "polka/plan.h"
 
 typedef struct polka_stream_s polka_stream;
 
@@ -12,20 +12,20 @@ typedef struct polka_stream_s polka_stream;
  * Sample g of the network stream belongs to agent (g / batch) mod agents, so agent a's
  * slot b of round t is g = (t·agents + a)·batch + b and one round of all agents is the
  * contiguous block a centralized learner takes (DESIGN.md: the union of the streams).
+ * The stream keeps a pointer to plan, which must outlive it.
  */
-polka_status polka_stream_create(const polka_config *config, size_t agents, size_t batch,
+polka_status polka_stream_create(const polka_plan *plan, size_t agents, size_t batch,
                                  polka_stream **out);
 
 /** The same for one agent's rank: a file source keeps only the rows that agent can draw. */
-polka_status polka_stream_create_for(const polka_config *config, size_t agents, size_t batch,
+polka_status polka_stream_create_for(const polka_plan *plan, size_t agents, size_t batch,
                                      size_t agent, polka_stream **out);
 
-/**
- * The configuration with the data's facts resolved (a file source sets data.dim,
- * data.classes, data.n_train and data.n_test from the files): runs use this copy.
- */
-const polka_config *polka_stream_config(const polka_stream *stream);
 void polka_stream_free(polka_stream **stream);
+
+/** The data's facts: dimension, classes, training samples and (once the test set is read) test
+ * samples, from the settings or from the files. */
+const polka_data_facts *polka_stream_facts(const polka_stream *stream);
 
 /** Training rows this stream holds in memory (a file source; 0 for generators). */
 size_t polka_stream_rows_held(const polka_stream *stream);
@@ -37,7 +37,7 @@ polka_status polka_stream_sample(const polka_stream *stream, uint64_t g, double 
 polka_status polka_stream_agent_batch(const polka_stream *stream, size_t agent, uint64_t round,
                                       double *x, double *y);
 
-/** Allocates and fills the common test set; a file source sets data.n_test from it. */
+/** Allocates and fills the common test set; its size becomes the facts' n_test. */
 polka_status polka_stream_test_set(polka_stream *stream, polka_dataset *test);
 
 #endif

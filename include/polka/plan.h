@@ -1,0 +1,143 @@
+/**
+ * @file plan.h
+ * @brief The run plan: the settings of a run, typed and checked once.
+ *
+ * polka_plan_build() turns a polka_config (the key table's text: defaults < file < `--set`)
+ * into a plan: enums instead of names, the learner's parameters, a graph spec, a data-source
+ * spec and the run's sizes, every setting checked. `polka run` builds it on rank 0 and
+ * broadcasts it (it holds no pointer); every layer below reads only the plan. The plan is
+ * never changed after it is built: facts that come from the data files (dimension, classes,
+ * sizes) live in the data stream that read them (polka_data_facts), not in the plan.
+ */
+#ifndef POLKA_PLAN_H
+#define POLKA_PLAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "polka/config.h"
+#include "polka/dataio.h"
+#include "polka/error.h"
+#include "polka/graph.h"
+#include "polka/learner.h"
+
+typedef enum {
+    POLKA_MODE_DECENTRALIZED, /**< one agent per rank */
+    POLKA_MODE_CENTRALIZED,   /**< one agent learning from the union of the streams */
+} polka_run_mode;
+
+/** The data sources (one entry each of the source table, src/sim/source.c). */
+typedef enum {
+    POLKA_SOURCE_MULTIDIST,
+    POLKA_SOURCE_CHECKERBOARD,
+    POLKA_SOURCE_SINC,
+    POLKA_SOURCE_FRIEDMAN,
+    POLKA_SOURCE_FILE,
+    POLKA_SOURCE_COUNT
+} polka_source_kind;
+
+/** How the training stream reaches the agents (one entry each of the split table). */
+typedef enum {
+    POLKA_SPLIT_IID,
+    POLKA_SPLIT_SKEWED,
+    POLKA_SPLIT_MIXTURES,
+    POLKA_SPLIT_REGIONS,
+    POLKA_SPLIT_COUNT
+} polka_split_kind;
+
+typedef enum {
+    POLKA_PENALTY_PAPER,     /**< paper 003: the penalty at the agent's own points */
+    POLKA_PENALTY_SYMMETRIC, /**< polka's own: also at the neighbours' points */
+} polka_penalty_kind;
+
+/** Which learner a run trains: the online learner, or a batch regression learner. */
+typedef enum {
+    POLKA_FIT_ONLINE, /**< functional SGD with a model-order control (polka_learner) */
+    POLKA_FIT_SLKL,   /**< SLKL (paper 002), centralized, square loss */
+    POLKA_FIT_KRR,    /**< exact kernel ridge regression, centralized, square loss */
+} polka_fit_kind;
+
+typedef struct {
+    polka_run_mode mode;
+    uint64_t seed;
+    double passes;
+    size_t log_every;     /**< training samples (all agents) between log steps */
+    size_t central_batch; /**< 0: the union of one round (agents × learner batch) */
+    char output[POLKA_PATH_LEN], csv[POLKA_PATH_LEN];
+} polka_run_spec;
+
+typedef struct {
+    polka_source_kind source;
+    polka_split_kind split;
+    size_t classes, components, dim; /**< generated sources (a file source: from the file) */
+    size_t n_train, n_test;          /**< generated sources (a file source: from the files) */
+    size_t board;                    /**< checkerboard: cells per side */
+    double mean_var, sample_var;
+    uint64_t means_seed;
+    size_t skew_classes;
+    double skew_fraction;
+    double snr_db, noise_std;
+    char train[POLKA_PATH_LEN], train_labels[POLKA_PATH_LEN];
+    char test[POLKA_PATH_LEN], test_labels[POLKA_PATH_LEN];
+    polka_file_format format;
+    char label_column[POLKA_NAME_LEN];
+    polka_scale_kind scale;
+} polka_data_spec;
+
+typedef struct {
+    polka_fit_kind fit;
+    polka_learner_params params; /**< kernel, loss, control, steps (seed: run.seed) */
+    size_t batch;                /**< samples per agent and round */
+    size_t candidates, max_iter; /**< slkl */
+    double tol;                  /**< slkl */
+} polka_learner_spec;
+
+typedef struct {
+    char graph[POLKA_PATH_LEN]; /**< net.graph as given: a topology file or a generator name */
+    int generated;              /**< 1: net.graph names a generator (graph.kind), 0: a file */
+    polka_graph_spec spec;      /**< the generator's parameters (spec.n: the agents, at the run) */
+    polka_weight_kind weights;
+    polka_penalty_kind penalty;
+    double c;
+    size_t agents; /**< net.agents: 0 = from the graph file or the ranks */
+} polka_net_spec;
+
+typedef struct {
+    polka_run_spec run;
+    polka_data_spec data;
+    polka_learner_spec learner;
+    polka_net_spec net;
+    polka_config settings; /**< the text the plan was built from, for the run file's /config */
+} polka_plan;
+
+/** The facts of the data a run learns from: from the settings, or read from the files. */
+typedef struct {
+    size_t dim, classes, n_train, n_test;
+} polka_data_facts;
+
+/**
+ * Checks every setting of config and builds the plan from it. On an error the message
+ * names the key (and the file where one is involved); plan is then unspecified.
+ */
+polka_status polka_plan_build(const polka_config *config, polka_plan *plan);
+
+/** The settings with the data's facts in data.dim, classes, n_train, n_test: what ran. */
+void polka_plan_settings_with(const polka_plan *plan, const polka_data_facts *facts,
+                              polka_config *out);
+
+/** The name of a run mode, source, split or penalty (as the configuration spells it). */
+const char *polka_run_mode_name(polka_run_mode mode);
+const char *polka_source_kind_name(polka_source_kind kind);
+const char *polka_split_kind_name(polka_split_kind kind);
+const char *polka_penalty_kind_name(polka_penalty_kind kind);
+
+/** 1 when the learner's loss is a classification loss (targets are classes). Pure. */
+int polka_plan_classifies(const polka_plan *plan);
+
+/**
+ * NULL when passes × n_train training samples can be counted exactly (at most 2^53), else
+ * why not. Pure.
+ */
+const char *polka_plan_check_length(double passes, size_t n_train);
+
+#endif

@@ -1,0 +1,98 @@
+/*
+ * Data sources and splits behind tables of operations (as PETSc's `ops` tables): a source
+ * produces training samples by index and the common test set; a split decides which sample
+ * an agent draws in each slot of a round. Adding a source or a split is one new file with
+ * its table entry (source_*.c, split_*.c) and one line in the table (source.c).
+ */
+#ifndef POLKA_SIM_SOURCE_H
+#define POLKA_SIM_SOURCE_H
+
+#include <stdint.h>
+
+#include "polka/data.h"
+#include "polka/plan.h"
+
+/* What kind of targets a source gives. */
+typedef enum {
+    POLKA_TARGETS_CLASSES, /* class indices 0..C−1 */
+    POLKA_TARGETS_VALUES,  /* real values (regression) */
+    POLKA_TARGETS_FILE,    /* as the loss reads the file: classes or values */
+} polka_targets;
+
+/* The network a source serves, as the stream opens it. */
+typedef struct {
+    size_t agents, batch; /* agents drawing batch samples per round */
+    long agent;           /* a file source keeps only this agent's rows; −1: all rows */
+    size_t variants;      /* generator variants (one per agent for mixtures, else 1) */
+} polka_source_layout;
+
+typedef struct {
+    const char *name; /* as data.source spells it */
+    polka_targets targets;
+    /* NULL when the data settings of the plan fit this source, else why not. */
+    const char *(*check)(const polka_plan *plan);
+    /* 1 and the facts when they follow from the settings alone (generated), else 0. */
+    int (*planned_facts)(const polka_plan *plan, polka_data_facts *facts);
+    polka_status (*open)(const polka_plan *plan, const polka_source_layout *layout, void **state,
+                         polka_data_facts *facts);
+    void (*close)(void *state);
+    /* Training sample `index` (< n_train) of generator variant v into x (dim) and *y. */
+    polka_status (*sample)(const void *state, size_t variant, uint64_t index, double *x, double *y);
+    /* Optional (class-skewed splits): a training sample of class c for network sample g. */
+    polka_status (*sample_class)(const void *state, size_t c, uint64_t g, uint64_t index, double *x,
+                                 double *y);
+    /* Optional (region splits): the range [lo, hi) the first coordinate is drawn from, and the
+     * noise-free target at x. */
+    void (*slab)(const void *state, double *lo, double *hi);
+    double (*clean)(const void *state, const double *x);
+    /* 1 when the source has per-agent variants (mixtures). */
+    int variants;
+    /* Optional: the training rows the source holds in memory (a file source). */
+    size_t (*rows_held)(const void *state);
+    /* The common test set; with variants, test point i comes from variant i mod variants. */
+    polka_status (*test_set)(void *state, polka_dataset *test);
+} polka_source_ops;
+
+/* What a split draws from: the open source and the run. */
+typedef struct {
+    const polka_source_ops *source;
+    const void *state;
+    const polka_plan *plan;
+    const polka_data_facts *facts;
+    size_t agents;
+} polka_draw;
+
+typedef struct {
+    const char *name; /* as data.split spells it */
+    /* NULL when the split can draw from this source, else what the source lacks. */
+    const char *(*fits)(const polka_source_ops *source);
+    /* NULL when the split's settings fit the data's facts, else why not (may be NULL). */
+    const char *(*check)(const polka_plan *plan, const polka_data_facts *facts);
+    /* 1: agent a's slot g always reads training row g mod n, so a rank may keep only the rows
+     * of its agent; 0: an agent may draw any row. */
+    int local_rows;
+    /* 1: one generator variant per agent. */
+    int per_agent_variants;
+    /* Network sample g (training index `index`) of agent `agent` into x and *y. */
+    polka_status (*sample)(const polka_draw *draw, size_t agent, uint64_t g, uint64_t index,
+                           double *x, double *y);
+} polka_split_ops;
+
+/* The table entries (source_*.c, split_*.c). */
+extern const polka_source_ops polka_source_multidist, polka_source_checkerboard, polka_source_sinc,
+    polka_source_friedman, polka_source_file;
+extern const polka_split_ops polka_split_iid, polka_split_skewed, polka_split_mixtures,
+    polka_split_regions;
+
+/* The entry of a source or split kind (the tables, in the order of the enums). */
+const polka_source_ops *polka_source_of(polka_source_kind kind);
+const polka_split_ops *polka_split_of(polka_split_kind kind);
+
+/* Parses data.source / data.split by the tables' names; POLKA_ERR_ARG naming the choices. */
+polka_status polka_source_parse(const char *name, polka_source_kind *kind);
+polka_status polka_split_parse(const char *name, polka_split_kind *kind);
+
+/* NULL when the split can draw from the source; else a message naming the sources it can. */
+const char *polka_split_check_source(polka_split_kind split, polka_source_kind source);
+
+#endif

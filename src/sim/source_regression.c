@@ -1,0 +1,72 @@
+/* data.source = sinc | friedman: generated regression streams (classes = 0). */
+#include "polka/regression.h"
+#include "source.h"
+
+static const char *regression_check(const polka_plan *plan) {
+    const polka_data_spec *d = &plan->data;
+    if (d->n_train < 1 || d->n_test < 1) return "data.n_train and data.n_test must be >= 1";
+    if (d->source == POLKA_SOURCE_FRIEDMAN && d->dim < 5) return "friedman needs data.dim >= 5";
+    if (d->dim < 1) return "data.dim must be >= 1";
+    if (!(d->noise_std >= 0)) return "data.noise_std must be >= 0";
+    return NULL;
+}
+
+static int regression_facts(const polka_plan *plan, polka_data_facts *facts) {
+    *facts = (polka_data_facts){plan->data.dim, 0, plan->data.n_train, plan->data.n_test};
+    return 1;
+}
+
+static polka_status regression_open(const polka_plan *plan, const polka_source_layout *layout,
+                                    void **state, polka_data_facts *facts) {
+    (void)layout;
+    regression_facts(plan, facts);
+    int sinc = plan->data.source == POLKA_SOURCE_SINC;
+    polka_regression_params params =
+        polka_regression_defaults(sinc ? POLKA_REGRESSION_SINC : POLKA_REGRESSION_FRIEDMAN1);
+    params.dim = plan->data.dim;
+    params.seed = plan->run.seed;
+    if (sinc)
+        params.snr_db = plan->data.snr_db;
+    else
+        params.noise_std = plan->data.noise_std;
+    polka_regression *gen = NULL;
+    POLKA_CALL(polka_regression_create(&params, &gen));
+    *state = gen;
+    return POLKA_OK;
+}
+
+static void regression_close(void *state) {
+    polka_regression *gen = state;
+    polka_regression_free(&gen);
+}
+
+static polka_status regression_sample(const void *state, size_t variant, uint64_t index, double *x,
+                                      double *y) {
+    (void)variant;
+    polka_regression_sample(state, POLKA_STREAM_TRAIN, index, x, y, NULL);
+    return POLKA_OK;
+}
+
+static double regression_clean(const void *state, const double *x) {
+    return polka_regression_clean(state, x);
+}
+
+static void regression_slab(const void *state, double *lo, double *hi) {
+    polka_regression_range(state, lo, hi);
+}
+
+static polka_status regression_test_set(void *state, polka_dataset *test) {
+    polka_regression_fill(state, POLKA_STREAM_TEST, 0, test);
+    return POLKA_OK;
+}
+
+#define REGRESSION_SOURCE(source_name)                                                             \
+    {                                                                                              \
+        .name = source_name, .targets = POLKA_TARGETS_VALUES, .check = regression_check,           \
+        .planned_facts = regression_facts, .open = regression_open, .close = regression_close,     \
+        .sample = regression_sample, .slab = regression_slab, .clean = regression_clean,           \
+        .test_set = regression_test_set,                                                           \
+    }
+
+const polka_source_ops polka_source_sinc = REGRESSION_SOURCE("sinc");
+const polka_source_ops polka_source_friedman = REGRESSION_SOURCE("friedman");

@@ -1,0 +1,45 @@
+/*
+ * data.split = skewed: with probability skew_fraction an agent's sample is of one of its own
+ * skew_classes classes {(a·k + j) mod C : j < k}, else of any class uniformly.
+ */
+#include "polka/rng.h"
+#include "source.h"
+
+static const char *skewed_fits(const polka_source_ops *source) {
+    return source->sample_class ? NULL : "it cannot draw a sample of a given class";
+}
+
+static const char *skewed_check(const polka_plan *plan, const polka_data_facts *facts) {
+    const polka_data_spec *d = &plan->data;
+    if (!(d->skew_fraction >= 0 && d->skew_fraction <= 1))
+        return "data.skew_fraction must be in [0, 1]";
+    if (d->skew_classes < 1) return "data.skew_classes must be >= 1";
+    if (facts->classes > 0 && d->skew_classes > facts->classes)
+        return "data.skew_classes must be between 1 and the data's classes";
+    return NULL;
+}
+
+static size_t skewed_class(const polka_draw *draw, size_t agent, uint64_t g) {
+    const polka_data_spec *d = &draw->plan->data;
+    size_t classes = draw->facts->classes;
+    polka_rng rng = polka_rng_start(draw->plan->run.seed, POLKA_STREAM_SPLIT, g);
+    if (polka_rng_uniform(&rng) < d->skew_fraction) {
+        size_t j = (size_t)polka_rng_below(&rng, d->skew_classes);
+        return (agent * d->skew_classes + j) % classes;
+    }
+    return (size_t)polka_rng_below(&rng, classes);
+}
+
+static polka_status skewed_sample(const polka_draw *draw, size_t agent, uint64_t g, uint64_t index,
+                                  double *x, double *y) {
+    if (draw->facts->classes == 0) /* regression targets: nothing to skew */
+        return draw->source->sample(draw->state, 0, index, x, y);
+    return draw->source->sample_class(draw->state, skewed_class(draw, agent, g), g, index, x, y);
+}
+
+const polka_split_ops polka_split_skewed = {
+    .name = "skewed",
+    .fits = skewed_fits,
+    .check = skewed_check,
+    .sample = skewed_sample,
+};
