@@ -13,6 +13,22 @@ endforeach()
 
 polka_unit_test(test_network test_network.c)
 
+# MPI errors are returned as codes and reported, not MPI's abort (MPI_ERRORS_RETURN).
+add_executable(test_mpi_errors test_mpi_errors.c)
+target_link_libraries(test_mpi_errors PRIVATE polka_par)
+add_test(NAME mpi_errors_are_returned
+         COMMAND ${POLKA_MPIEXEC} --oversubscribe -n 2 $<TARGET_FILE:test_mpi_errors>)
+set_tests_properties(mpi_errors_are_returned PROPERTIES TIMEOUT 60 ENVIRONMENT "${POLKA_MPI_ENV}")
+
+# Many agents' metrics appended by one rank to the run file.
+add_executable(test_netlog test_netlog.c)
+target_include_directories(test_netlog PRIVATE ${PROJECT_SOURCE_DIR}/src)
+target_link_libraries(test_netlog PRIVATE polka_par)
+add_test(NAME netlog_many_agents_per_rank
+         COMMAND ${POLKA_MPIEXEC} --oversubscribe -n 2 $<TARGET_FILE:test_netlog>)
+set_tests_properties(netlog_many_agents_per_rank PROPERTIES TIMEOUT 60
+                     ENVIRONMENT "${POLKA_MPI_ENV}")
+
 # Bad networks stop every rank with one message, within seconds (expect_fail.sh: 60 s timeout).
 function(polka_mpi_fails name ranks regex)
   add_test(NAME net_${name} COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/expect_fail.sh "${regex}"
@@ -30,3 +46,5 @@ polka_mpi_fails(file_weights_generated 2 "net.weights = file takes the weights f
 polka_mpi_fails(unstable 4 "unstable penalty step" --set net.graph=${GRAPHS}/complete_4.txt
                 --set net.weights=uniform --set net.c=2)
 polka_mpi_fails(bad_config_all_ranks 3 "learner.eta must be > 0" --set learner.eta=-1)
+# A bad option of `polka run` itself reaches every rank too (it hung: parsed on rank 0 only).
+polka_mpi_fails(bad_option_all_ranks 2 "unknown --progress mode 'bogus'" --progress=bogus)

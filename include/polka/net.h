@@ -20,6 +20,13 @@ polka_status polka_net_agree(MPI_Comm comm, polka_status local);
 /** Converts an MPI return code into a polka_status with a message naming the call. */
 polka_status polka_net_check(int mpi_code, const char *call);
 
+/**
+ * Makes MPI calls on comm return their error codes instead of aborting (MPI's default), so
+ * that the checks after them (polka_net_check) report the error as one message. main() sets
+ * it on MPI_COMM_WORLD; the communicators polka creates set it too.
+ */
+polka_status polka_net_errors_return(MPI_Comm comm);
+
 /** The neighbour exchange of one agent over a distributed-graph communicator. */
 typedef struct polka_exchange_s polka_exchange;
 

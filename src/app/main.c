@@ -8,6 +8,7 @@
 #include "cmd_graph.h"
 #include "cmd_predict.h"
 #include "cmd_report.h"
+#include "polka/net.h"
 
 static void print_usage(void) {
     printf(
@@ -69,7 +70,8 @@ int main(int argc, char **argv) {
     /* One BLAS thread per rank: agents are ranks, and their blocks are small. */
     if (getenv("OPENBLAS_NUM_THREADS") == NULL) openblas_set_num_threads(1);
     MPI_Init(&argc, &argv);
-    int code = dispatch(argc, argv, MPI_COMM_WORLD);
+    int code = polka_net_errors_return(MPI_COMM_WORLD) == POLKA_OK ? 0 : 1;
+    if (code == 0) code = dispatch(argc, argv, MPI_COMM_WORLD);
     MPI_Finalize();
     return code;
 }

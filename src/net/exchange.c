@@ -28,6 +28,10 @@ polka_status polka_exchange_create(MPI_Comm comm, const int *neighbors, int degr
                                               ones, MPI_INFO_NULL, 0, &exchange->graph_comm);
     free(ones);
     polka_status status = polka_net_check(code, "MPI_Dist_graph_create_adjacent");
+    if (status == POLKA_OK) {
+        status = polka_net_errors_return(exchange->graph_comm);
+        if (status != POLKA_OK) MPI_Comm_free(&exchange->graph_comm);
+    }
     if (status != POLKA_OK) {
         free(exchange);
         return status;
