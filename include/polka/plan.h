@@ -14,6 +14,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "polka/config.h"
 #include "polka/dataio.h"
@@ -130,6 +131,9 @@ const char *polka_run_mode_name(polka_run_mode mode);
 const char *polka_source_kind_name(polka_source_kind kind);
 const char *polka_split_kind_name(polka_split_kind kind);
 const char *polka_penalty_kind_name(polka_penalty_kind kind);
+
+/** Prints each data source with the splits it takes, from the tables (polka --help). */
+void polka_source_print_table(FILE *out);
 
 /** 1 when the learner's loss is a classification loss (targets are classes). Pure. */
 int polka_plan_classifies(const polka_plan *plan);

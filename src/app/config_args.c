@@ -63,4 +63,6 @@ void polka_app_print_keys(void) {
         "Configuration keys (INI sections [run] [data] [learner] [net]; default in brackets):\n");
     for (size_t k = 0; k < count; k++)
         printf("  %-20s [%s]\n      %s\n", keys[k].name, keys[k].fallback, keys[k].help);
+    printf("\n");
+    polka_source_print_table(stdout);
 }

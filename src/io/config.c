@@ -26,8 +26,7 @@ static const polka_config_key config_keys[] = {
     KEY("run", central_batch, POLKA_KEY_SIZE, "0",
         "centralized mini-batch; 0: the union of one round (agents x learner.batch)"),
     KEY("data", source, POLKA_KEY_STRING, "multidist",
-        "data source: multidist | checkerboard (classification) | sinc | friedman (regression, "
-        "generated) | file (data.train, data.test)"),
+        "data source, generated or file (data.train, data.test); the sources are listed below"),
     KEY("data", board, POLKA_KEY_SIZE, "4",
         "checkerboard: cells per side of the board [0, board)^2 (labels alternate by cell)"),
     KEY("data", snr_db, POLKA_KEY_DOUBLE, "10",
@@ -53,8 +52,7 @@ static const polka_config_key config_keys[] = {
     KEY("data", n_train, POLKA_KEY_SIZE, "5000", "training samples (all agents together)"),
     KEY("data", n_test, POLKA_KEY_SIZE, "2500", "test samples"),
     KEY("data", split, POLKA_KEY_STRING, "iid",
-        "how the stream reaches agents: iid | skewed (classes) | mixtures (multidist) | "
-        "regions (sinc, friedman: disjoint slabs of the input space)"),
+        "how the stream reaches the agents; the splits each source takes are listed below"),
     KEY("data", skew_classes, POLKA_KEY_SIZE, "2", "skewed split: classes each agent mostly sees"),
     KEY("data", skew_fraction, POLKA_KEY_DOUBLE, "0.9",
         "skewed split: fraction of an agent's samples from its own classes"),

@@ -69,3 +69,17 @@ const char *polka_split_check_source(polka_split_kind split, polka_source_kind s
     }
     return message;
 }
+
+void polka_source_print_table(FILE *out) {
+    fprintf(out, "Data sources (data.source) and the splits (data.split) each one takes:\n");
+    for (int k = 0; k < POLKA_SOURCE_COUNT; k++) {
+        fprintf(out, "  %-14s", sources[k]->name);
+        const char *sep = "";
+        for (int j = 0; j < POLKA_SPLIT_COUNT; j++) {
+            if (splits[j]->fits(sources[k]) != NULL) continue;
+            fprintf(out, "%s%s", sep, splits[j]->name);
+            sep = " | ";
+        }
+        fprintf(out, "\n");
+    }
+}
