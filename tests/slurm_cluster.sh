@@ -241,7 +241,7 @@ _cluster_main() {
     trap 'exit 143' TERM INT HUP
     slurm_cluster_start "$dir" || exit 1
     # In the background so that a signal runs the traps at once, not when COMMAND ends.
-    "$@" &
+    "$@" <&0 &
     status=0
     wait $! || status=$?
     exit "$status"
