@@ -23,3 +23,12 @@ set_tests_properties(slurm_sbatch_run slurm_sbatch_sweep PROPERTIES
                      ENVIRONMENT "${SLURM_ENV};EXPECT_LAUNCHER=srun --mpi=pmix")
 set_tests_properties(slurm_sbatch_run_no_pmix PROPERTIES
                      ENVIRONMENT "${SLURM_ENV};SLURM_CLUSTER_NO_PMIX=1;EXPECT_LAUNCHER=mpirun")
+
+# What a checkpoint-and-requeue test will need: a job signalled with scancel --signal=USR1
+# --batch requeues itself and completes on its second run (a shell job: no polka checkpoints
+# yet).
+add_test(NAME slurm_cluster_requeue COMMAND ${SLURM_CLUSTER} bash
+                                            ${CMAKE_CURRENT_SOURCE_DIR}/slurm_requeue_test.sh
+                                            ${SLURM_DIR}/requeue)
+set_tests_properties(slurm_cluster_requeue PROPERTIES LABELS slurm SKIP_RETURN_CODE 77
+                     TIMEOUT 400)

@@ -20,7 +20,7 @@
 #   slurm_wait_done JOB [SECONDS]      waits for the end; 0 when every job COMPLETED
 #   slurm_show_logs [FILES...]         the files, then the tails of the daemons' logs
 # A job can then be signalled (scancel --signal=USR1 --batch JOB) and its requeue awaited
-# (slurm_wait JOB '(RUNNING|COMPLETED) [1-9]').
+# (slurm_wait JOB '(RUNNING|COMPLETED) [1-9]'), as tests/slurm_requeue_test.sh does.
 
 SLURM_TERMINAL='(COMPLETED|FAILED|CANCELLED|TIMEOUT|NODE_FAIL|OUT_OF_MEMORY|BOOT_FAIL|DEADLINE|PREEMPTED)'
 
@@ -102,6 +102,8 @@ _write_conf() { # DIR HOST CTLD_PORT SLURMD_PORT
         cpus=${SLURM_CLUSTER_CPUS:-4}
         export OMPI_MCA_mpi_yield_when_idle=1
     fi
+    # cred_expire=10 and sched_interval=2: a requeued job starts again after some 10 s,
+    # not 120 s and the next minute's scheduling pass.
     cat >"$dir/slurm.conf" <<EOF
 ClusterName=polkatest
 SlurmctldHost=$host(127.0.0.1)
@@ -111,7 +113,7 @@ SlurmUser=$user
 SlurmdUser=$user
 AuthType=auth/munge
 CredType=cred/munge
-AuthInfo=socket=$dir/munge/munge.socket
+AuthInfo=socket=$dir/munge/munge.socket,cred_expire=10
 StateSaveLocation=$dir/state
 SlurmdSpoolDir=$dir/spool
 TmpFS=$dir/tmp
@@ -132,6 +134,7 @@ SelectTypeParameters=CR_Core
 SlurmdParameters=config_overrides
 ReturnToService=2
 MinJobAge=600
+SchedulerParameters=sched_interval=2,bf_interval=2
 MailProg=/bin/true
 $(_plugin_dir "$dir")
 NodeName=$host NodeAddr=127.0.0.1 CPUs=$cpus RealMemory=$mem State=UNKNOWN
