@@ -1,0 +1,34 @@
+# The batch scripts under a real Slurm: tests/slurm_cluster.sh starts a private single-node
+# cluster (Debian's slurm-wlm and munge) per test; they are skipped (77) where Slurm is not
+# installed. `ctest -L slurm` runs them alone.
+set(SLURM_DIR ${CMAKE_CURRENT_BINARY_DIR}/slurm)
+set(SLURM_ENV "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1")
+set(SLURM_CLUSTER bash ${CMAKE_CURRENT_SOURCE_DIR}/slurm_cluster.sh)
+set(SLURM_JOBS bash ${CMAKE_CURRENT_SOURCE_DIR}/slurm_jobs_test.sh)
+
+# sbatch --ntasks=4 slurm/run.sbatch: srun --mpi=pmix (Debian's Slurm has PMIx), then on a
+# cluster without the PMIx plugin (mpirun); sbatch --array of slurm/sweep.sbatch.
+add_test(NAME slurm_sbatch_run COMMAND ${SLURM_CLUSTER} ${SLURM_JOBS} run $<TARGET_FILE:polka>
+                                       ${SLURM_DIR}/run)
+add_test(NAME slurm_sbatch_run_no_pmix
+         COMMAND ${SLURM_CLUSTER} ${SLURM_JOBS} run $<TARGET_FILE:polka> ${SLURM_DIR}/run_no_pmix)
+add_test(NAME slurm_sbatch_sweep COMMAND ${SLURM_CLUSTER} ${SLURM_JOBS} sweep
+                                         $<TARGET_FILE:polka> ${SLURM_DIR}/sweep)
+add_test(NAME slurm_cluster_stop COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/slurm_stop_test.sh)
+set(SLURM_TESTS slurm_sbatch_run slurm_sbatch_run_no_pmix slurm_sbatch_sweep slurm_cluster_stop)
+set_tests_properties(${SLURM_TESTS} PROPERTIES LABELS slurm SKIP_RETURN_CODE 77 TIMEOUT 400
+                     ENVIRONMENT "${SLURM_ENV}")
+# Debian's Slurm has the PMIx plugin: the job must pick srun --mpi=pmix, and mpirun without it.
+set_tests_properties(slurm_sbatch_run slurm_sbatch_sweep PROPERTIES
+                     ENVIRONMENT "${SLURM_ENV};EXPECT_LAUNCHER=srun --mpi=pmix")
+set_tests_properties(slurm_sbatch_run_no_pmix PROPERTIES
+                     ENVIRONMENT "${SLURM_ENV};SLURM_CLUSTER_NO_PMIX=1;EXPECT_LAUNCHER=mpirun")
+
+# What a checkpoint-and-requeue test will need: a job signalled with scancel --signal=USR1
+# --batch requeues itself and completes on its second run (a shell job: no polka checkpoints
+# yet).
+add_test(NAME slurm_cluster_requeue COMMAND ${SLURM_CLUSTER} bash
+                                            ${CMAKE_CURRENT_SOURCE_DIR}/slurm_requeue_test.sh
+                                            ${SLURM_DIR}/requeue)
+set_tests_properties(slurm_cluster_requeue PROPERTIES LABELS slurm SKIP_RETURN_CODE 77
+                     TIMEOUT 400)

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# The batch scripts as users submit them, under the private Slurm of tests/slurm_cluster.sh:
+#
+#   tests/slurm_cluster.sh tests/slurm_jobs_test.sh run POLKA WORK    sbatch slurm/run.sbatch
+#   tests/slurm_cluster.sh tests/slurm_jobs_test.sh sweep POLKA WORK  sbatch --array sweep.sbatch
+#
+# submits from the repository's root with the job logs and run files under WORK, waits for
+# the jobs (scontrol: no accounting here), says which launcher the job picked and reads every
+# run file with h5py (tests/check_run.py). LAUNCH in the environment overrides the launcher;
+# EXPECT_LAUNCHER, when set, is the launcher every job must have picked.
+set -euo pipefail
+tests=$(cd "$(dirname "$0")" && pwd)
+root=$(dirname "$tests")
+# shellcheck source=tests/slurm_cluster.sh
+. "$tests/slurm_cluster.sh"
+mode=$1 polka=$2 work=$3
+[ -n "${SLURM_CONF:-}" ] || { echo "run me under tests/slurm_cluster.sh" >&2; exit 2; }
+rm -rf "$work"
+mkdir -p "$work"
+cd "$root"
+small="--set data.n_train=800 --set data.n_test=400 --set run.log_every=400"
+
+check() { # FILE AGENTS: the run file read with h5py
+    echo "reading $1"
+    /usr/bin/python3 "$tests/check_run.py" "$1" "$2"
+}
+
+finish() { # JOB LOGS...: waits for the job(s), prints the launcher lines, fails with the logs
+    local job=$1
+    shift
+    echo "waiting for job $job"
+    if ! slurm_wait_done "$job" 180; then
+        slurm_show_logs "$@"
+        exit 1
+    fi
+    grep -h '^polka: launcher:' "$@" | sort | uniq -c
+    if [ -n "${EXPECT_LAUNCHER:-}" ] &&
+        grep -h '^polka: launcher:' "$@" | grep -vq "^polka: launcher: $EXPECT_LAUNCHER "; then
+        echo "FAIL: the job did not pick $EXPECT_LAUNCHER"
+        exit 1
+    fi
+}
+
+case $mode in
+    run)
+        job=$(OUTPUT=$work/run.h5 POLKA=$polka SETTINGS="--set net.graph=ring $small" \
+            slurm_submit --ntasks=4 --time=00:05:00 --output="$work/polka-%j.out" \
+            slurm/run.sbatch)
+        echo "submitted sbatch --ntasks=4 slurm/run.sbatch: job $job"
+        finish "$job" "$work/polka-$job.out"
+        check "$work/run.h5" 4
+        ;;
+    sweep)
+        export OUT=$work/sweep POLKA=$polka TOPOLOGIES=graphs/ring_4.txt CS="0 1" EXTRA=$small
+        n=$(experiments/sweep.sh --count)
+        job=$(slurm_submit --array=0-$((n - 1)) --ntasks=4 --time=00:05:00 \
+            --output="$work/sweep-%A_%a.out" slurm/sweep.sbatch)
+        echo "submitted sbatch --array=0-$((n - 1)) slurm/sweep.sbatch: job $job"
+        logs=()
+        for ((k = 0; k < n; k++)); do logs+=("$work/sweep-${job}_$k.out"); done
+        finish "$job" "${logs[@]}"
+        check "$OUT/central_kp0.04_s1.h5" 1
+        for c in $CS; do check "$OUT/ring_4_c${c}_kp0.04_s1.h5" 4; done
+        ;;
+    *)
+        echo "usage: $0 run|sweep POLKA WORK" >&2
+        exit 2
+        ;;
+esac
