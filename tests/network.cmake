@@ -4,7 +4,7 @@ set(POLKA_MPI_ENV "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OPE
 
 add_executable(test_mpi_reference test_mpi_reference.c)
 target_link_libraries(test_mpi_reference PRIVATE polka_par)
-foreach(ranks 1 2 4)
+foreach(ranks 1 2 3 4)
   add_test(NAME mpi_matches_reference_${ranks}
            COMMAND ${POLKA_MPIEXEC} --oversubscribe -n ${ranks} $<TARGET_FILE:test_mpi_reference>)
   set_tests_properties(mpi_matches_reference_${ranks} PROPERTIES TIMEOUT 300
@@ -37,11 +37,12 @@ function(polka_mpi_fails name ranks regex)
 endfunction()
 set(GRAPHS ${PROJECT_SOURCE_DIR}/graphs)
 set(TDATA ${CMAKE_CURRENT_SOURCE_DIR}/data)
-polka_mpi_fails(rank_mismatch 3 "has 4 nodes but the run has 3 agents" --set net.graph=${GRAPHS}/ring_4.txt)
+polka_mpi_fails(rank_mismatch 3 "has 4 nodes but the run has 3 agents" --set net.graph=${GRAPHS}/ring_4.txt
+                --set net.agents=3)
 polka_mpi_fails(disconnected 4 "is not connected" --set net.graph=${TDATA}/disconnected_4.txt)
 polka_mpi_fails(bad_file 2 "bad_edge.txt:3:" --set net.graph=${TDATA}/bad_edge.txt)
 polka_mpi_fails(missing_file 2 "no/such/graph.txt" --set net.graph=no/such/graph.txt)
-polka_mpi_fails(agents_not_ranks 3 "net.agents = 7 but a decentralized run has one agent per rank" --set net.agents=7)
+polka_mpi_fails(agents_below_ranks 3 "the network has 2 agents but the run 3 ranks" --set net.agents=2)
 polka_mpi_fails(file_weights_generated 2 "net.weights = file takes the weights from a topology file" --set net.weights=file)
 polka_mpi_fails(unstable 4 "unstable penalty step" --set net.graph=${GRAPHS}/complete_4.txt
                 --set net.weights=uniform --set net.c=2)

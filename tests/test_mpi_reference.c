@@ -31,38 +31,64 @@ static int compare(const polka_model *mpi, const polka_model *ref, double *worst
     return m == 0 || memcmp(wm, wr, m * c * sizeof *wm) == 0;
 }
 
-static int run_case(const char *name, const char *const *settings, int size, int rank) {
-    polka_config config;
-    polka_config_defaults(&config);
-    polka_config_set(&config, "data.n_train", "800");
-    polka_config_set(&config, "data.n_test", "200");
-    polka_config_set(&config, "run.log_every", "400");
-    polka_config_set(&config, "learner.eta", "0.2");
-    polka_config_set(&config, "net.graph", size == 1 ? "ring" : (size == 2 ? "line" : "er"));
-    polka_config_set(&config, "net.p", "0.6");
+#define MAX_AGENTS 17
+
+/* The settings of a case for `agents` agents (net.agents). */
+static int configure(polka_config *config, const char *name, const char *const *settings,
+                     size_t agents) {
+    polka_config_defaults(config);
+    polka_config_set(config, "data.n_train", "800");
+    polka_config_set(config, "data.n_test", "200");
+    polka_config_set(config, "run.log_every", "400");
+    polka_config_set(config, "learner.eta", "0.2");
+    polka_config_set(config, "net.graph", agents == 1 ? "ring" : (agents == 2 ? "line" : "er"));
+    polka_config_set(config, "net.p", agents > 8 ? "0.3" : "0.6");
+    char text[32];
+    snprintf(text, sizeof text, "%zu", agents);
+    polka_config_set(config, "net.agents", text);
     for (; *settings; settings++)
-        if (polka_config_override(&config, *settings) != POLKA_OK) {
+        if (polka_config_override(config, *settings) != POLKA_OK) {
             fprintf(stderr, "%s: %s\n", name, polka_error_message());
             return 0;
         }
+    return 1;
+}
+
+/* This rank's agents' models equal the reference's, bit for bit. */
+static int compare_mine(polka_model **mine, polka_model **ref, size_t agents, int size, int rank,
+                        double *worst) {
+    size_t first = agents * (size_t)rank / (size_t)size,
+           end = agents * (size_t)(rank + 1) / (size_t)size;
+    int ok = 1;
+    for (size_t a = first; a < end; a++) ok = ok && mine[a] && compare(mine[a], ref[a], worst);
+    return ok;
+}
+
+/* Runs the case on every rank with `agents` agents (0: one per rank) against the reference. */
+static int run_case(const char *name, const char *const *settings, size_t agents, int size,
+                    int rank) {
+    size_t n = agents ? agents : (size_t)size;
+    polka_config config;
     static polka_plan plan;
+    if (!configure(&config, name, settings, n)) return 0;
     if (polka_plan_build(&config, &plan) != POLKA_OK) {
         fprintf(stderr, "%s: %s\n", name, polka_error_message());
         return 0;
     }
     polka_sim_summary summary, ref_summary;
-    polka_model *mine = NULL, *ref[16] = {0};
-    int ok = polka_sim_run_decentralized(&plan, MPI_COMM_WORLD, NULL, &summary, &mine) == POLKA_OK;
+    polka_model *mine[MAX_AGENTS] = {0}, *ref[MAX_AGENTS] = {0};
+    int ok = n <= MAX_AGENTS &&
+             polka_sim_run_decentralized(&plan, MPI_COMM_WORLD, NULL, &summary, mine) == POLKA_OK;
     if (!ok)
         fprintf(stderr, "rank %d, %s: MPI run failed: %s\n", rank, name, polka_error_message());
-    ok = ok && polka_sim_run_reference(&plan, (size_t)size, NULL, &ref_summary, ref) == POLKA_OK;
+    ok = ok && polka_sim_run_reference(&plan, n, NULL, &ref_summary, ref) == POLKA_OK;
     double worst = 0.0;
-    ok = ok && compare(mine, ref[rank], &worst);
+    ok = ok && compare_mine(mine, ref, n, size, rank, &worst);
     ok = ok && summary.mean_score == ref_summary.mean_score &&
          fabs(summary.disagreement - ref_summary.disagreement) <=
              1e-10 * fmax(1, ref_summary.disagreement) &&
          summary.bytes_per_round == ref_summary.bytes_per_round;
-    if (!ok && mine)
+    if (!ok)
         fprintf(stderr,
                 "rank %d, %s: score %.17g vs %.17g, disagreement %.17g vs %.17g, bytes %g vs %g, "
                 "rounds %zu vs %zu, samples %g vs %g\n",
@@ -72,11 +98,14 @@ static int run_case(const char *name, const char *const *settings, int size, int
     int all = 0;
     MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
     if (rank == 0)
-        printf("%-40s ranks %d  order %zu  worst rel. weight diff %.2e  mean acc %.4f  %s\n", name,
-               size, polka_model_order(mine ? mine : ref[0]), worst, summary.mean_score,
+        printf("%-40s ranks %d  agents %2zu  order %3zu  worst rel. weight diff %.2e  mean acc "
+               "%.4f  %s\n",
+               name, size, n, ref[0] ? polka_model_order(ref[0]) : 0, worst, summary.mean_score,
                all ? "ok" : "MISMATCH");
-    polka_model_free(&mine);
-    for (int a = 0; a < size; a++) polka_model_free(&ref[a]);
+    for (size_t a = 0; a < MAX_AGENTS; a++) {
+        polka_model_free(&mine[a]);
+        polka_model_free(&ref[a]);
+    }
     return all;
 }
 
@@ -138,19 +167,40 @@ int main(int argc, char **argv) {
     static const char *const symmetric[] = {"net.penalty=symmetric", "data.split=skewed", NULL};
     static const char *const symmetric_batch[] = {"net.penalty=symmetric", "learner.batch=2",
                                                   "net.c=0.5", NULL};
-    int passed = 0, total = 0;
-    passed += run_case("paper, iid", paper, size, rank), total++;
-    passed += run_case("paper, batch 3, c=2, logistic", batch, size, rank), total++;
-    passed += run_case("paper, skewed, uniform weights", skewed, size, rank), total++;
-    passed += run_case("paper, per-agent mixtures, batch 2", mixtures, size, rank), total++;
-    passed += run_case("symmetric, skewed", symmetric, size, rank), total++;
-    passed += run_case("symmetric, batch 2, c=0.5", symmetric_batch, size, rank), total++;
-    passed += run_case("file source (each rank its share), iid", file_iid, size, rank), total++;
     static const char *const regions[] = {"data.source=sinc",    "data.split=regions",
                                           "learner.loss=square", "net.penalty=symmetric",
                                           "learner.sigma=1",     NULL};
-    passed += run_case("sinc regression, regions, symmetric", regions, size, rank), total++;
-    passed += run_case("file source, skewed, symmetric", file_skewed, size, rank), total++;
+    struct {
+        const char *name;
+        const char *const *settings;
+    } cases[] = {
+        {"paper, iid", paper},
+        {"paper, batch 3, c=2, logistic", batch},
+        {"paper, skewed, uniform weights", skewed},
+        {"paper, per-agent mixtures, batch 2", mixtures},
+        {"symmetric, skewed", symmetric},
+        {"symmetric, batch 2, c=0.5", symmetric_batch},
+        {"file source (each rank its share), iid", file_iid},
+        {"sinc regression, regions, symmetric", regions},
+        {"file source, skewed, symmetric", file_skewed},
+    };
+    static const char *const controls[] = {"none",         "norma",      "bsgd-remove",
+                                           "bsgd-project", "bsgd-merge", "nbsgd-remove",
+                                           "nbsgd-project"};
+    int passed = 0, total = 0;
+    static const size_t agent_counts[] = {0, 16, 17}; /* 0: one agent per rank */
+    for (size_t n = 0; n < sizeof agent_counts / sizeof *agent_counts; n++)
+        for (size_t c = 0; c < sizeof cases / sizeof *cases; c++)
+            passed += run_case(cases[c].name, cases[c].settings, agent_counts[n], size, rank),
+                total++;
+    for (size_t c = 0; c < sizeof controls / sizeof *controls; c++) {
+        char control[64], name[64];
+        snprintf(control, sizeof control, "learner.control=%s", controls[c]);
+        snprintf(name, sizeof name, "control %s", controls[c]);
+        const char *const settings[] = {control, "learner.budget=30", "learner.tau=40",
+                                        "net.penalty=symmetric", NULL};
+        passed += run_case(name, settings, MAX_AGENTS, size, rank), total++;
+    }
     MPI_Barrier(MPI_COMM_WORLD);
     if (rank == 0) {
         remove(train);

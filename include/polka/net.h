@@ -27,42 +27,33 @@ polka_status polka_net_check(int mpi_code, const char *call);
  */
 polka_status polka_net_errors_return(MPI_Comm comm);
 
-/** The neighbour exchange of one agent over a distributed-graph communicator. */
+/**
+ * The exchange between neighbouring ranks: a distributed-graph communicator over the ranks
+ * whose agents share an edge, and one MPI_Neighbor_alltoallv per phase of a round (the
+ * points out, the values back). The caller packs one block per neighbouring rank.
+ */
 typedef struct polka_exchange_s polka_exchange;
 
 /**
  * Collective over comm: builds the distributed-graph communicator in which this rank's
- * sources and destinations are both `neighbors` (degree ranks, in increasing order).
- * The caller owns the exchange.
+ * sources and destinations are both `ranks` (degree ranks, increasing; the relation must be
+ * symmetric). The caller owns the exchange.
  */
-polka_status polka_exchange_create(MPI_Comm comm, const int *neighbors, int degree,
+polka_status polka_exchange_create(MPI_Comm comm, const int *ranks, int degree,
                                    polka_exchange **out);
 
 /** Collective: frees the communicator and the exchange; NULL-safe. */
 void polka_exchange_free(polka_exchange **exchange);
 
 /**
- * Evaluates "my f" at count neighbour payloads (each `stride` doubles, the point first),
- * writing `width` values per payload into values. Supplied by the caller (net knows no kernels).
+ * Collective over the neighbourhood: sends send_counts[k] doubles to neighbour k (the blocks
+ * one after the other in send, in the order of `ranks`) and receives recv_counts[k] doubles
+ * from neighbour k into recv, in the same order.
  */
-typedef polka_status (*polka_eval_fn)(void *context, const double *payloads, size_t count,
-                                      size_t stride, double *values);
+polka_status polka_exchange_alltoallv(polka_exchange *exchange, const double *send,
+                                      const int *send_counts, double *recv, const int *recv_counts);
 
-/**
- * Collective over the neighbourhood: one round of the penalty step's exchange.
- * 1. MPI_Neighbor_allgather of my `payload_len` doubles: received[k] from neighbour k;
- * 2. eval(received) gives my values at the neighbours' points (degree × per_neighbor doubles);
- * 3. MPI_Neighbor_alltoall sends each neighbour its block and returns values_in[k], neighbour
- *    k's values at my points.
- * Both collectives always run, so a failed eval (or eval == NULL: zeros are sent) never
- * leaves a neighbour waiting; the eval's status is returned.
- */
-polka_status polka_exchange_round(polka_exchange *exchange, const double *payload,
-                                  size_t payload_len, size_t points, double *received,
-                                  polka_eval_fn eval, void *context, size_t width,
-                                  double *values_out, double *values_in);
-
-/** Bytes this rank has sent through the exchange so far. */
+/** Bytes this rank has sent through the exchange so far (what really crossed ranks). */
 double polka_exchange_bytes_sent(const polka_exchange *exchange);
 
 #endif

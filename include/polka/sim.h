@@ -46,7 +46,9 @@ typedef struct {
     double disagreement; /**< mean over test points of ‖f_i − f̄‖², averaged over agents */
     double seconds;      /**< wall time of the learning loop */
     double samples_per_second;
-    double bytes_per_round; /**< bytes sent by all agents per round */
+    double bytes_per_round;          /**< bytes sent by all agents per round */
+    double rank_bytes_per_round;     /**< bytes that crossed ranks per round, mean over ranks */
+    double rank_bytes_per_round_max; /**< the same, the largest rank */
 } polka_sim_summary;
 
 /** The multidist parameters of a plan. */
@@ -61,13 +63,14 @@ polka_status polka_sim_run_centralized(const polka_plan *plan, size_t agents,
                                        const polka_sim_hooks *hooks, polka_sim_summary *summary);
 
 /**
- * Collective: the greedy projected penalty method with one agent per rank of comm on the
- * configured graph. *final_model, when not NULL, receives a copy of this rank's model
- * (the caller owns it).
+ * Collective: the greedy projected penalty method on the configured graph, its agents
+ * (net.agents; 0: the graph file's nodes, else one per rank) placed on the ranks of comm in
+ * contiguous blocks. models, when not NULL, has an entry per agent and receives a copy of
+ * the final model of each of this rank's agents (the caller owns them; others are untouched).
  */
 polka_status polka_sim_run_decentralized(const polka_plan *plan, MPI_Comm comm,
                                          const polka_sim_hooks *hooks, polka_sim_summary *summary,
-                                         polka_model **final_model);
+                                         polka_model **models);
 
 /**
  * The serial network reference: the same method for `agents` agents simulated in one process

@@ -1,4 +1,4 @@
-/* The neighbour exchange: two neighbourhood collectives per round (DESIGN.md). */
+/* The exchange between neighbouring ranks: one neighbourhood alltoallv per phase. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -7,33 +7,40 @@
 struct polka_exchange_s {
     MPI_Comm graph_comm;
     int degree;
+    int *send_displs, *recv_displs; /* degree each: prefix sums of the counts */
     double bytes;
 };
 
-polka_status polka_exchange_create(MPI_Comm comm, const int *neighbors, int degree,
+static polka_status create_comm(MPI_Comm comm, const int *ranks, int degree,
+                                polka_exchange *exchange) {
+    /* Same sources and destinations, all of weight 1 (an explicit array rather than
+     * MPI_UNWEIGHTED, which is a sentinel pointer), no reordering: ranks keep their agents. */
+    int *ones = malloc((size_t)(degree > 0 ? degree : 1) * sizeof *ones);
+    POLKA_CHECK_ALLOC(ones);
+    for (int k = 0; k < degree; k++) ones[k] = 1;
+    int code = MPI_Dist_graph_create_adjacent(comm, degree, ranks, ones, degree, ranks, ones,
+                                              MPI_INFO_NULL, 0, &exchange->graph_comm);
+    free(ones);
+    POLKA_CALL(polka_net_check(code, "MPI_Dist_graph_create_adjacent"));
+    polka_status status = polka_net_errors_return(exchange->graph_comm);
+    if (status != POLKA_OK) MPI_Comm_free(&exchange->graph_comm);
+    return status;
+}
+
+polka_status polka_exchange_create(MPI_Comm comm, const int *ranks, int degree,
                                    polka_exchange **out) {
     polka_exchange *exchange = calloc(1, sizeof *exchange);
     POLKA_CHECK_ALLOC(exchange);
     exchange->degree = degree;
-    /* Same sources and destinations, all of weight 1 (the penalty weights live in the agents;
-     * an explicit array rather than MPI_UNWEIGHTED, which is a sentinel pointer), no
-     * reordering: rank i stays agent i. */
-    int *ones = malloc((size_t)(degree > 0 ? degree : 1) * sizeof *ones);
-    if (ones == NULL) {
-        free(exchange);
-        return polka_error_set(POLKA_ERR_MEM, "out of memory");
-    }
-    for (int k = 0; k < degree; k++) ones[k] = 1;
-    int code = MPI_Dist_graph_create_adjacent(comm, degree, neighbors, ones, degree, neighbors,
-                                              ones, MPI_INFO_NULL, 0, &exchange->graph_comm);
-    free(ones);
-    polka_status status = polka_net_check(code, "MPI_Dist_graph_create_adjacent");
-    if (status == POLKA_OK) {
-        status = polka_net_errors_return(exchange->graph_comm);
-        if (status != POLKA_OK) MPI_Comm_free(&exchange->graph_comm);
-    }
+    exchange->graph_comm = MPI_COMM_NULL;
+    size_t slots = (size_t)(degree > 0 ? degree : 1);
+    exchange->send_displs = malloc(slots * sizeof *exchange->send_displs);
+    exchange->recv_displs = malloc(slots * sizeof *exchange->recv_displs);
+    polka_status status = exchange->send_displs && exchange->recv_displs
+                              ? create_comm(comm, ranks, degree, exchange)
+                              : polka_error_set(POLKA_ERR_MEM, "out of memory");
     if (status != POLKA_OK) {
-        free(exchange);
+        polka_exchange_free(&exchange);
         return status;
     }
     *out = exchange;
@@ -42,7 +49,9 @@ polka_status polka_exchange_create(MPI_Comm comm, const int *neighbors, int degr
 
 void polka_exchange_free(polka_exchange **exchange) {
     if (exchange == NULL || *exchange == NULL) return;
-    MPI_Comm_free(&(*exchange)->graph_comm);
+    if ((*exchange)->graph_comm != MPI_COMM_NULL) MPI_Comm_free(&(*exchange)->graph_comm);
+    free((*exchange)->send_displs);
+    free((*exchange)->recv_displs);
     free(*exchange);
     *exchange = NULL;
 }
@@ -51,25 +60,20 @@ double polka_exchange_bytes_sent(const polka_exchange *exchange) {
     return exchange->bytes;
 }
 
-polka_status polka_exchange_round(polka_exchange *exchange, const double *payload,
-                                  size_t payload_len, size_t points, double *received,
-                                  polka_eval_fn eval, void *context, size_t width,
-                                  double *values_out, double *values_in) {
-    int degree = exchange->degree;
-    POLKA_CALL(
-        polka_net_check(MPI_Neighbor_allgather(payload, (int)payload_len, MPI_DOUBLE, received,
-                                               (int)payload_len, MPI_DOUBLE, exchange->graph_comm),
-                        "MPI_Neighbor_allgather"));
-    size_t stride = points ? payload_len / points : 0;
-    size_t block = points * width;
-    polka_status status = POLKA_OK;
-    if (eval != NULL && degree > 0)
-        status = eval(context, received, (size_t)degree * points, stride, values_out);
-    if (eval == NULL || status != POLKA_OK)
-        memset(values_out, 0, (size_t)degree * block * sizeof *values_out);
-    POLKA_CALL(polka_net_check(MPI_Neighbor_alltoall(values_out, (int)block, MPI_DOUBLE, values_in,
-                                                     (int)block, MPI_DOUBLE, exchange->graph_comm),
-                               "MPI_Neighbor_alltoall"));
-    exchange->bytes += (double)degree * (double)(payload_len + block) * sizeof(double);
-    return status;
+polka_status polka_exchange_alltoallv(polka_exchange *exchange, const double *send,
+                                      const int *send_counts, double *recv,
+                                      const int *recv_counts) {
+    int sent = 0, received = 0;
+    for (int k = 0; k < exchange->degree; k++) {
+        exchange->send_displs[k] = sent;
+        exchange->recv_displs[k] = received;
+        sent += send_counts[k];
+        received += recv_counts[k];
+    }
+    exchange->bytes += (double)sent * sizeof(double);
+    return polka_net_check(MPI_Neighbor_alltoallv(send, send_counts, exchange->send_displs,
+                                                  MPI_DOUBLE, recv, recv_counts,
+                                                  exchange->recv_displs, MPI_DOUBLE,
+                                                  exchange->graph_comm),
+                           "MPI_Neighbor_alltoallv");
 }

@@ -1,71 +1,104 @@
-/* The greedy projected penalty method over MPI: every rank is an agent (paper 003). */
+/*
+ * The greedy projected penalty method over MPI (paper 003): net.agents agents placed on the
+ * ranks in contiguous blocks (one per rank by default), neighbours on the same rank by
+ * memory, across ranks through one message per neighbouring rank and phase (halo.c).
+ */
 #include <stdlib.h>
 #include <string.h>
 
-#include "agent.h"
+#include "halo.h"
+#include "polka/loss.h"
 #include "metrics.h"
 #include "polka/net.h"
 #include "sim_impl.h"
+
+/* Test values kept between the two passes of a log step, at most this many doubles; past it
+ * the second pass evaluates the agents again (memory stays O(n_test) per rank). */
+#define KEPT_TEST_VALUES ((size_t)1 << 23)
 
 typedef struct {
     const polka_plan *plan;
     const polka_data_facts *facts; /* the stream's */
     MPI_Comm comm;
     int rank, size;
-    polka_agent agent;
+    size_t agents; /* in the whole network */
+    polka_halo halo;
+    polka_agent *local; /* halo.count agents: first .. first + count − 1 */
     polka_stream *stream;
     polka_dataset test;
     polka_exchange *exchange;
     polka_netlog log;
-    double *f, *fbar;         /* n_test × C */
-    polka_agent_metrics *all; /* rank 0: one row per agent */
+    size_t outputs;
+    double *f, *fbar;          /* kept test values (local agents × n_test × C), the average */
+    int keep;                  /* 1: f holds every local agent's test values */
+    polka_agent_metrics *mine; /* the local agents' */
+    polka_agent_metrics *all;  /* rank 0: every agent's */
+    int *counts, *displs;      /* rank 0: the metrics gathered from each rank */
+    double time_exchange;
 } mpi_run;
 
-static polka_status eval_callback(void *context, const double *payloads, size_t count,
-                                  size_t stride, double *values) {
-    (void)payloads, (void)count, (void)stride; /* they are agent->received */
-    polka_agent *agent = context;
-    polka_status status = polka_agent_eval_received(agent);
-    if (status == POLKA_OK)
-        memcpy(values, agent->nbr_eval,
-               agent->degree * agent->batch * agent->outputs * sizeof *values);
-    return status;
-}
-
-/* One synchronous round; every rank runs both collectives whatever happens locally. */
+/* One synchronous round; every rank runs both exchanges whatever happens locally. */
 static polka_status mpi_round(mpi_run *run, uint64_t t) {
-    polka_agent *agent = &run->agent;
-    polka_status status = polka_agent_prepare(agent, run->stream, t);
-    double start = polka_now(), compute_before = agent->time_compute;
-    polka_status exchanged = polka_exchange_round(
-        run->exchange, agent->sent, agent->batch * agent->payload, agent->batch, agent->received,
-        status == POLKA_OK ? eval_callback : NULL, agent, agent->outputs, agent->nbr_eval,
-        agent->nbr_values);
-    agent->time_exchange += polka_now() - start - (agent->time_compute - compute_before);
-    if (status == POLKA_OK) status = exchanged;
-    if (status == POLKA_OK) status = polka_agent_update(agent);
+    polka_status status = POLKA_OK;
+    for (size_t a = 0; a < run->halo.count && status == POLKA_OK; a++)
+        status = polka_agent_prepare(&run->local[a], run->stream, t);
+    double start = polka_now();
+    status = polka_halo_round(&run->halo, run->exchange, run->local, status);
+    double spent = polka_now() - start;
+    for (size_t a = 0; a < run->halo.count; a++) run->local[a].time_exchange += spent;
+    for (size_t a = 0; a < run->halo.count && status == POLKA_OK; a++)
+        status = polka_agent_update(&run->local[a]);
     return polka_net_agree(run->comm, status);
 }
 
-/* A log step (collective): test metrics, the network average for the disagreement. */
+/* f_a on the test set: kept from the first pass, or evaluated again into the scratch. */
+static polka_status test_values(mpi_run *run, size_t a, double **f) {
+    size_t len = run->test.n * run->outputs;
+    *f = run->keep ? run->f + a * len : run->f;
+    if (run->keep) return POLKA_OK;
+    return polka_agent_test_values(&run->local[a], &run->test, *f);
+}
+
+/* The network average f̄ over the test set (collective), keeping the values where they fit. */
+static polka_status average_test_values(mpi_run *run) {
+    size_t len = run->test.n * run->outputs;
+    double *sum = run->fbar + len; /* the second half of fbar's buffer */
+    memset(sum, 0, len * sizeof *sum);
+    polka_status status = POLKA_OK;
+    for (size_t a = 0; a < run->halo.count && status == POLKA_OK; a++) {
+        double *f = run->keep ? run->f + a * len : run->f;
+        status = polka_agent_test_values(&run->local[a], &run->test, f);
+        for (size_t e = 0; e < len && status == POLKA_OK; e++) sum[e] += f[e];
+    }
+    POLKA_CALL(polka_net_check(
+        MPI_Allreduce(sum, run->fbar, (int)len, MPI_DOUBLE, MPI_SUM, run->comm), "MPI_Allreduce"));
+    for (size_t e = 0; e < len; e++) run->fbar[e] /= (double)run->agents;
+    return status;
+}
+
+/* A log step (collective): test metrics of every agent, gathered on rank 0, and the run file. */
 static polka_status mpi_log_step(mpi_run *run, size_t round, double samples,
                                  polka_sim_summary *summary) {
-    size_t n = run->test.n * run->agent.outputs;
-    polka_status status = polka_agent_test_values(&run->agent, &run->test, run->f);
-    if (status != POLKA_OK) memset(run->f, 0, n * sizeof *run->f);
-    POLKA_CALL(polka_net_check(
-        MPI_Allreduce(run->f, run->fbar, (int)n, MPI_DOUBLE, MPI_SUM, run->comm), "MPI_Allreduce"));
-    for (size_t e = 0; e < n; e++) run->fbar[e] /= (double)run->size;
-    polka_agent_metrics mine;
-    polka_agent_collect(&run->agent, &run->test, run->f, run->fbar,
-                        polka_exchange_bytes_sent(run->exchange), &mine);
-    POLKA_CALL(polka_net_check(MPI_Gather(&mine, (int)POLKA_METRICS_DOUBLES, MPI_DOUBLE, run->all,
-                                          (int)POLKA_METRICS_DOUBLES, MPI_DOUBLE, 0, run->comm),
-                               "MPI_Gather"));
+    polka_status status = average_test_values(run);
+    for (size_t a = 0; a < run->halo.count && status == POLKA_OK; a++) {
+        polka_agent *agent = &run->local[a];
+        double *f = NULL;
+        status = test_values(run, a, &f);
+        /* bytes the agent has sent: its points and its values, to every neighbour */
+        double bytes = (double)round * (double)agent->degree *
+                       (double)(agent->batch * (agent->payload + agent->outputs)) * sizeof(double);
+        if (status == POLKA_OK)
+            polka_agent_collect(agent, &run->test, f, run->fbar, bytes, &run->mine[a]);
+    }
+    int count = (int)(run->halo.count * POLKA_METRICS_DOUBLES);
+    POLKA_CALL(polka_net_check(MPI_Gatherv(run->mine, count, MPI_DOUBLE, run->all, run->counts,
+                                           run->displs, MPI_DOUBLE, 0, run->comm),
+                               "MPI_Gatherv"));
     if (status == POLKA_OK && run->rank == 0)
         status = polka_netlog_step(&run->log, round, samples, run->all, summary);
     POLKA_CALL(polka_net_agree(run->comm, status));
-    return polka_netlog_append_h5(&run->log, round, samples, (size_t)run->rank, 1, &mine);
+    return polka_netlog_append_h5(&run->log, round, samples, run->halo.first, run->halo.count,
+                                  run->mine);
 }
 
 static polka_status mpi_round_fn(void *context, uint64_t t) {
@@ -77,75 +110,143 @@ static polka_status mpi_log_fn(void *context, size_t round, double samples,
     return mpi_log_step(context, round, samples, summary);
 }
 
+/* Rank 0 gathers every agent's metrics: the counts and offsets of each rank's block. */
+static polka_status gather_layout(mpi_run *run) {
+    size_t n = run->agents, per = POLKA_METRICS_DOUBLES;
+    run->all = malloc(n * sizeof *run->all);
+    run->counts = malloc((size_t)run->size * sizeof *run->counts);
+    run->displs = malloc((size_t)run->size * sizeof *run->displs);
+    POLKA_CHECK(run->all && run->counts && run->displs, POLKA_ERR_MEM,
+                "out of memory for the metrics of %zu agents", n);
+    for (int r = 0; r < run->size; r++) {
+        size_t first = polka_block_first(n, run->size, r);
+        run->displs[r] = (int)(first * per);
+        run->counts[r] = (int)((polka_block_first(n, run->size, r + 1) - first) * per);
+    }
+    return POLKA_OK;
+}
+
+static polka_status alloc_metrics(mpi_run *run) {
+    size_t len = run->test.n * run->outputs, count = run->halo.count;
+    run->keep = count * len <= KEPT_TEST_VALUES;
+    run->f = malloc((run->keep ? count : 1) * (len ? len : 1) * sizeof *run->f);
+    run->fbar = malloc(2 * (len ? len : 1) * sizeof *run->fbar);
+    run->mine = calloc(count ? count : 1, sizeof *run->mine);
+    POLKA_CHECK(run->f && run->fbar && run->mine, POLKA_ERR_MEM,
+                "out of memory for the test values");
+    return gather_layout(run);
+}
+
 /* Everything a rank needs before the loop; the status is agreed by the caller. */
 static polka_status mpi_setup(mpi_run *run, const polka_graph *graph,
                               const polka_sim_hooks *hooks) {
     const polka_plan *plan = run->plan;
-    POLKA_CALL(polka_stream_create_for(plan, (size_t)run->size, plan->learner.batch,
-                                       (size_t)run->rank, &run->stream));
+    size_t first = polka_block_first(run->agents, run->size, run->rank);
+    size_t count = polka_block_first(run->agents, run->size, run->rank + 1) - first;
+    POLKA_CALL(polka_stream_create_for(plan, run->agents, plan->learner.batch, first, count,
+                                       &run->stream));
     run->facts = polka_stream_facts(run->stream);
-    POLKA_CALL(polka_agent_init(&run->agent, plan, run->facts, graph, (size_t)run->rank));
+    run->local = calloc(count ? count : 1, sizeof *run->local);
+    POLKA_CHECK(run->local, POLKA_ERR_MEM, "out of memory for %zu agents", count);
+    for (size_t a = 0; a < count; a++)
+        POLKA_CALL(polka_agent_init(&run->local[a], plan, run->facts, graph, first + a));
+    /* the blocks an agent sends (as polka_agent_init sizes them; also on a rank without agents) */
+    size_t batch = plan->learner.batch, dim = run->facts->dim;
+    run->outputs = polka_loss_outputs(plan->learner.params.loss.kind, run->facts->classes);
+    size_t payload = dim + (plan->net.penalty == POLKA_PENALTY_SYMMETRIC ? run->outputs : 0);
+    size_t point_block = batch * payload, value_block = batch * run->outputs;
+    POLKA_CALL(
+        polka_halo_create(graph, run->rank, run->size, point_block, value_block, &run->halo));
     POLKA_CALL(polka_stream_test_set(run->stream, &run->test));
-    size_t n = run->test.n * run->agent.outputs;
-    run->f = malloc(n * sizeof *run->f);
-    run->fbar = malloc(n * sizeof *run->fbar);
-    run->all = malloc((size_t)run->size * sizeof *run->all);
-    POLKA_CHECK(run->f && run->fbar && run->all, POLKA_ERR_MEM,
-                "out of memory for the test values");
-    if (run->rank == 0) POLKA_CALL(polka_netlog_open(&run->log, plan, hooks, (size_t)run->size));
+    POLKA_CALL(alloc_metrics(run));
+    if (run->rank == 0) POLKA_CALL(polka_netlog_open(&run->log, plan, hooks, run->agents));
     return POLKA_OK;
-}
-
-static polka_status create_exchange(mpi_run *run, const polka_graph *graph) {
-    size_t degree = run->agent.degree;
-    int *neighbors = malloc((degree ? degree : 1) * sizeof *neighbors);
-    POLKA_CHECK_ALLOC(neighbors);
-    for (size_t k = 0; k < degree; k++)
-        neighbors[k] = (int)polka_graph_neighbors(graph, (size_t)run->rank)[k];
-    polka_status status = polka_exchange_create(run->comm, neighbors, (int)degree, &run->exchange);
-    free(neighbors);
-    return status;
 }
 
 static void mpi_teardown(mpi_run *run) {
     polka_exchange_free(&run->exchange);
-    polka_agent_free(&run->agent);
+    for (size_t a = 0; run->local && a < run->halo.count; a++) polka_agent_free(&run->local[a]);
+    free(run->local);
+    polka_halo_free(&run->halo);
     polka_stream_free(&run->stream);
     polka_dataset_free(&run->test);
     free(run->f);
     free(run->fbar);
+    free(run->mine);
     free(run->all);
+    free(run->counts);
+    free(run->displs);
 }
 
 /* Collective, after the loop: the models and timing stages into the run file. */
 static polka_status mpi_finish(mpi_run *run, const polka_sim_summary *summary) {
-    const polka_agent *agent = &run->agent;
-    const polka_model *model = polka_learner_model(agent->learner);
-    double stages[4] = {agent->time_compute, agent->time_exchange, agent->time_update,
-                        summary->seconds};
-    return polka_netlog_finish_h5(&run->log, (size_t)run->rank, 1, &model, stages);
+    size_t count = run->halo.count;
+    const polka_model **models = malloc((count ? count : 1) * sizeof *models);
+    double stages[4] = {0.0, 0.0, 0.0, summary->seconds};
+    for (size_t a = 0; models && a < count; a++) {
+        models[a] = polka_learner_model(run->local[a].learner);
+        stages[0] += run->local[a].time_compute;
+        stages[2] += run->local[a].time_update;
+    }
+    stages[1] = count ? run->local[0].time_exchange : 0.0;
+    polka_status status =
+        models ? polka_netlog_finish_h5(&run->log, run->halo.first, count, models, stages)
+               : polka_error_set(POLKA_ERR_MEM, "out of memory");
+    free(models);
+    return status;
+}
+
+/* Copies of the local agents' final models into models[first ..] (models: all agents). */
+static polka_status copy_models(const mpi_run *run, polka_model **models) {
+    polka_status status = POLKA_OK;
+    for (size_t a = 0; a < run->halo.count && status == POLKA_OK; a++)
+        status = polka_model_clone(polka_learner_model(run->local[a].learner),
+                                   &models[run->halo.first + a]);
+    return status;
+}
+
+/* Collective: the bytes that really cross ranks per round, mean and largest over the ranks. */
+static polka_status rank_traffic(const mpi_run *run, polka_sim_summary *summary) {
+    double bytes = run->halo.crossed * sizeof(double), total = 0.0, most = 0.0;
+    POLKA_CALL(polka_net_check(MPI_Allreduce(&bytes, &total, 1, MPI_DOUBLE, MPI_SUM, run->comm),
+                               "MPI_Allreduce"));
+    POLKA_CALL(polka_net_check(MPI_Allreduce(&bytes, &most, 1, MPI_DOUBLE, MPI_MAX, run->comm),
+                               "MPI_Allreduce"));
+    summary->rank_bytes_per_round = total / (double)run->size;
+    summary->rank_bytes_per_round_max = most;
+    return POLKA_OK;
+}
+
+/* The graph, checked for this run; the status is the same on every rank. */
+static polka_status network(mpi_run *run, polka_graph **graph) {
+    polka_status status = polka_sim_graph(run->plan, run->agents, graph);
+    if (status == POLKA_OK) status = polka_sim_check_network(run->plan, *graph, run->agents);
+    return status;
 }
 
 polka_status polka_sim_run_decentralized(const polka_plan *plan, MPI_Comm comm,
                                          const polka_sim_hooks *hooks, polka_sim_summary *summary,
-                                         polka_model **final_model) {
+                                         polka_model **models) {
     mpi_run run = {.plan = plan, .comm = comm};
     MPI_Comm_rank(comm, &run.rank);
     MPI_Comm_size(comm, &run.size);
     *summary = (polka_sim_summary){0};
     polka_graph *graph = NULL;
-    polka_status status = polka_sim_graph(plan, (size_t)run.size, &graph);
-    if (status == POLKA_OK) status = polka_sim_check_network(plan, graph, (size_t)run.size);
+    polka_status status = polka_sim_network_agents(plan, (size_t)run.size, &run.agents);
+    if (status == POLKA_OK) status = network(&run, &graph);
     if (status == POLKA_OK) status = mpi_setup(&run, graph, hooks);
     status = polka_net_agree(comm, status);
     /* from here on every rank takes the same branches: the statuses are agreed */
     if (status == POLKA_OK)
-        status = polka_netlog_open_h5(&run.log, plan, run.facts, comm, (size_t)run.size, graph);
-    if (status == POLKA_OK) status = polka_net_agree(comm, create_exchange(&run, graph));
+        status = polka_netlog_open_h5(&run.log, plan, run.facts, comm, run.agents, graph);
     if (status == POLKA_OK)
-        status = polka_sim_loop(plan, run.facts->n_train, (size_t)run.size * plan->learner.batch,
+        status = polka_net_agree(
+            comm, polka_exchange_create(comm, run.halo.ranks, run.halo.degree, &run.exchange));
+    if (status == POLKA_OK)
+        status = polka_sim_loop(plan, run.facts->n_train, run.agents * plan->learner.batch,
                                 mpi_round_fn, mpi_log_fn, &run, hooks, summary);
-    summary->agents = (size_t)run.size;
+    summary->agents = run.agents;
+    if (status == POLKA_OK) status = rank_traffic(&run, summary);
     polka_status closed = run.rank == 0 ? polka_netlog_close(&run.log) : POLKA_OK;
     if (status == POLKA_OK) status = polka_net_agree(comm, closed);
     if (status == POLKA_OK)
@@ -155,8 +256,7 @@ polka_status polka_sim_run_decentralized(const polka_plan *plan, MPI_Comm comm,
         status = mpi_finish(&run, summary);
     else
         polka_netlog_abandon_h5(&run.log);
-    if (status == POLKA_OK && final_model)
-        status = polka_model_clone(polka_learner_model(run.agent.learner), final_model);
+    if (status == POLKA_OK && models) status = copy_models(&run, models);
     mpi_teardown(&run);
     polka_graph_free(&graph);
     return status;

@@ -10,7 +10,7 @@ static polka_status run_centralized_on_root(const polka_plan *plan, MPI_Comm com
     MPI_Comm_size(comm, &size);
     polka_status status = POLKA_OK;
     size_t agents = 1;
-    if (rank == 0) status = polka_sim_central_agents(plan, (size_t)size, &agents);
+    if (rank == 0) status = polka_sim_network_agents(plan, (size_t)size, &agents);
     if (rank == 0 && status == POLKA_OK)
         status = polka_sim_run_centralized(plan, agents, hooks, summary);
     POLKA_CALL(polka_net_agree(comm, status));
@@ -22,12 +22,5 @@ polka_status polka_sim_run(const polka_plan *plan, MPI_Comm comm, const polka_si
                            polka_sim_summary *summary) {
     if (plan->run.mode == POLKA_MODE_CENTRALIZED)
         return run_centralized_on_root(plan, comm, hooks, summary);
-    int size = 1;
-    MPI_Comm_size(comm, &size);
-    /* a decentralized run has one agent per rank: net.agents cannot ask for others */
-    POLKA_CHECK(plan->net.agents == 0 || plan->net.agents == (size_t)size, POLKA_ERR_ARG,
-                "net.agents = %zu but a decentralized run has one agent per rank (%d ranks); "
-                "net.agents is for centralized runs",
-                plan->net.agents, size);
     return polka_sim_run_decentralized(plan, comm, hooks, summary, NULL);
 }

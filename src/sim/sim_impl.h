@@ -63,7 +63,8 @@ polka_status polka_sim_graph(const polka_plan *plan, size_t agents, polka_graph 
 polka_status polka_sim_check_network(const polka_plan *plan, const polka_graph *graph,
                                      size_t agents);
 
-/** The agents of a centralized run: net.agents, else the graph file's nodes, else `ranks`. */
-polka_status polka_sim_central_agents(const polka_plan *plan, size_t ranks, size_t *agents);
+/** The agents of a run: net.agents, else the graph file's nodes, else `ranks`. A decentralized
+ * run refuses fewer agents than ranks. */
+polka_status polka_sim_network_agents(const polka_plan *plan, size_t ranks, size_t *agents);
 
 #endif

@@ -22,7 +22,7 @@ typedef enum {
 /* The network a source serves, as the stream opens it. */
 typedef struct {
     size_t agents, batch; /* agents drawing batch samples per round */
-    long agent;           /* a file source keeps only this agent's rows; −1: all rows */
+    size_t first, count;  /* a file source keeps only these agents' rows; count 0: all rows */
     size_t variants;      /* generator variants (one per agent for mixtures, else 1) */
 } polka_source_layout;
 

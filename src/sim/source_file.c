@@ -15,8 +15,8 @@ typedef struct {
     size_t *by_class;    /* rows grouped by class (class-skewed splits) */
     size_t *class_start; /* classes + 1 offsets into by_class */
     size_t agents, batch;
-    uint64_t total; /* training samples the run draws: whole rounds covering run.passes */
-    long agent;
+    uint64_t total;      /* training samples the run draws: whole rounds covering run.passes */
+    size_t first, count; /* the agents whose rows are kept; count 0: all rows */
 } file_state;
 
 static const char *file_check(const polka_plan *plan) {
@@ -42,9 +42,11 @@ static polka_read_options read_options(const polka_plan *plan, const char *label
 /* Row i is drawn as network samples g = i + k·n < total, by agent (g / batch) mod agents. */
 static int keep_row(void *context, uint64_t i) {
     const file_state *s = context;
-    if (s->agent < 0) return 1;
-    for (uint64_t g = i; g < s->total; g += s->info.n)
-        if ((g / s->batch) % s->agents == (uint64_t)s->agent) return 1;
+    if (s->count == 0) return 1;
+    for (uint64_t g = i; g < s->total; g += s->info.n) {
+        uint64_t agent = (g / s->batch) % s->agents;
+        if (agent >= s->first && agent < s->first + s->count) return 1;
+    }
     return 0;
 }
 
@@ -104,7 +106,7 @@ static polka_status file_open(const polka_plan *plan, const polka_source_layout 
     file_state *s = calloc(1, sizeof *s);
     POLKA_CHECK_ALLOC(s);
     *s = (file_state){
-        .plan = plan, .agents = layout->agents, .batch = layout->batch, .agent = layout->agent};
+        .plan = plan, .agents = layout->agents, .batch = layout->batch, .first = layout->first, .count = layout->count};
     s->options = read_options(plan, plan->data.train_labels);
     polka_status status = load(s);
     if (status != POLKA_OK) {

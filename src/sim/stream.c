@@ -14,12 +14,13 @@ struct polka_stream_s {
     size_t agents, batch;
 };
 
-static polka_status open_source(polka_stream *stream, long agent) {
+static polka_status open_source(polka_stream *stream, size_t first, size_t count) {
     const polka_plan *plan = stream->plan;
     polka_source_layout layout = {
         .agents = stream->agents,
         .batch = stream->batch,
-        .agent = stream->split->local_rows ? agent : -1,
+        .first = first,
+        .count = stream->split->local_rows ? count : 0,
         .variants = stream->split->per_agent_variants ? stream->agents : 1,
     };
     POLKA_CALL(stream->source->open(plan, &layout, &stream->state, &stream->facts));
@@ -33,8 +34,8 @@ static polka_status open_source(polka_stream *stream, long agent) {
     return POLKA_OK;
 }
 
-static polka_status create(const polka_plan *plan, size_t agents, size_t batch, long agent,
-                           polka_stream **out) {
+static polka_status create(const polka_plan *plan, size_t agents, size_t batch, size_t first,
+                           size_t count, polka_stream **out) {
     POLKA_CHECK(agents >= 1 && batch >= 1, POLKA_ERR_ARG, "a stream needs agents and batch >= 1");
     polka_stream *stream = calloc(1, sizeof *stream);
     POLKA_CHECK_ALLOC(stream);
@@ -43,7 +44,7 @@ static polka_status create(const polka_plan *plan, size_t agents, size_t batch, 
                              .split = polka_split_of(plan->data.split),
                              .agents = agents,
                              .batch = batch};
-    polka_status status = open_source(stream, agent);
+    polka_status status = open_source(stream, first, count);
     if (status != POLKA_OK) {
         polka_stream_free(&stream);
         return status;
@@ -54,12 +55,12 @@ static polka_status create(const polka_plan *plan, size_t agents, size_t batch, 
 
 polka_status polka_stream_create(const polka_plan *plan, size_t agents, size_t batch,
                                  polka_stream **out) {
-    return create(plan, agents, batch, -1, out);
+    return create(plan, agents, batch, 0, 0, out);
 }
 
 polka_status polka_stream_create_for(const polka_plan *plan, size_t agents, size_t batch,
-                                     size_t agent, polka_stream **out) {
-    return create(plan, agents, batch, (long)agent, out);
+                                     size_t first, size_t count, polka_stream **out) {
+    return create(plan, agents, batch, first, count, out);
 }
 
 const polka_data_facts *polka_stream_facts(const polka_stream *stream) {

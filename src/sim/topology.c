@@ -30,7 +30,7 @@ polka_status polka_sim_graph(const polka_plan *plan, size_t agents, polka_graph 
     return POLKA_OK;
 }
 
-polka_status polka_sim_central_agents(const polka_plan *plan, size_t ranks, size_t *agents) {
+static polka_status count_agents(const polka_plan *plan, size_t ranks, size_t *agents) {
     *agents = plan->net.agents;
     if (*agents > 0) return POLKA_OK;
     if (plan->net.generated) {
@@ -44,11 +44,21 @@ polka_status polka_sim_central_agents(const polka_plan *plan, size_t ranks, size
     return POLKA_OK;
 }
 
+polka_status polka_sim_network_agents(const polka_plan *plan, size_t ranks, size_t *agents) {
+    POLKA_CALL(count_agents(plan, ranks, agents));
+    POLKA_CHECK(plan->run.mode == POLKA_MODE_CENTRALIZED || *agents >= ranks, POLKA_ERR_ARG,
+                "the network has %zu agents but the run %zu ranks: every rank needs at least one "
+                "agent (net.agents >= ranks)",
+                *agents, ranks);
+    return POLKA_OK;
+}
+
 polka_status polka_sim_check_network(const polka_plan *plan, const polka_graph *graph,
                                      size_t agents) {
     size_t nodes = polka_graph_nodes(graph);
     POLKA_CHECK(nodes == agents, POLKA_ERR_ARG,
-                "graph '%s' has %zu nodes but the run has %zu agents (start it with mpirun -n %zu)",
+                "graph '%s' has %zu nodes but the run has %zu agents (net.agents = %zu, or leave "
+                "net.agents = 0 to take the graph's)",
                 plan->net.graph, nodes, agents, nodes);
     /* The penalty part of the step is a gossip step of size η_t·c·Σ_j w_ij: past about 1 the
      * iterates oscillate and blow up (DESIGN.md, "Stability"). The largest step is η, or

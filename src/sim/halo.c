@@ -1,0 +1,237 @@
+#include "halo.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+size_t polka_block_first(size_t n, int p, int r) {
+    return n * (size_t)r / (size_t)p;
+}
+
+/* The rank of agent i: blocks are contiguous and increasing. */
+static int owner_of(const polka_halo *h, size_t i) {
+    int r = (int)(i * (size_t)h->size / h->agents);
+    while (r + 1 < h->size && polka_block_first(h->agents, h->size, r + 1) <= i) r++;
+    while (r > 0 && polka_block_first(h->agents, h->size, r) > i) r--;
+    return r;
+}
+
+/* Where agent a sits in agent j's neighbour list. */
+static size_t slot_of(const polka_graph *graph, size_t j, size_t a) {
+    const size_t *list = polka_graph_neighbors(graph, j);
+    size_t k = 0, degree = polka_graph_degree(graph, j);
+    while (k < degree && list[k] != a) k++;
+    return k;
+}
+
+/* 1 when agent i has a neighbour on rank r. */
+static int touches(const polka_halo *h, const polka_graph *graph, size_t i, int r) {
+    const size_t *list = polka_graph_neighbors(graph, i);
+    for (size_t k = 0; k < polka_graph_degree(graph, i); k++)
+        if (owner_of(h, list[k]) == r) return 1;
+    return 0;
+}
+
+static polka_status alloc_lists(polka_halo *h, const polka_graph *graph) {
+    size_t slots = 0;
+    h->slot_start = malloc((h->count + 1) * sizeof *h->slot_start);
+    POLKA_CHECK_ALLOC(h->slot_start);
+    for (size_t a = 0; a < h->count; a++) {
+        h->slot_start[a] = slots;
+        slots += polka_graph_degree(graph, h->first + a);
+    }
+    h->slot_start[h->count] = slots;
+    size_t s = slots ? slots : 1, q = (size_t)h->size;
+    h->ranks = malloc(q * sizeof *h->ranks);
+    h->point_send_counts = calloc(q, sizeof(int));
+    h->point_recv_counts = calloc(q, sizeof(int));
+    h->value_send_counts = calloc(q, sizeof(int));
+    h->value_recv_counts = calloc(q, sizeof(int));
+    h->point_send = malloc(s * sizeof *h->point_send);
+    h->value_send_agent = malloc(s * sizeof *h->value_send_agent);
+    h->value_send_slot = malloc(s * sizeof *h->value_send_slot);
+    h->point_from = malloc(s * sizeof *h->point_from);
+    h->value_from = malloc(s * sizeof *h->value_from);
+    h->local_slot = malloc(s * sizeof *h->local_slot);
+    POLKA_CHECK(h->ranks && h->point_send_counts && h->point_recv_counts && h->value_send_counts &&
+                    h->value_recv_counts && h->point_send && h->value_send_agent &&
+                    h->value_send_slot && h->point_from && h->value_from && h->local_slot,
+                POLKA_ERR_MEM, "out of memory for the neighbour lists of %zu agents", h->count);
+    return POLKA_OK;
+}
+
+/* The neighbouring ranks: those that own a neighbour of a local agent. */
+static void find_ranks(polka_halo *h, const polka_graph *graph) {
+    h->degree = 0;
+    for (int r = 0; r < h->size; r++) {
+        int near = 0;
+        for (size_t a = 0; a < h->count && !near && r != h->rank; a++)
+            near = touches(h, graph, h->first + a, r);
+        if (near) h->ranks[h->degree++] = r;
+    }
+}
+
+/* Phase 1 with neighbouring rank number q: the local agents whose points go to it, and the
+ * blocks of the received points its agents' points land in (both by increasing agent id). */
+static void plan_points(polka_halo *h, const polka_graph *graph, int q, long *remote_block,
+                        long *received) {
+    int r = h->ranks[q];
+    for (size_t a = 0; a < h->count; a++) {
+        if (!touches(h, graph, h->first + a, r)) continue;
+        h->point_send[h->point_sends++] = a;
+        h->point_send_counts[q] += (int)h->point_block;
+    }
+    size_t first = polka_block_first(h->agents, h->size, r),
+           end = polka_block_first(h->agents, h->size, r + 1);
+    for (size_t i = first; i < end; i++) {
+        if (!touches(h, graph, i, h->rank)) continue;
+        remote_block[i] = (*received)++;
+        h->point_recv_counts[q] += (int)h->point_block;
+    }
+}
+
+/* Phase 2 with neighbouring rank number q, in the order (receiver, its neighbour slot): what
+ * comes back (f_j at my agents' points) and what goes out (f_j at rank q's agents' points). */
+static void plan_values(polka_halo *h, const polka_graph *graph, int q, long *received) {
+    int r = h->ranks[q];
+    for (size_t a = 0; a < h->count; a++) {
+        const size_t *list = polka_graph_neighbors(graph, h->first + a);
+        for (size_t k = 0; k < polka_graph_degree(graph, h->first + a); k++) {
+            if (owner_of(h, list[k]) != r) continue;
+            h->value_from[h->slot_start[a] + k] = (*received)++;
+            h->value_recv_counts[q] += (int)h->value_block;
+        }
+    }
+    size_t first = polka_block_first(h->agents, h->size, r),
+           end = polka_block_first(h->agents, h->size, r + 1);
+    for (size_t i = first; i < end; i++) {
+        const size_t *list = polka_graph_neighbors(graph, i);
+        for (size_t k = 0; k < polka_graph_degree(graph, i); k++) {
+            size_t j = list[k];
+            if (j < h->first || j >= h->first + h->count) continue;
+            h->value_send_agent[h->value_sends] = j - h->first;
+            h->value_send_slot[h->value_sends++] = slot_of(graph, j, i);
+            h->value_send_counts[q] += (int)h->value_block;
+        }
+    }
+}
+
+/* The slots whose neighbour is on this rank read it in memory. */
+static void plan_local(polka_halo *h, const polka_graph *graph, const long *remote_block) {
+    for (size_t a = 0; a < h->count; a++) {
+        const size_t *list = polka_graph_neighbors(graph, h->first + a);
+        for (size_t k = 0; k < polka_graph_degree(graph, h->first + a); k++) {
+            size_t j = list[k], slot = h->slot_start[a] + k;
+            int local = j >= h->first && j < h->first + h->count;
+            h->point_from[slot] = local ? -1 - (long)(j - h->first) : remote_block[j];
+            h->local_slot[slot] = local ? slot_of(graph, j, h->first + a) : 0;
+            if (local) h->value_from[slot] = -1 - (long)(j - h->first);
+        }
+    }
+}
+
+static polka_status plan(polka_halo *h, const polka_graph *graph) {
+    POLKA_CALL(alloc_lists(h, graph));
+    find_ranks(h, graph);
+    long *remote_block = malloc(h->agents * sizeof *remote_block);
+    POLKA_CHECK_ALLOC(remote_block);
+    long points = 0, values = 0;
+    for (int q = 0; q < h->degree; q++) plan_points(h, graph, q, remote_block, &points);
+    for (int q = 0; q < h->degree; q++) plan_values(h, graph, q, &values);
+    plan_local(h, graph, remote_block);
+    free(remote_block);
+    size_t largest = 1, sent_points = h->point_sends * h->point_block,
+           sent_values = h->value_sends * h->value_block;
+    size_t got_points = (size_t)points * h->point_block,
+           got_values = (size_t)values * h->value_block;
+    if (sent_points > largest) largest = sent_points;
+    if (sent_values > largest) largest = sent_values;
+    if (got_points > largest) largest = got_points;
+    if (got_values > largest) largest = got_values;
+    h->crossed = (double)(sent_points + sent_values);
+    h->send = malloc(largest * sizeof *h->send);
+    h->recv = malloc(largest * sizeof *h->recv);
+    POLKA_CHECK(h->send && h->recv, POLKA_ERR_MEM, "out of memory for the exchange buffers");
+    return POLKA_OK;
+}
+
+polka_status polka_halo_create(const polka_graph *graph, int rank, int ranks, size_t point_block,
+                               size_t value_block, polka_halo *halo) {
+    size_t n = polka_graph_nodes(graph);
+    *halo = (polka_halo){.agents = n,
+                         .first = polka_block_first(n, ranks, rank),
+                         .count = polka_block_first(n, ranks, rank + 1) -
+                                  polka_block_first(n, ranks, rank),
+                         .rank = rank,
+                         .size = ranks,
+                         .point_block = point_block,
+                         .value_block = value_block};
+    polka_status status = plan(halo, graph);
+    if (status != POLKA_OK) polka_halo_free(halo);
+    return status;
+}
+
+void polka_halo_free(polka_halo *h) {
+    free(h->ranks);
+    free(h->point_send_counts);
+    free(h->point_recv_counts);
+    free(h->value_send_counts);
+    free(h->value_recv_counts);
+    free(h->point_send);
+    free(h->value_send_agent);
+    free(h->value_send_slot);
+    free(h->slot_start);
+    free(h->point_from);
+    free(h->value_from);
+    free(h->local_slot);
+    free(h->send);
+    free(h->recv);
+    memset(h, 0, sizeof *h);
+}
+
+/* Each local agent's neighbours' points into agent->received: from memory or the exchange. */
+static void unpack_points(const polka_halo *h, polka_agent *agents) {
+    size_t block = h->point_block;
+    for (size_t a = 0; a < h->count; a++) {
+        for (size_t k = 0; k < agents[a].degree; k++) {
+            long from = h->point_from[h->slot_start[a] + k];
+            const double *src = from >= 0 ? h->recv + (size_t)from * block : agents[-1 - from].sent;
+            memcpy(agents[a].received + k * block, src, block * sizeof *src);
+        }
+    }
+}
+
+/* Each local agent's neighbours' values at its points into agent->nbr_values. */
+static void unpack_values(const polka_halo *h, polka_agent *agents) {
+    size_t block = h->value_block;
+    for (size_t a = 0; a < h->count; a++) {
+        for (size_t k = 0; k < agents[a].degree; k++) {
+            size_t slot = h->slot_start[a] + k;
+            long from = h->value_from[slot];
+            const double *src = from >= 0
+                                    ? h->recv + (size_t)from * block
+                                    : agents[-1 - from].nbr_eval + h->local_slot[slot] * block;
+            memcpy(agents[a].nbr_values + k * block, src, block * sizeof *src);
+        }
+    }
+}
+
+polka_status polka_halo_round(polka_halo *h, polka_exchange *exchange, polka_agent *agents,
+                              polka_status local) {
+    size_t pb = h->point_block, vb = h->value_block;
+    for (size_t s = 0; s < h->point_sends; s++)
+        memcpy(h->send + s * pb, agents[h->point_send[s]].sent, pb * sizeof *h->send);
+    POLKA_CALL(polka_exchange_alltoallv(exchange, h->send, h->point_send_counts, h->recv,
+                                        h->point_recv_counts));
+    if (local == POLKA_OK) unpack_points(h, agents);
+    for (size_t a = 0; a < h->count && local == POLKA_OK; a++)
+        local = polka_agent_eval_received(&agents[a]);
+    /* after an error the values sent are stale, but they are sent: no neighbour waits */
+    for (size_t s = 0; s < h->value_sends; s++)
+        memcpy(h->send + s * vb,
+               agents[h->value_send_agent[s]].nbr_eval + h->value_send_slot[s] * vb,
+               vb * sizeof *h->send);
+    POLKA_CALL(polka_exchange_alltoallv(exchange, h->send, h->value_send_counts, h->recv,
+                                        h->value_recv_counts));
+    if (local == POLKA_OK) unpack_values(h, agents);
+    return local;
+}

@@ -1,0 +1,58 @@
+/*
+ * Many agents per rank: where each agent's neighbours are. The agents are placed on the ranks
+ * in contiguous blocks; a neighbour on the same rank is read in memory, a neighbour on another
+ * rank through the exchange's two phases (the points out, the values back), one message per
+ * neighbouring rank and phase. Every list here is in a canonical order that both ends of an
+ * edge compute alike from the graph, so no index travels.
+ */
+#ifndef POLKA_SIM_HALO_H
+#define POLKA_SIM_HALO_H
+
+#include "agent.h"
+#include "polka/graph.h"
+#include "polka/net.h"
+
+/** The first agent of rank r when n agents are placed on p ranks in contiguous blocks. */
+size_t polka_block_first(size_t n, int p, int r);
+
+typedef struct {
+    size_t agents, first, count;     /* all agents; this rank's block [first, first + count) */
+    int rank, size;                  /* this rank, and the ranks the agents are placed on */
+    int degree;                      /* neighbouring ranks */
+    int *ranks;                      /* degree, increasing */
+    size_t point_block, value_block; /* doubles per agent: batch × payload, batch × outputs */
+    /* phase 1, the points: counts in doubles per neighbouring rank */
+    int *point_send_counts, *point_recv_counts;
+    size_t *point_send; /* local indices of the agents whose points go out, rank by rank */
+    size_t point_sends;
+    /* phase 2, the values: (local agent j, its slot of the receiver) per block sent */
+    int *value_send_counts, *value_recv_counts;
+    size_t *value_send_agent, *value_send_slot;
+    size_t value_sends;
+    /* per (local agent a, neighbour slot k), slots of agent a from slot_start[a]: */
+    size_t *slot_start;  /* count + 1 */
+    long *point_from;    /* ≥ 0: block in the received points; < 0: −1 − local index */
+    long *value_from;    /* ≥ 0: block in the received values; < 0: −1 − local index */
+    size_t *local_slot;  /* a local neighbour j: the slot of a in j's list */
+    double *send, *recv; /* the larger phase's blocks */
+    double crossed;      /* doubles sent to other ranks per round */
+} polka_halo;
+
+/**
+ * Builds the halo of rank `rank` of `ranks` for the agents [first, first + count) of graph,
+ * each sending point_block doubles and answering value_block doubles per neighbour.
+ */
+polka_status polka_halo_create(const polka_graph *graph, int rank, int ranks, size_t point_block,
+                               size_t value_block, polka_halo *halo);
+void polka_halo_free(polka_halo *halo);
+
+/**
+ * Collective: one round's two exchanges for the local agents (already prepared): their
+ * neighbours' points into agent->received, the local agents' values at them (eval_received),
+ * the neighbours' values at the own points into agent->nbr_values. Both exchanges always
+ * run, so a local error never leaves a neighbouring rank waiting; the local status is returned.
+ */
+polka_status polka_halo_round(polka_halo *halo, polka_exchange *exchange, polka_agent *agents,
+                              polka_status local);
+
+#endif
