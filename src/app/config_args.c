@@ -41,12 +41,3 @@ polka_status polka_app_read_config(int argc, char **argv, MPI_Comm comm, polka_c
     POLKA_CALL(polka_net_agree(comm, status));
     return polka_net_check(MPI_Bcast(config, (int)sizeof *config, MPI_BYTE, 0, comm), "MPI_Bcast");
 }
-
-void polka_app_print_keys(void) {
-    size_t count = 0;
-    const polka_config_key *keys = polka_config_keys(&count);
-    printf(
-        "Configuration keys (INI sections [run] [data] [learner] [net]; default in brackets):\n");
-    for (size_t k = 0; k < count; k++)
-        printf("  %-20s [%s]\n      %s\n", keys[k].name, keys[k].fallback, keys[k].help);
-}
