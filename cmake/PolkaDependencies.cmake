@@ -20,13 +20,20 @@ if(NOT DEFINED HDF5_PREFER_PARALLEL)
 endif()
 find_package(HDF5 REQUIRED COMPONENTS C)
 if(NOT HDF5_IS_PARALLEL)
-  message(FATAL_ERROR
+  string(CONCAT _polka_why
     "polka needs a parallel (MPI) HDF5, but the HDF5 ${HDF5_VERSION} found is serial "
     "(HDF5_IS_PARALLEL is false; headers ${HDF5_INCLUDE_DIRS}, wrapper "
     "'${HDF5_C_COMPILER_EXECUTABLE}'). Point the build at a parallel one with "
-    "-DHDF5_C_COMPILER_EXECUTABLE=/path/to/h5pcc or -DHDF5_ROOT=/its/prefix "
-    "(in a fresh build directory), e.g. Debian's libhdf5-openmpi-dev: "
-    "-DHDF5_C_COMPILER_EXECUTABLE=/usr/bin/h5pcc.openmpi")
+    "-DHDF5_C_COMPILER_EXECUTABLE=/path/to/h5pcc or -DHDF5_ROOT=/its/prefix, e.g. for "
+    "Debian's libhdf5-openmpi-dev -DHDF5_C_COMPILER_EXECUTABLE=/usr/bin/h5pcc.openmpi")
+  # Forget what FindHDF5 cached of the serial one, so that a re-run with a hint finds it anew.
+  get_cmake_property(_polka_cached CACHE_VARIABLES)
+  foreach(_var IN LISTS _polka_cached)
+    if(_var MATCHES "^HDF5_.*(LIBRARY|INCLUDE_DIR|COMPILER_EXECUTABLE)")
+      unset(${_var} CACHE)
+    endif()
+  endforeach()
+  message(FATAL_ERROR "${_polka_why}")
 endif()
 add_library(polka_hdf5 INTERFACE)
 target_include_directories(polka_hdf5 INTERFACE ${HDF5_INCLUDE_DIRS})
