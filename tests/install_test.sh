@@ -2,8 +2,8 @@
 # install_test.sh BUILD_DIR MPIEXEC: installs polka into a temporary prefix and uses it from
 # there with nothing from the source or build tree (a scratch directory, POLKA unset, PATH
 # without the build): the installed scripts find the installed binary, a short decentralized
-# run on 2 ranks through the installed slurm/run.sbatch, then `polka report`, --version, the
-# manual page.
+# run on 2 ranks through the installed slurm/run.sbatch, then `polka report`, a sweep point
+# through the installed slurm/sweep.sbatch, --version, the manual page.
 set -euo pipefail
 build=$1 mpiexec=$2
 work=$(mktemp -d)
@@ -27,6 +27,14 @@ LAUNCH="$mpiexec --oversubscribe -n 2" OUTPUT=$work/run.h5 \
 grep summary run.log
 "$prefix/bin/polka" report "$work/run.h5" | tee report.txt
 grep -Eq "run.h5 +decentralized +2 " report.txt || fail "report: no decentralized run of 2 agents"
+
+# A sweep point as a job-array task: the installed sweep.sbatch, sweep.sh and graphs/, output ./out.
+SLURM_ARRAY_TASK_ID=1 LAUNCH="$mpiexec --oversubscribe -n" TOPOLOGIES=graphs/line_2.txt CS=1 \
+    EXTRA="--set data.n_train=400 --set data.n_test=200" bash "$share/slurm/sweep.sbatch" >sweep.log 2>&1 ||
+    { cat sweep.log; fail "installed sweep.sbatch"; }
+[ -s "$work/out/sweep/line_2_c1_kp0.04_s1.h5" ] || { cat sweep.log; fail "no sweep file in ./out"; }
+"$prefix/bin/polka" report "$work/out/sweep/line_2_c1_kp0.04_s1.h5" | grep -Eq "decentralized +2 " ||
+    fail "report of the sweep point"
 
 "$prefix/bin/polka" --version | tee version.txt
 grep -Eq '^HDF5: [0-9]+\.[0-9]+\.[0-9]+ \(parallel\)$' version.txt || fail "--version: HDF5"
