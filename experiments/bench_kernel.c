@@ -40,11 +40,14 @@ static double *random_matrix(size_t rows, size_t cols, uint64_t seed) {
     } while (0)
 
 int main(int argc, char **argv) {
+#ifdef POLKA_HAVE_OPENBLAS
     openblas_set_num_threads(1);
+#endif
     size_t m = argc > 1 ? strtoul(argv[1], NULL, 10) : 2000, p = 784, big = 1500;
     polka_kernel kernel = {.kind = POLKA_KERNEL_GAUSSIAN, .sigma = 5.0};
     double *d = random_matrix(m, p, 1), *dn = malloc(m * sizeof *dn);
-    double *a = random_matrix(big, big, 3), *b = random_matrix(big, big, 4), *c = malloc(big * big * sizeof *c);
+    double *a = random_matrix(big, big, 3), *b = random_matrix(big, big, 4),
+           *c = malloc(big * big * sizeof *c);
     if (!d || !dn || !a || !b || !c) return 1;
     polka_sqnorms(d, m, p, dn);
     double t = 0.0;
@@ -61,8 +64,8 @@ int main(int argc, char **argv) {
         if (!x || !out) return 1;
         double tb = 0.0, tg = 0.0;
         TIME_IT(tb, polka_kernel_block(&kernel, x, n, d, dn, m, p, out));
-        TIME_IT(tg, cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)n, (int)m, (int)p, 1.0,
-                                x, (int)p, d, (int)p, 0.0, out, (int)m));
+        TIME_IT(tg, cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)n, (int)m, (int)p,
+                                1.0, x, (int)p, d, (int)p, 0.0, out, (int)m));
         double flops = 2.0 * (double)n * (double)m * (double)p;
         printf("%6zu %6zu %6zu | %12.2f %12.2f | %9.0f%% %9.0f%%\n", n, m, p, flops / tb / 1e9,
                flops / tg / 1e9, 100 * flops / tb / 1e9 / peak, 100 * flops / tg / 1e9 / peak);

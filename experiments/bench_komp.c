@@ -80,7 +80,9 @@ static int bench(size_t m) {
 }
 
 int main(int argc, char **argv) {
+#ifdef POLKA_HAVE_OPENBLAS
     openblas_set_num_threads(1);
+#endif
     size_t defaults[] = {50, 100, 200, 400};
     printf("KOMP per removal, fast (K^-1 kept, O(M^2)) vs brute force (pinv per candidate)\n");
     printf("%5s %8s %14s %14s %11s %12s %6s\n", "M", "removed", "fast s/rm", "brute s/rm",

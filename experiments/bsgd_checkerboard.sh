@@ -9,8 +9,8 @@
 #                                            N [10000000], LAMBDA [1e-5], POLKA [build/polka]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-polka=${POLKA:-$root/build/polka}
-out=${OUT:-$root/out/bsgd_checkerboard}
+. "$root/experiments/locate.sh"
+out=${OUT:-$outdir/bsgd_checkerboard}
 n=${N:-10000000}
 lambda=${LAMBDA:-1e-5}
 export OPENBLAS_NUM_THREADS=1

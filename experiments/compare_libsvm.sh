@@ -18,7 +18,9 @@
 # one row per draw and, for several rows, the mean and standard deviation of the gaps.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-polka=${1:-$here/../build/polka}
+root=$(cd "$here/.." && pwd)
+[ $# -gt 0 ] && POLKA=$1
+. "$root/experiments/locate.sh"
 [ $# -gt 0 ] && shift
 seeds=${*:-7}
 draws=${DRAWS:-1}

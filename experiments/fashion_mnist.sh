@@ -6,16 +6,18 @@
 #   experiments/fashion_mnist.sh [--set key=value ...]    Environment: OUT [out/fashion_mnist]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-out=${OUT:-$root/out/fashion_mnist}
 if ! dpkg-query -W -f='${Status}' dataset-fashion-mnist 2>/dev/null | grep -q "install ok installed"; then
     sudo=""
     [ "$(id -u)" -ne 0 ] && sudo="sudo"
     $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq dataset-fashion-mnist >/dev/null
 fi
-"$root/experiments/install_deps.sh"
-"$root/experiments/build.sh"
+if [ -f "$root/CMakeLists.txt" ]; then # a source tree (not an installed copy): build it
+    "$root/experiments/install_deps.sh"
+    "$root/experiments/build.sh"
+fi
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OPENBLAS_NUM_THREADS=1
-polka=$root/build/polka
+. "$root/experiments/locate.sh"
+out=${OUT:-$outdir/fashion_mnist}
 config=$root/experiments/configs/fashion_mnist.ini
 mkdir -p "$out"
 echo "== centralized POLK, one pass"

@@ -219,7 +219,9 @@ static int table_checkerboard(void) {
 int main(int argc, char **argv) {
     const char *which = argc > 1 ? argv[1] : "both";
     /* one thread: the per-sample BLAS calls are tiny, threads only cost (as in main.c) */
+#ifdef POLKA_HAVE_OPENBLAS
     if (getenv("OPENBLAS_NUM_THREADS") == NULL) openblas_set_num_threads(1);
+#endif
     printf("%-12s %-14s %8s %7s %7s %10s  %s\n", "data", "learner", "trained", "err%", "order",
            "samples/s", "parameters (one pass, batch 1)");
     int status = 0;

@@ -5,12 +5,14 @@
 # a summary table and a plot to out/quickstart/.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-"$root/experiments/install_deps.sh"
-"$root/experiments/build.sh"
+if [ -f "$root/CMakeLists.txt" ]; then # a source tree (not an installed copy): build it
+    "$root/experiments/install_deps.sh"
+    "$root/experiments/build.sh"
+fi
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OPENBLAS_NUM_THREADS=1
-polka=$root/build/polka
+. "$root/experiments/locate.sh"
 config=$root/experiments/configs/decentralized_multidist.ini
-out=$root/out/quickstart
+out=$outdir/quickstart
 mkdir -p "$out"
 echo "== 16 agents, Erdős–Rényi graph (p = 0.2), multidist, multi-class hinge, c = 1"
 mpirun --oversubscribe -n 16 "$polka" run --config "$config" \

@@ -15,13 +15,13 @@
 #   POLKA [build/polka]  LAUNCH ["mpirun --oversubscribe -n"] (srun: LAUNCH="srun -n")
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-out=${OUT:-$root/out/sweep}
 config=${CONFIG:-$root/experiments/configs/decentralized_multidist.ini}
 topologies=${TOPOLOGIES:-"graphs/er_16_p0.2.txt graphs/ring_16.txt graphs/torus_4x4.txt graphs/star_16.txt"}
 cs=${CS:-"0 0.5 1 2"}
 kps=${KPS:-"0.04"}
 seeds=${SEEDS:-"1"}
-polka=${POLKA:-$root/build/polka}
+. "$root/experiments/locate.sh"
+out=${OUT:-$outdir/sweep}
 launch=${LAUNCH:-"mpirun --oversubscribe -n"}
 export OMPI_ALLOW_RUN_AS_ROOT=${OMPI_ALLOW_RUN_AS_ROOT:-1} OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=${OMPI_ALLOW_RUN_AS_ROOT_CONFIRM:-1}
 export OPENBLAS_NUM_THREADS=1

@@ -8,8 +8,8 @@
 #                                            SPLITS ["skewed iid"], POLKA [build/polka]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-polka=${POLKA:-$root/build/polka}
-out=${OUT:-$root/out/symmetric}
+. "$root/experiments/locate.sh"
+out=${OUT:-$outdir/symmetric}
 cs=${CS:-"0 0.5 1 1.5"}
 splits=${SPLITS:-"skewed iid"}
 config=$root/experiments/configs/decentralized_multidist.ini

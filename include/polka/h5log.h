@@ -127,4 +127,10 @@ polka_status polka_h5run_config_string(const polka_h5run *run, const char *key, 
  *  The caller owns *out. POLKA_ERR_FORMAT when it is missing or inconsistent. */
 polka_status polka_h5run_load_model(const polka_h5run *run, size_t agent, polka_model **out);
 
+/**
+ * Writes the HDF5 library polka runs with into text (at most size bytes, NUL-terminated):
+ * its version (H5get_libversion) and whether it was built parallel. Pure; needs no MPI.
+ */
+void polka_h5_library_version(char *text, size_t size);
+
 #endif

@@ -3,6 +3,7 @@
 #define POLKA_APP_H
 
 #include <mpi.h>
+#include <stdio.h>
 
 #include "polka/config.h"
 #include "polka/plan.h"
@@ -24,6 +25,18 @@ polka_status polka_app_read_plan(int argc, char **argv, MPI_Comm comm, polka_pla
 
 /** Prints the key table with defaults and help (polka --help). */
 void polka_app_print_keys(void);
+
+/** Prints the usage and the key table (polka --help). */
+void polka_app_print_usage(void);
+
+/** polka help [KEY|SECTION ...] | help --man: serial; 0, or 2 for a name that is no key. */
+int polka_app_help(int argc, char **argv);
+
+/** Writes the manual page polka(1), in roff, from the usage text and the key table. */
+void polka_app_print_man(FILE *out);
+
+/** Prints polka's version and those of the MPI, HDF5 and BLAS it runs with (--version). */
+void polka_app_print_version(void);
 
 int polka_cmd_run(int argc, char **argv, MPI_Comm comm);
 int polka_cmd_data(int argc, char **argv, MPI_Comm comm);

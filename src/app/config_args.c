@@ -55,14 +55,3 @@ polka_status polka_app_read_plan(int argc, char **argv, MPI_Comm comm, polka_pla
     /* the plan holds no pointer: it travels as bytes */
     return polka_net_check(MPI_Bcast(plan, (int)sizeof *plan, MPI_BYTE, 0, comm), "MPI_Bcast");
 }
-
-void polka_app_print_keys(void) {
-    size_t count = 0;
-    const polka_config_key *keys = polka_config_keys(&count);
-    printf(
-        "Configuration keys (INI sections [run] [data] [learner] [net]; default in brackets):\n");
-    for (size_t k = 0; k < count; k++)
-        printf("  %-20s [%s]\n      %s\n", keys[k].name, keys[k].fallback, keys[k].help);
-    printf("\n");
-    polka_source_print_table(stdout);
-}

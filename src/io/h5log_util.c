@@ -5,6 +5,17 @@
 #include "h5log_impl.h"
 #include "polka/net.h"
 
+void polka_h5_library_version(char *text, size_t size) {
+    unsigned major = 0, minor = 0, release = 0;
+    (void)H5get_libversion(&major, &minor, &release);
+#ifdef H5_HAVE_PARALLEL
+    const char *flavour = "parallel";
+#else
+    const char *flavour = "serial";
+#endif
+    snprintf(text, size, "%u.%u.%u (%s)", major, minor, release, flavour);
+}
+
 void polka_h5_quiet(void) {
     (void)H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
 }

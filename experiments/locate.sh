@@ -1,0 +1,19 @@
+# Sourced by the experiment and Slurm scripts once they have set root (the source tree, or an
+# installed share/polka). Sets polka, the binary they run: $POLKA; else the source tree's
+# build/polka; else the installed one (cmake --install writes its bin directory, relative to
+# root, on the next line); else polka on PATH. Sets outdir, under which results go by default:
+# the source tree's out/, or ./out for an installed copy (its prefix may be read-only).
+installed_bindir=
+if [ -n "${POLKA:-}" ]; then
+    polka=$POLKA
+elif [ -x "$root/build/polka" ]; then
+    polka=$root/build/polka
+elif [ -n "$installed_bindir" ] && [ -x "$root/$installed_bindir/polka" ]; then
+    polka=$root/$installed_bindir/polka
+elif command -v polka >/dev/null 2>&1; then
+    polka=$(command -v polka)
+else
+    echo "polka not found: build it (experiments/build.sh), put it on PATH or set POLKA" >&2
+    exit 1
+fi
+if [ -z "$installed_bindir" ]; then outdir=$root/out; else outdir=$PWD/out; fi

@@ -1,0 +1,142 @@
+/* polka --help, polka help [KEY|SECTION ...] and the manual page, all printed from the one key
+ * table (polka_config_keys) and the one usage text, so that they cannot drift apart. */
+#include <stdio.h>
+#include <string.h>
+
+#include "app.h"
+#include "polka/plan.h"
+
+static const char *const usage_lines[] = {
+    "mpirun -n N polka run --config FILE [--set section.key=value ...] [--centralized]",
+    "                      [--quiet] [--progress=auto|tty|plain|off]",
+    "polka data multidist -o FILE [--config FILE] [--set ...]   LIBSVM files FILE, FILE.t",
+    "polka graph generate --kind KIND --n N [--seed S ...] -o FILE | polka graph info FILE",
+    "polka predict --model RUN.h5[:AGENT] --data FILE [--labels FILE] [--format FORMAT]",
+    "              [--output FILE]",
+    "polka report RUN.h5 [RUN2.h5 ...]                          summary table of run files",
+    "polka help [KEY|SECTION ...]                               keys with defaults and help",
+    "polka --help | --version",
+};
+
+static const char summary[] = "decentralized online learning with kernels (every MPI rank is an "
+                              "agent)";
+static const char centralized_note[] = "With one rank (or run.mode = centralized) `polka run` is "
+                                       "centralized POLK.";
+
+static const char *const type_names[] = {
+    [POLKA_KEY_SIZE] = "integer",
+    [POLKA_KEY_U64] = "integer",
+    [POLKA_KEY_DOUBLE] = "number",
+    [POLKA_KEY_STRING] = "text",
+};
+
+static void print_key(const polka_config_key *key) {
+    printf("  %-20s [%s]\n      %s\n", key->name, key->fallback, key->help);
+}
+
+void polka_app_print_keys(void) {
+    size_t count = 0;
+    const polka_config_key *keys = polka_config_keys(&count);
+    printf(
+        "Configuration keys (INI sections [run] [data] [learner] [net]; default in brackets):\n");
+    for (size_t k = 0; k < count; k++) print_key(&keys[k]);
+}
+
+void polka_app_print_usage(void) {
+    printf("polka %s: %s\n\nUsage:\n", POLKA_VERSION, summary);
+    for (size_t k = 0; k < sizeof usage_lines / sizeof *usage_lines; k++)
+        printf("  %s\n", usage_lines[k]);
+    printf("\n%s\n\n", centralized_note);
+    polka_app_print_keys();
+    printf("\n");
+    polka_source_print_table(stdout);
+}
+
+/* Prints the keys that name is (section.key) or holds (a section); 0 when there is none. */
+static size_t print_matching(const char *name) {
+    size_t count = 0, found = 0, length = strlen(name);
+    const polka_config_key *keys = polka_config_keys(&count);
+    for (size_t k = 0; k < count; k++) {
+        const char *key = keys[k].name;
+        int section = strncmp(key, name, length) == 0 && key[length] == '.';
+        if (!section && strcmp(key, name) != 0) continue;
+        if (found++ == 0 && section) printf("[%s]\n", name);
+        print_key(&keys[k]);
+        if (!section) printf("      type %s\n", type_names[keys[k].type]);
+    }
+    return found;
+}
+
+int polka_app_help(int argc, char **argv) {
+    if (argc < 2) {
+        polka_app_print_usage();
+        return 0;
+    }
+    if (strcmp(argv[1], "--man") == 0) {
+        polka_app_print_man(stdout);
+        return 0;
+    }
+    for (int k = 1; k < argc; k++) {
+        if (print_matching(argv[k]) == 0) {
+            fprintf(stderr,
+                    "polka help: '%s' is neither a key nor a section (run, data, learner, net); "
+                    "polka help lists every key\n",
+                    argv[k]);
+            return 2;
+        }
+    }
+    return 0;
+}
+
+/* Text as roff: backslashes and hyphens escaped, a leading dot or quote made literal. */
+static void roff(FILE *out, const char *text) {
+    if (text[0] == '.' || text[0] == '\'') fputs("\\&", out);
+    for (const char *c = text; *c; c++) {
+        if (*c == '\\')
+            fputs("\\e", out);
+        else if (*c == '-')
+            fputs("\\-", out);
+        else
+            fputc(*c, out);
+    }
+}
+
+static void man_keys(FILE *out) {
+    size_t count = 0;
+    const polka_config_key *keys = polka_config_keys(&count);
+    for (size_t k = 0; k < count; k++) {
+        fputs(".TP\n.B ", out);
+        roff(out, keys[k].name);
+        fprintf(out, "\n%s, default \\(lq", type_names[keys[k].type]);
+        roff(out, keys[k].fallback);
+        fputs("\\(rq.\n", out);
+        roff(out, keys[k].help);
+        fputs("\n", out);
+    }
+}
+
+void polka_app_print_man(FILE *out) {
+    fprintf(out, ".TH POLKA 1 \"\" \"polka %s\" \"User Commands\"\n.SH NAME\npolka \\- ",
+            POLKA_VERSION);
+    roff(out, summary);
+    fputs("\n.SH SYNOPSIS\n.nf\n", out);
+    for (size_t k = 0; k < sizeof usage_lines / sizeof *usage_lines; k++) {
+        roff(out, usage_lines[k]);
+        fputs("\n", out);
+    }
+    fputs(".fi\n.SH DESCRIPTION\nEvery MPI rank is an agent that learns a kernel model from its "
+          "own data stream and exchanges only values with its neighbours in a graph; each run "
+          "writes one HDF5 file.\n",
+          out);
+    roff(out, centralized_note);
+    fputs("\n.PP\nSettings come from an INI file (sections [run] [data] [learner] [net]) and "
+          "\\fB\\-\\-set\\fR section.key=value overrides: defaults < file < command line. "
+          "Unknown keys are an error.\n.SH CONFIGURATION KEYS\n",
+          out);
+    man_keys(out);
+    fputs(".SH EXAMPLES\n.nf\nmpirun \\-n 16 polka run \\-\\-config "
+          "decentralized_multidist.ini \\-\\-set run.output=run.h5\npolka report run.h5\n"
+          "polka help learner.kp\n.fi\n.SH SEE ALSO\n\\fBmpirun\\fR(1); the experiment "
+          "configurations and scripts in share/polka of the installation.\n",
+          out);
+}
