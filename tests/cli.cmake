@@ -48,3 +48,7 @@ add_test(NAME cli_run_centralized COMMAND ${POLKA_BIN} run --quiet --config
          ${PROJECT_SOURCE_DIR}/experiments/configs/multidist_hinge.ini --set data.n_train=1000)
 set_tests_properties(cli_run_centralized PROPERTIES PASS_REGULAR_EXPRESSION
                      "summary: test error [0-9.]+ %.*model order")
+
+# run.log_test: a test subset for the log steps before the last, the whole set at the last.
+add_test(NAME cli_log_test_subset COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/log_test_test.sh
+         ${POLKA_BIN} ${CMAKE_CURRENT_BINARY_DIR}/runs/log_test)

@@ -163,7 +163,8 @@ int main(int argc, char **argv) {
                                         NULL};
     static const char *const skewed[] = {"data.split=skewed", "net.weights=uniform",
                                          "learner.eta=0.1", NULL};
-    static const char *const mixtures[] = {"data.split=mixtures", "learner.batch=2", NULL};
+    static const char *const mixtures[] = {"data.split=mixtures", "learner.batch=2",
+                                           "run.log_test=50", NULL};
     static const char *const symmetric[] = {"net.penalty=symmetric", "data.split=skewed", NULL};
     static const char *const symmetric_batch[] = {"net.penalty=symmetric", "learner.batch=2",
                                                   "net.c=0.5", NULL};

@@ -28,6 +28,7 @@ typedef struct {
     uint64_t seed;
     double passes;
     size_t log_every; /* training samples (in total over agents) between log steps */
+    size_t log_test;  /* test points scored before the last log step; 0 = all */
     char output[POLKA_PATH_LEN];
     char csv[POLKA_PATH_LEN];
     size_t central_batch; /* centralized batch; 0 = the union of a round (agents × batch) */

@@ -21,6 +21,9 @@ static const polka_config_key config_keys[] = {
     KEY("run", seed, POLKA_KEY_U64, "1", "seed of every random stream of the run"),
     KEY("run", passes, POLKA_KEY_DOUBLE, "1", "passes over the training set"),
     KEY("run", log_every, POLKA_KEY_SIZE, "250", "training samples (all agents) between log steps"),
+    KEY("run", log_test, POLKA_KEY_SIZE, "0",
+        "test points scored at the log steps before the last (the first ones of the test set); "
+        "0: all. The last log step scores the whole test set"),
     KEY("run", output, POLKA_KEY_STRING, "", "run file to write (HDF5); empty: none"),
     KEY("run", csv, POLKA_KEY_STRING, "", "per-agent metrics as CSV (rank 0 writes); empty: none"),
     KEY("run", central_batch, POLKA_KEY_SIZE, "0",

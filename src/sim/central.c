@@ -6,6 +6,7 @@
 #include "stream.h"
 
 typedef struct {
+    const polka_plan *plan;
     const polka_stream *stream;
     size_t dim;
     const polka_dataset *test;
@@ -46,9 +47,10 @@ static polka_status central_round(void *context, uint64_t t) {
 static polka_status central_log(void *context, size_t round, double samples,
                                 polka_sim_summary *summary) {
     central_run *run = context;
-    POLKA_CALL(polka_learner_predict_output(run->learner, run->test->x, run->test->n, run->f));
+    polka_dataset scored = polka_sim_log_test(run->plan, run->test, round, summary);
+    POLKA_CALL(polka_learner_predict_output(run->learner, scored.x, scored.n, run->f));
     double loss = 0.0;
-    double score = polka_learner_score(run->learner, run->f, run->test->y, run->test->n, &loss);
+    double score = polka_learner_score(run->learner, run->f, scored.y, scored.n, &loss);
     polka_agent_metrics metrics = {
         .score = score,
         .loss = loss,
@@ -93,7 +95,7 @@ polka_status polka_sim_run_centralized(const polka_plan *plan, size_t agents,
     polka_dataset test = {0};
     POLKA_CALL(polka_stream_create(plan, agents, plan->learner.batch, &stream));
     size_t batch = plan->run.central_batch ? plan->run.central_batch : agents * plan->learner.batch;
-    central_run run = {.stream = stream, .test = &test};
+    central_run run = {.plan = plan, .stream = stream, .test = &test};
     polka_status status = polka_stream_test_set(stream, &test);
     if (status == POLKA_OK) status = central_setup(&run, plan, batch, hooks);
     run.start = polka_now();

@@ -26,6 +26,7 @@ typedef struct {
     polka_agent *local; /* halo.count agents: first .. first + count − 1 */
     polka_stream *stream;
     polka_dataset test;
+    polka_dataset scored; /* the test points of the current log step (run.log_test) */
     polka_exchange *exchange;
     polka_netlog log;
     size_t outputs;
@@ -53,21 +54,21 @@ static polka_status mpi_round(mpi_run *run, uint64_t t) {
 
 /* f_a on the test set: kept from the first pass, or evaluated again into the scratch. */
 static polka_status test_values(mpi_run *run, size_t a, double **f) {
-    size_t len = run->test.n * run->outputs;
+    size_t len = run->scored.n * run->outputs;
     *f = run->keep ? run->f + a * len : run->f;
     if (run->keep) return POLKA_OK;
-    return polka_agent_test_values(&run->local[a], &run->test, *f);
+    return polka_agent_test_values(&run->local[a], &run->scored, *f);
 }
 
 /* The network average f̄ over the test set (collective), keeping the values where they fit. */
 static polka_status average_test_values(mpi_run *run) {
-    size_t len = run->test.n * run->outputs;
+    size_t len = run->scored.n * run->outputs;
     double *sum = run->fbar + len; /* the second half of fbar's buffer */
     memset(sum, 0, len * sizeof *sum);
     polka_status status = POLKA_OK;
     for (size_t a = 0; a < run->halo.count && status == POLKA_OK; a++) {
         double *f = run->keep ? run->f + a * len : run->f;
-        status = polka_agent_test_values(&run->local[a], &run->test, f);
+        status = polka_agent_test_values(&run->local[a], &run->scored, f);
         for (size_t e = 0; e < len && status == POLKA_OK; e++) sum[e] += f[e];
     }
     POLKA_CALL(polka_net_check(
@@ -79,6 +80,7 @@ static polka_status average_test_values(mpi_run *run) {
 /* A log step (collective): test metrics of every agent, gathered on rank 0, and the run file. */
 static polka_status mpi_log_step(mpi_run *run, size_t round, double samples,
                                  polka_sim_summary *summary) {
+    run->scored = polka_sim_log_test(run->plan, &run->test, round, summary);
     polka_status status = average_test_values(run);
     for (size_t a = 0; a < run->halo.count && status == POLKA_OK; a++) {
         polka_agent *agent = &run->local[a];
@@ -88,7 +90,7 @@ static polka_status mpi_log_step(mpi_run *run, size_t round, double samples,
         double bytes = (double)round * (double)agent->degree *
                        (double)(agent->batch * (agent->payload + agent->outputs)) * sizeof(double);
         if (status == POLKA_OK)
-            polka_agent_collect(agent, &run->test, f, run->fbar, bytes, &run->mine[a]);
+            polka_agent_collect(agent, &run->scored, f, run->fbar, bytes, &run->mine[a]);
     }
     int count = (int)(run->halo.count * POLKA_METRICS_DOUBLES);
     POLKA_CALL(polka_net_check(MPI_Gatherv(run->mine, count, MPI_DOUBLE, run->all, run->counts,

@@ -63,6 +63,7 @@ static polka_status plan_run(const polka_config *config, polka_run_spec *run) {
                             .seed = config->seed,
                             .passes = config->passes,
                             .log_every = config->log_every,
+                            .log_test = config->log_test,
                             .central_batch = config->central_batch};
     memcpy(run->output, config->output, sizeof run->output);
     memcpy(run->csv, config->csv, sizeof run->csv);

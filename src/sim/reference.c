@@ -56,10 +56,11 @@ static polka_status reference_round(reference_run *run, uint64_t t) {
 
 static polka_status reference_log_step(reference_run *run, size_t round, double samples,
                                        polka_sim_summary *summary) {
-    size_t len = run->test.n * run->agents[0].outputs;
+    polka_dataset scored = polka_sim_log_test(run->plan, &run->test, round, summary);
+    size_t len = scored.n * run->agents[0].outputs;
     memset(run->fbar, 0, len * sizeof *run->fbar);
     for (size_t a = 0; a < run->n; a++) {
-        POLKA_CALL(polka_agent_test_values(&run->agents[a], &run->test, run->f + a * len));
+        POLKA_CALL(polka_agent_test_values(&run->agents[a], &scored, run->f + a * len));
         for (size_t e = 0; e < len; e++) run->fbar[e] += run->f[a * len + e];
     }
     for (size_t e = 0; e < len; e++) run->fbar[e] /= (double)run->n;
@@ -68,8 +69,7 @@ static polka_status reference_log_step(reference_run *run, size_t round, double 
         /* bytes an MPI rank would have sent: the payload and the values, to every neighbour */
         double bytes = (double)round * (double)agent->degree *
                        (double)(agent->batch * (agent->payload + agent->outputs)) * sizeof(double);
-        polka_agent_collect(agent, &run->test, run->f + a * len, run->fbar, bytes,
-                            &run->metrics[a]);
+        polka_agent_collect(agent, &scored, run->f + a * len, run->fbar, bytes, &run->metrics[a]);
     }
     return polka_netlog_step(&run->log, round, samples, run->metrics, summary);
 }

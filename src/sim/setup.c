@@ -39,6 +39,7 @@ polka_status polka_sim_loop(const polka_plan *plan, size_t n_train, size_t per_r
                             const polka_sim_hooks *hooks, polka_sim_summary *summary) {
     size_t rounds = polka_sim_rounds(plan->run.passes, n_train, per_round);
     double every = (double)plan->run.log_every, next_log = every, start = polka_now();
+    summary->rounds = rounds; /* the log steps know the last one */
     for (size_t t = 0; t < rounds; t++) {
         POLKA_CALL(round(context, t));
         double samples = (double)((t + 1) * per_round);
@@ -77,6 +78,14 @@ polka_multidist_params polka_sim_multidist_params(const polka_plan *plan) {
         .seed = plan->run.seed,
         .means_seed = data->means_seed,
     };
+}
+
+polka_dataset polka_sim_log_test(const polka_plan *plan, const polka_dataset *test, size_t round,
+                                 const polka_sim_summary *summary) {
+    polka_dataset view = *test;
+    size_t subset = plan->run.log_test;
+    if (round < summary->rounds && subset > 0 && subset < test->n) view.n = subset;
+    return view;
 }
 
 size_t polka_sim_rounds(double passes, size_t n_train, size_t per_round) {

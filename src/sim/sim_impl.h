@@ -53,6 +53,13 @@ polka_status polka_sim_run_batch(const polka_plan *plan, size_t agents,
 void polka_sim_report(const polka_sim_hooks *hooks, size_t round, size_t rounds, double samples,
                       double start, const polka_sim_summary *summary);
 
+/**
+ * The test points a log step scores: the first run.log_test of test before the last round
+ * (summary->rounds, set by polka_sim_loop), the whole set at the last (a view, no copy).
+ */
+polka_dataset polka_sim_log_test(const polka_plan *plan, const polka_dataset *test, size_t round,
+                                 const polka_sim_summary *summary);
+
 /** Rounds of a run: enough rounds of `per_round` samples to cover passes × n_train. */
 size_t polka_sim_rounds(double passes, size_t n_train, size_t per_round);
 

@@ -105,8 +105,11 @@ static polka_status file_open(const polka_plan *plan, const polka_source_layout 
                               void **state, polka_data_facts *facts) {
     file_state *s = calloc(1, sizeof *s);
     POLKA_CHECK_ALLOC(s);
-    *s = (file_state){
-        .plan = plan, .agents = layout->agents, .batch = layout->batch, .first = layout->first, .count = layout->count};
+    *s = (file_state){.plan = plan,
+                      .agents = layout->agents,
+                      .batch = layout->batch,
+                      .first = layout->first,
+                      .count = layout->count};
     s->options = read_options(plan, plan->data.train_labels);
     polka_status status = load(s);
     if (status != POLKA_OK) {
