@@ -43,8 +43,11 @@ typedef struct {
     double online_error; /**< mean over agents of the online error (novelty: flagged online) */
     double mean_order;   /**< mean model order over agents */
     size_t max_order;
-    double disagreement; /**< mean over test points of ‖f_i − f̄‖², averaged over agents */
-    double seconds;      /**< wall time of the learning loop */
+    double disagreement;  /**< mean over test points of ‖f_i − f̄‖², averaged over agents */
+    double seconds;       /**< wall time of the learning loop */
+    double loop_start;    /**< when the loop started (rank 0's monotonic clock, polka_sim_loop) */
+    double setup_seconds; /**< polka_sim_run: from its start to the first round */
+    double peak_rss_mb;   /**< polka_sim_run: the largest peak resident memory of a rank, MB */
     double samples_per_second;
     double bytes_per_round;          /**< bytes sent by all agents per round */
     double rank_bytes_per_round;     /**< bytes that crossed ranks per round, mean over ranks */

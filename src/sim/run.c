@@ -1,3 +1,5 @@
+#include <sys/resource.h>
+
 #include "polka/net.h"
 #include "sim_impl.h"
 
@@ -18,9 +20,28 @@ static polka_status run_centralized_on_root(const polka_plan *plan, MPI_Comm com
                            "MPI_Bcast");
 }
 
-polka_status polka_sim_run(const polka_plan *plan, MPI_Comm comm, const polka_sim_hooks *hooks,
-                           polka_sim_summary *summary) {
+/* Collective: the start-up time and the largest peak resident memory of the ranks. */
+static polka_status measure(MPI_Comm comm, double started, polka_sim_summary *summary) {
+    struct rusage usage;
+    getrusage(RUSAGE_SELF, &usage);
+    double mine = (double)usage.ru_maxrss / 1024.0, most = 0.0; /* ru_maxrss: kB on Linux */
+    POLKA_CALL(polka_net_check(MPI_Allreduce(&mine, &most, 1, MPI_DOUBLE, MPI_MAX, comm),
+                               "MPI_Allreduce"));
+    summary->peak_rss_mb = most;
+    summary->setup_seconds = summary->loop_start - started;
+    return POLKA_OK;
+}
+
+static polka_status run_mode(const polka_plan *plan, MPI_Comm comm, const polka_sim_hooks *hooks,
+                             polka_sim_summary *summary) {
     if (plan->run.mode == POLKA_MODE_CENTRALIZED)
         return run_centralized_on_root(plan, comm, hooks, summary);
     return polka_sim_run_decentralized(plan, comm, hooks, summary, NULL);
+}
+
+polka_status polka_sim_run(const polka_plan *plan, MPI_Comm comm, const polka_sim_hooks *hooks,
+                           polka_sim_summary *summary) {
+    double started = polka_now();
+    POLKA_CALL(run_mode(plan, comm, hooks, summary));
+    return measure(comm, started, summary);
 }

@@ -40,6 +40,7 @@ polka_status polka_sim_loop(const polka_plan *plan, size_t n_train, size_t per_r
     size_t rounds = polka_sim_rounds(plan->run.passes, n_train, per_round);
     double every = (double)plan->run.log_every, next_log = every, start = polka_now();
     summary->rounds = rounds; /* the log steps know the last one */
+    summary->loop_start = start;
     for (size_t t = 0; t < rounds; t++) {
         POLKA_CALL(round(context, t));
         double samples = (double)((t + 1) * per_round);
