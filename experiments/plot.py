@@ -9,6 +9,10 @@ python3-matplotlib); run it with the system python: /usr/bin/python3 experiments
       mean test score and disagreement of several decentralized runs in one figure.
   plot.py sweep RUN.h5 ... -o OUT.png
       final mean score and disagreement per topology, one line per penalty c.
+  plot.py lambda2 RUN.h5 ... -o OUT.png
+      final mean error (or MSE) and disagreement against the graph's algebraic connectivity
+      λ₂ (from /config/graph), one marker per topology and size, one colour per penalty c;
+      centralized runs as horizontal lines.
 
 Reads only the run files: /metrics/<name> (rows = log steps, columns = agents),
 /metrics/round, /metrics/samples and the attributes of /config.
@@ -191,6 +195,68 @@ def plot_sweep(args):
     print(f"wrote {args.output}")
 
 
+def algebraic_connectivity(path):
+    """λ₂ of the unweighted Laplacian of the run's graph (/config/graph/edges)."""
+    with h5py.File(path, "r") as f:
+        if "config/graph" not in f:
+            raise SystemExit(f"plot.py: {path} has no /config/graph")
+        edges = np.asarray(f["config/graph/edges"], dtype=np.int64).reshape(-1, 2)
+        n = int(f["config/graph"].attrs["nodes"])
+    laplacian = np.zeros((n, n))
+    laplacian[edges[:, 0], edges[:, 1]] = laplacian[edges[:, 1], edges[:, 0]] = -1.0
+    laplacian[np.diag_indices(n)] = -laplacian.sum(axis=1)
+    return np.linalg.eigvalsh(laplacian)[1] if n > 1 else 0.0
+
+
+def final_error(run):
+    score = run.metrics["test_score"][-1].mean()
+    return 100.0 * (1.0 - score) if run.classification else score
+
+
+def plot_lambda2(args):
+    points, central = [], []
+    for path in args.runs:
+        run = Run(path)
+        if run.mode == "centralized":
+            central.append((run.config.get("net.agents", "?"), final_error(run)))
+            continue
+        graph = run.config.get("net.graph", "?")
+        topo = os.path.splitext(os.path.basename(graph))[0]
+        points.append((algebraic_connectivity(path), final_error(run),
+                       run.metrics["disagreement"][-1].mean(), topo, run.agents,
+                       float(run.config.get("net.c", "nan")), run.classification))
+    if not points:
+        raise SystemExit("plot.py: no decentralized runs to plot")
+    fig, axes = plt.subplots(1, 2, figsize=(13, 4.8))
+    markers = dict(zip(sorted({(p[3], p[4]) for p in points}), "osD^v<>phH*XP8d"))
+    colours = dict(zip(sorted({p[5] for p in points}), plt.rcParams["axes.prop_cycle"].by_key()["color"]))
+    for lam, err, dis, topo, n, c, _ in points:
+        kw = dict(marker=markers[(topo, n)], color=colours[c], ls="none", ms=8)
+        axes[0].plot(lam, err, **kw)
+        axes[1].plot(lam, dis, **kw)
+    for (topo, n), m in markers.items():
+        axes[0].plot([], [], marker=m, color="grey", ls="none", label=f"{topo}, N={n}")
+    for c, col in colours.items():
+        axes[0].plot([], [], marker="s", color=col, ls="none", label=f"c = {c:g}")
+    for agents, err in central:
+        axes[0].axhline(err, color="k", ls="--", lw=1.2, label=f"centralized POLK (N={agents})")
+    error_name = "final mean test error (%)" if points[0][6] else "final mean test MSE"
+    for ax, name in zip(axes, [error_name, "final disagreement"]):
+        ax.set_xscale("log")
+        ax.set_xlabel("algebraic connectivity λ₂ of the graph")
+        ax.set_ylabel(name)
+        ax.grid(alpha=0.3, which="both")
+    axes[1].set_yscale("log")
+    axes[0].legend(fontsize=7, ncol=2)
+    fig.tight_layout()
+    fig.savefig(args.output, dpi=110)
+    print(f"wrote {args.output}")
+    for lam, err, dis, topo, n, c, _ in sorted(points, key=lambda p: (p[5], p[0])):
+        print(f"{topo:>12} N={n:<6} c={c:<4g} lambda2={lam:10.4g}  error={err:7.3f}  disagreement={dis:.4g}")
+    for agents, err in central:
+        print(f"{'centralized':>12} N={agents:<6} error={err:7.3f}")
+
+
 def main(argv):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -207,8 +273,12 @@ def main(argv):
     p = sub.add_parser("sweep")
     p.add_argument("runs", nargs="+")
     p.add_argument("-o", "--output", required=True)
+    p = sub.add_parser("lambda2")
+    p.add_argument("runs", nargs="+")
+    p.add_argument("-o", "--output", required=True)
     args = parser.parse_args(argv)
-    {"run": plot_run, "compare": plot_compare, "sweep": plot_sweep}[args.command](args)
+    commands = {"run": plot_run, "compare": plot_compare, "sweep": plot_sweep, "lambda2": plot_lambda2}
+    commands[args.command](args)
 
 
 if __name__ == "__main__":

@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
-# Sweep driver: topology × penalty c × parsimony K_p × seed, one HDF5 run file per point,
-# plus one centralized baseline per (K_p, seed). Runs sequentially on a laptop, or one point
-# per task of a Slurm job array (slurm/sweep.sbatch).
+# Sweep driver: topology × network size × penalty c × parsimony K_p × seed, one HDF5 run file
+# per point, plus one centralized baseline per (size, K_p, seed). Runs sequentially on a
+# laptop, or one point per task of a Slurm job array (slurm/sweep.sbatch). A topology is a
+# graph file (its size is its node count) or a generator name (ring, line, star, complete,
+# grid, torus, er, rgg, smallworld, ba) drawn at every size of SIZES; er and rgg get the
+# edge probability / radius of mean degree max(4, 1.25 ln N), which keeps them connected.
+# The agents of a run are placed on RANKS ranks (many agents per rank).
 #
 #   experiments/sweep.sh                 run every point (skips points whose file exists)
 #   experiments/sweep.sh --list          print the points, numbered from 0
@@ -11,12 +15,14 @@
 # Environment (defaults in brackets):
 #   OUT [out/sweep]  CONFIG [experiments/configs/decentralized_multidist.ini]
 #   TOPOLOGIES ["graphs/er_16_p0.2.txt graphs/ring_16.txt graphs/torus_4x4.txt graphs/star_16.txt"]
+#   SIZES ["16"] (generated topologies)  RANKS [SLURM_NTASKS, else the cores; at most N]
 #   CS ["0 0.5 1 2"]  KPS ["0.04"]  SEEDS ["1"]  EXTRA [""] (more --set options for every run)
 #   POLKA [build/polka]  LAUNCH ["mpirun --oversubscribe -n"] (srun: LAUNCH="srun -n")
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 config=${CONFIG:-$root/experiments/configs/decentralized_multidist.ini}
 topologies=${TOPOLOGIES:-"graphs/er_16_p0.2.txt graphs/ring_16.txt graphs/torus_4x4.txt graphs/star_16.txt"}
+sizes=${SIZES:-"16"}
 cs=${CS:-"0 0.5 1 2"}
 kps=${KPS:-"0.04"}
 seeds=${SEEDS:-"1"}
@@ -26,12 +32,24 @@ launch=${LAUNCH:-"mpirun --oversubscribe -n"}
 export OMPI_ALLOW_RUN_AS_ROOT=${OMPI_ALLOW_RUN_AS_ROOT:-1} OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=${OMPI_ALLOW_RUN_AS_ROOT_CONFIRM:-1}
 export OPENBLAS_NUM_THREADS=1
 
-points() { # one line per point: kind topology c kp seed
+is_file() { [ -f "$root/$1" ] || [ -f "$1" ]; }
+
+path_of() { if [ -f "$root/$1" ]; then echo "$root/$1"; else echo "$1"; fi; }
+
+sizes_of() { # topology -> the sizes it is run at
+    if is_file "$1"; then nodes "$(path_of "$1")"; else echo "$sizes"; fi
+}
+
+points() { # one line per point: kind topology size c kp seed
+    local all_sizes
+    all_sizes=$(for topo in $topologies; do sizes_of "$topo"; done | tr ' ' '\n' | sort -nu)
     for seed in $seeds; do
         for kp in $kps; do
-            echo "central - - $kp $seed"
+            for n in $all_sizes; do echo "central - $n - $kp $seed"; done
             for topo in $topologies; do
-                for c in $cs; do echo "decentral $topo $c $kp $seed"; done
+                for n in $(sizes_of "$topo"); do
+                    for c in $cs; do echo "decentral $topo $n $c $kp $seed"; done
+                done
             done
         done
     done
@@ -42,23 +60,40 @@ nodes() { # the node count of a topology file (the largest id + 1, or its "# nod
          END { if (m != "") print m + 1 }' "$1" | head -n 1
 }
 
+graph_settings() { # topology size -> the --set options of its graph
+    local topo=$1 n=$2
+    if is_file "$topo"; then echo "--set net.graph=$(path_of "$topo")"; return; fi
+    local degree
+    degree=$(awk -v n="$n" 'BEGIN { d = 1.25 * log(n); if (d < 4) d = 4; if (d > n - 1) d = n - 1; print d }')
+    case $topo in
+        er) echo "--set net.graph=er --set net.p=$(awk -v d="$degree" -v n="$n" 'BEGIN { printf "%.6g", d / (n - 1) }')" ;;
+        rgg) echo "--set net.graph=rgg --set net.radius=$(awk -v d="$degree" -v n="$n" 'BEGIN { printf "%.6g", sqrt(d / (3.14159265 * n)) }')" ;;
+        *) echo "--set net.graph=$topo" ;;
+    esac
+}
+
+ranks_for() { # agents -> the ranks of its run
+    local n=$1 r=${RANKS:-${SLURM_NTASKS:-$(nproc)}}
+    [ "$r" -le "$n" ] || r=$n
+    echo "$r"
+}
+
 run_point() {
     set -- $1
-    local kind=$1 topo=$2 c=$3 kp=$4 seed=$5 file
+    local kind=$1 topo=$2 n=$3 c=$4 kp=$5 seed=$6 file
     mkdir -p "$out"
     if [ "$kind" = central ]; then
-        local agents
-        agents=$(nodes "$root/${topologies%% *}")
-        file=$out/central_kp${kp}_s${seed}.h5
+        file=$out/central_n${n}_kp${kp}_s${seed}.h5
         [ -s "$file" ] && { echo "exists: $file"; return; }
-        "$polka" run --quiet --config "$config" --centralized --set net.agents="$agents" \
+        "$polka" run --quiet --config "$config" --centralized --set net.agents="$n" \
             --set learner.kp="$kp" --set run.seed="$seed" --set run.output="$file" ${EXTRA:-}
     else
-        file=$out/$(basename "$topo" .txt)_c${c}_kp${kp}_s${seed}.h5
+        file=$out/$(basename "$topo" .txt)_n${n}_c${c}_kp${kp}_s${seed}.h5
         [ -s "$file" ] && { echo "exists: $file"; return; }
-        $launch "$(nodes "$root/$topo")" "$polka" run --quiet --config "$config" \
-            --set net.graph="$root/$topo" --set net.c="$c" --set learner.kp="$kp" \
-            --set run.seed="$seed" --set run.output="$file" ${EXTRA:-} </dev/null
+        # shellcheck disable=SC2046
+        $launch "$(ranks_for "$n")" "$polka" run --quiet --config "$config" \
+            --set net.agents="$n" $(graph_settings "$topo" "$n") --set net.c="$c" \
+            --set learner.kp="$kp" --set run.seed="$seed" --set run.output="$file" ${EXTRA:-} </dev/null
     fi
     echo "wrote $file"
 }

@@ -32,8 +32,8 @@ grep -Eq "run.h5 +decentralized +2 " report.txt || fail "report: no decentralize
 SLURM_ARRAY_TASK_ID=1 LAUNCH="$mpiexec --oversubscribe -n" TOPOLOGIES=graphs/line_2.txt CS=1 \
     EXTRA="--set data.n_train=400 --set data.n_test=200" bash "$share/slurm/sweep.sbatch" >sweep.log 2>&1 ||
     { cat sweep.log; fail "installed sweep.sbatch"; }
-[ -s "$work/out/sweep/line_2_c1_kp0.04_s1.h5" ] || { cat sweep.log; fail "no sweep file in ./out"; }
-"$prefix/bin/polka" report "$work/out/sweep/line_2_c1_kp0.04_s1.h5" | grep -Eq "decentralized +2 " ||
+[ -s "$work/out/sweep/line_2_n2_c1_kp0.04_s1.h5" ] || { cat sweep.log; fail "no sweep file in ./out"; }
+"$prefix/bin/polka" report "$work/out/sweep/line_2_n2_c1_kp0.04_s1.h5" | grep -Eq "decentralized +2 " ||
     fail "report of the sweep point"
 
 "$prefix/bin/polka" --version | tee version.txt

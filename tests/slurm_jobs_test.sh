@@ -59,8 +59,8 @@ case $mode in
         logs=()
         for ((k = 0; k < n; k++)); do logs+=("$work/sweep-${job}_$k.out"); done
         finish "$job" "${logs[@]}"
-        check "$OUT/central_kp0.04_s1.h5" 1
-        for c in $CS; do check "$OUT/ring_4_c${c}_kp0.04_s1.h5" 4; done
+        check "$OUT/central_n4_kp0.04_s1.h5" 1
+        for c in $CS; do check "$OUT/ring_4_n4_c${c}_kp0.04_s1.h5" 4; done
         ;;
     *)
         echo "usage: $0 run|sweep POLKA WORK" >&2
