@@ -18,9 +18,9 @@ static const char *const usage_lines[] = {
     "polka --help | --version",
 };
 
-static const char summary[] = "decentralized online learning with kernels (every MPI rank is an "
-                              "agent)";
-static const char centralized_note[] = "With one rank (or run.mode = centralized) `polka run` is "
+static const char summary[] = "decentralized online learning with kernels (agents on MPI ranks, "
+                              "one or many per rank)";
+static const char centralized_note[] = "With one agent (or run.mode = centralized) `polka run` is "
                                        "centralized POLK.";
 
 static const char *const type_names[] = {

@@ -17,7 +17,8 @@
 
 static const polka_config_key config_keys[] = {
     KEY("run", mode, POLKA_KEY_STRING, "decentralized",
-        "decentralized (one agent per rank) | centralized (one agent, the union of the streams)"),
+        "decentralized (net.agents agents on the ranks) | centralized (one agent, the union of "
+        "the streams)"),
     KEY("run", seed, POLKA_KEY_U64, "1", "seed of every random stream of the run"),
     KEY("run", passes, POLKA_KEY_DOUBLE, "1", "passes over the training set"),
     KEY("run", log_every, POLKA_KEY_SIZE, "250", "training samples (all agents) between log steps"),
@@ -104,7 +105,9 @@ static const polka_config_key config_keys[] = {
         "topology file, or a generator over the agents: ring | line | star | complete | grid | "
         "torus | er | rgg | smallworld | ba (seeded by run.seed, retried until connected)"),
     KEY("net", agents, POLKA_KEY_SIZE, "0",
-        "agents whose union a centralized run learns from; 0: the graph's nodes or the ranks"),
+        "agents of the network (decentralized: placed on the ranks in contiguous blocks, at "
+        "least one per rank), or whose union a centralized run learns from; 0: the graph "
+        "file's nodes, else one per rank"),
     KEY("net", p, POLKA_KEY_DOUBLE, "0.2", "generated er graph: edge probability"),
     KEY("net", radius, POLKA_KEY_DOUBLE, "0.5", "generated rgg graph: radius"),
     KEY("net", k, POLKA_KEY_SIZE, "2",
