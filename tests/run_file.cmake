@@ -45,7 +45,7 @@ add_test(NAME slurm_sweep_local COMMAND env SLURM_ARRAY_TASK_ID=2 SLURM_SUBMIT_D
          TOPOLOGIES=graphs/ring_4.txt "CS=0 1" "EXTRA=--set data.n_train=800"
          bash ${PROJECT_SOURCE_DIR}/slurm/sweep.sbatch)
 add_test(NAME slurm_sweep_local_h5py COMMAND ${POLKA_PY} ${CMAKE_CURRENT_SOURCE_DIR}/check_run.py
-                                             ${RUN_DIR}/sweep/ring_4_c1_kp0.04_s1.h5 4)
+                                             ${RUN_DIR}/sweep/ring_4_n4_c1_kp0.04_s1.h5 4)
 set_tests_properties(slurm_run_local slurm_sweep_local PROPERTIES ENVIRONMENT "${RUN_ENV}"
                      FIXTURES_SETUP slurm_files)
 set_tests_properties(slurm_sweep_local PROPERTIES FIXTURES_REQUIRED slurm_clean)
