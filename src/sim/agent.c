@@ -27,9 +27,9 @@ polka_status polka_agent_init(polka_agent *agent, const polka_plan *plan,
     size_t b = agent->batch, c = agent->outputs, d = agent->degree;
     agent->y = malloc(b * sizeof *agent->y);
     agent->f_own = malloc(b * c * sizeof *agent->f_own);
-    agent->sent = malloc(b * agent->payload * sizeof *agent->sent);
+    agent->sent = calloc(b * agent->payload, sizeof *agent->sent); /* sent even after an error */
     agent->received = malloc((d ? d : 1) * b * agent->payload * sizeof *agent->received);
-    agent->nbr_eval = malloc((d ? d : 1) * b * c * sizeof *agent->nbr_eval);
+    agent->nbr_eval = calloc((d ? d : 1) * b * c, sizeof *agent->nbr_eval);
     agent->nbr_values = malloc((d ? d : 1) * b * c * sizeof *agent->nbr_values);
     agent->cand_x = malloc((1 + d) * b * agent->dim * sizeof *agent->cand_x);
     agent->cand_g = malloc((1 + d) * b * c * sizeof *agent->cand_g);
