@@ -235,17 +235,22 @@ static polka_status write_model(const polka_h5log *log, hid_t models, const mode
     return polka_h5_first(status, polka_h5_close(&group, log->path));
 }
 
+/* The groups and datasets are created collectively, in the same order on every rank, whatever
+ * happened to a write: only the owner writes a model's data, so the ranks agree once, at the
+ * end, instead of after every model (thousands of agents would be thousands of agreements). */
 static polka_status write_all_models(const polka_h5log *log, const model_shape *all, size_t total,
                                      size_t first, size_t count, const polka_model *const *models) {
     hid_t group = H5I_INVALID_HID;
     polka_status status =
         polka_h5log_agree(log, polka_h5_group(log->file, "models", log->path, &group));
+    polka_status written = POLKA_OK;
     for (size_t i = 0; i < total && status == POLKA_OK; i++) {
         size_t agent = all[i].agent;
-        int mine = agent >= first && agent - first < count;
-        status = polka_h5log_agree(
-            log, write_model(log, group, &all[i], mine ? models[agent - first] : NULL));
+        int mine = agent >= first && agent - first < count && written == POLKA_OK;
+        written = polka_h5_first(
+            written, write_model(log, group, &all[i], mine ? models[agent - first] : NULL));
     }
+    status = polka_h5_first(status, polka_h5log_agree(log, written));
     return polka_h5_first(status, polka_h5_close(&group, log->path));
 }
 
