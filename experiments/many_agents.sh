@@ -7,7 +7,8 @@
 # Prints one line per (N, P) and writes OUT/many_agents.tsv.
 #
 #   experiments/many_agents.sh            Environment: NS ["16 64 256 1024 4096 16384"],
-#                                         PS ["1 2"], OUT [out/many_agents], POLKA
+#                                         PS ["1 2"], CENTRAL_MAX [4096] (the largest N
+#                                         centralized POLK runs for), OUT [out/many_agents], POLKA
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 . "$root/experiments/locate.sh"
@@ -43,10 +44,13 @@ printf '%6s %2s | %7s %8s %10s %9s %12s %8s | %10s %8s %6s\n' N P wall_s start_s
     tee "$out/many_agents.tsv"
 for n in $ns; do
     # shellcheck disable=SC2046
-    wall "$polka" run --quiet --centralized --set run.central_batch=1 $(settings "$n") > /dev/null
-    central=$(cat "$out/last.log")
-    c_rate=$(field "$central" '/samples\/s/ { for (i = 1; i <= NF; i++) if ($i == "samples/s,") print $(i - 1) }')
-    c_err=$(field "$central" '/test error/ { print $4 }')
+    c_rate=- c_err=-
+    if [ "$n" -le "${CENTRAL_MAX:-4096}" ]; then
+        wall "$polka" run --quiet --centralized --set run.central_batch=1 $(settings "$n") > /dev/null
+        central=$(cat "$out/last.log")
+        c_rate=$(field "$central" '/samples\/s/ { for (i = 1; i <= NF; i++) if ($i == "samples/s,") print $(i - 1) }')
+        c_err=$(field "$central" '/test error/ { print $4 }')
+    fi
     for p in $ps; do
         [ "$p" -le "$n" ] || continue
         # shellcheck disable=SC2046
@@ -59,7 +63,7 @@ for n in $ns; do
         bytes=$(field "$log" '/across ranks/ { print $4 }')
         printf '%6s %2s | %7s %8s %10s %9s %12s %8s | %10s %8s %6s\n' "$n" "$p" "$secs" \
             "$start" "$rate" "$peak" "$bytes" "$err" "$c_rate" "$c_err" \
-            "$(awk -v a="$rate" -v b="$c_rate" 'BEGIN { printf "%.2f", a / b }')" |
+            "$(awk -v a="$rate" -v b="$c_rate" 'BEGIN { if (b + 0 > 0) printf "%.2f", a / b; else print "-" }')" |
             tee -a "$out/many_agents.tsv"
     done
 done
