@@ -8,6 +8,7 @@
 #include "cmd_graph.h"
 #include "cmd_predict.h"
 #include "cmd_report.h"
+#include "polka/net.h"
 
 static void print_usage(void) {
     printf(
@@ -70,6 +71,9 @@ int main(int argc, char **argv) {
     if (getenv("OPENBLAS_NUM_THREADS") == NULL) openblas_set_num_threads(1);
     MPI_Init(&argc, &argv);
     int code = dispatch(argc, argv, MPI_COMM_WORLD);
+    /* a wait gave up on other ranks (watchdog, or a failed rank whose peers are stuck in a
+     * collective): its message is out, and only an abort ends the stuck ranks */
+    if (polka_net_stalled()) MPI_Abort(MPI_COMM_WORLD, code ? code : 1);
     MPI_Finalize();
     return code;
 }

@@ -5,6 +5,7 @@
 #include "polka/net.h"
 
 struct polka_exchange_s {
+    MPI_Comm comm; /* the run's: the watchdog reports there */
     MPI_Comm graph_comm;
     int degree;
     double bytes;
@@ -15,6 +16,7 @@ polka_status polka_exchange_create(MPI_Comm comm, const int *neighbors, int degr
     polka_exchange *exchange = calloc(1, sizeof *exchange);
     POLKA_CHECK_ALLOC(exchange);
     exchange->degree = degree;
+    exchange->comm = comm;
     /* Same sources and destinations, all of weight 1 (the penalty weights live in the agents;
      * an explicit array rather than MPI_UNWEIGHTED, which is a sentinel pointer), no
      * reordering: rank i stays agent i. */
@@ -52,10 +54,12 @@ polka_status polka_exchange_round(polka_exchange *exchange, const double *payloa
                                   polka_eval_fn eval, void *context, size_t width,
                                   double *values_out, double *values_in) {
     int degree = exchange->degree;
-    POLKA_CALL(
-        polka_net_check(MPI_Neighbor_allgather(payload, (int)payload_len, MPI_DOUBLE, received,
-                                               (int)payload_len, MPI_DOUBLE, exchange->graph_comm),
-                        "MPI_Neighbor_allgather"));
+    MPI_Request request;
+    POLKA_CALL(polka_net_check(MPI_Ineighbor_allgather(payload, (int)payload_len, MPI_DOUBLE,
+                                                       received, (int)payload_len, MPI_DOUBLE,
+                                                       exchange->graph_comm, &request),
+                               "MPI_Ineighbor_allgather"));
+    POLKA_CALL(polka_net_wait(&request, exchange->comm, "the exchange of points"));
     size_t stride = points ? payload_len / points : 0;
     size_t block = points * width;
     polka_status status = POLKA_OK;
@@ -63,9 +67,11 @@ polka_status polka_exchange_round(polka_exchange *exchange, const double *payloa
         status = eval(context, received, (size_t)degree * points, stride, values_out);
     if (eval == NULL || status != POLKA_OK)
         memset(values_out, 0, (size_t)degree * block * sizeof *values_out);
-    POLKA_CALL(polka_net_check(MPI_Neighbor_alltoall(values_out, (int)block, MPI_DOUBLE, values_in,
-                                                     (int)block, MPI_DOUBLE, exchange->graph_comm),
-                               "MPI_Neighbor_alltoall"));
+    POLKA_CALL(polka_net_check(MPI_Ineighbor_alltoall(values_out, (int)block, MPI_DOUBLE, values_in,
+                                                      (int)block, MPI_DOUBLE, exchange->graph_comm,
+                                                      &request),
+                               "MPI_Ineighbor_alltoall"));
+    POLKA_CALL(polka_net_wait(&request, exchange->comm, "the exchange of values"));
     exchange->bytes += (double)degree * (double)(payload_len + block) * sizeof(double);
     return status;
 }
