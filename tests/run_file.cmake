@@ -83,3 +83,7 @@ add_test(NAME run_file_full_midway
                  ${POLKA_MPIEXEC} --oversubscribe -n 4 sh -c
                  "trap '' XFSZ; ulimit -f 100; exec $<TARGET_FILE:polka> run --quiet --set data.n_train=4000 --set data.n_test=100 --set run.log_every=100 --set run.output=${RUN_DIR}/midway.h5")
 set_tests_properties(run_file_full_midway PROPERTIES ENVIRONMENT "${RUN_ENV}" TIMEOUT 90)
+
+# The CSV writer on a full device names the path and the reason.
+polka_mpi_fails(csv_full 3 "cannot write CSV file '/dev/full': No space left on device"
+                --set run.csv=/dev/full --set data.n_train=600 --set data.n_test=100)

@@ -40,6 +40,7 @@ polka_status polka_netlog_open(polka_netlog *log, const polka_config *config,
     *log = (polka_netlog){.hooks = hooks, .agents = agents};
     if (config->csv[0] == '\0') return POLKA_OK;
     log->csv = fopen(config->csv, "w");
+    log->csv_path = config->csv;
     POLKA_CHECK(log->csv != NULL, POLKA_ERR_IO, "cannot write '%s': %s", config->csv,
                 strerror(errno));
     fprintf(log->csv,
@@ -50,9 +51,16 @@ polka_status polka_netlog_open(polka_netlog *log, const polka_config *config,
 
 polka_status polka_netlog_close(polka_netlog *log) {
     if (log->csv == NULL) return POLKA_OK;
-    int failed = ferror(log->csv) | (fclose(log->csv) != 0);
+    int earlier = ferror(log->csv); /* a log step failed and said why: keep its message */
+    errno = 0;
+    int failed = fflush(log->csv) != 0;
+    int code = errno;
+    failed |= fclose(log->csv) != 0;
+    code = code ? code : errno;
     log->csv = NULL;
-    POLKA_CHECK(!failed, POLKA_ERR_IO, "error while writing the CSV file");
+    if (earlier) return POLKA_ERR_IO;
+    POLKA_CHECK(!failed, POLKA_ERR_IO, "cannot write CSV file '%s': %s", log->csv_path,
+                code ? strerror(code) : "write error");
     return POLKA_OK;
 }
 
@@ -92,7 +100,8 @@ polka_status polka_netlog_step(polka_netlog *log, size_t round, double samples,
                 round, samples, a, m->score, m->loss, m->train_loss, m->order, m->disagreement,
                 m->bytes, m->time_compute, m->time_exchange, m->time_update, m->online_error);
     }
-    POLKA_CHECK(fflush(log->csv) == 0, POLKA_ERR_IO, "error while writing the CSV file");
+    POLKA_CHECK(fflush(log->csv) == 0 && !ferror(log->csv), POLKA_ERR_IO,
+                "cannot write CSV file '%s': %s", log->csv_path, strerror(errno));
     return POLKA_OK;
 }
 
