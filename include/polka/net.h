@@ -31,6 +31,9 @@ polka_status polka_net_agree(MPI_Comm comm, polka_status local);
  */
 void polka_net_set_watchdog(double seconds);
 
+/** 1 when the watchdog is on. */
+int polka_net_watchdog_on(void);
+
 /** Non-zero once a wait gave up on the other ranks (watchdog or POLKA_NET_FAILED_WAIT): the
  *  caller ends the job with MPI_Abort after printing its message, from whatever rank it is
  *  on, when this is 1 (2: another rank reports). */

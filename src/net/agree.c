@@ -26,6 +26,10 @@ void polka_net_set_watchdog(double seconds) {
     watchdog_seconds = seconds > 0 ? seconds : 0;
 }
 
+int polka_net_watchdog_on(void) {
+    return watchdog_seconds > 0;
+}
+
 int polka_net_stalled(void) {
     return stalled;
 }

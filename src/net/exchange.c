@@ -49,17 +49,41 @@ double polka_exchange_bytes_sent(const polka_exchange *exchange) {
     return exchange->bytes;
 }
 
+/* The points to every neighbour, theirs into received: blocking, or polled against the
+ * watchdog's deadline when it is on (every rank has the same setting, so the calls match). */
+static polka_status exchange_points(polka_exchange *exchange, const double *payload, int count,
+                                    double *received) {
+    if (!polka_net_watchdog_on())
+        return polka_net_check(MPI_Neighbor_allgather(payload, count, MPI_DOUBLE, received, count,
+                                                      MPI_DOUBLE, exchange->graph_comm),
+                               "MPI_Neighbor_allgather");
+    MPI_Request request;
+    POLKA_CALL(polka_net_check(MPI_Ineighbor_allgather(payload, count, MPI_DOUBLE, received, count,
+                                                       MPI_DOUBLE, exchange->graph_comm, &request),
+                               "MPI_Ineighbor_allgather"));
+    return polka_net_wait(&request, exchange->comm, "the exchange of points");
+}
+
+/* A block of values to each neighbour and one from each (as exchange_points). */
+static polka_status exchange_values(polka_exchange *exchange, const double *out, int block,
+                                    double *in) {
+    if (!polka_net_watchdog_on())
+        return polka_net_check(MPI_Neighbor_alltoall(out, block, MPI_DOUBLE, in, block, MPI_DOUBLE,
+                                                     exchange->graph_comm),
+                               "MPI_Neighbor_alltoall");
+    MPI_Request request;
+    POLKA_CALL(polka_net_check(MPI_Ineighbor_alltoall(out, block, MPI_DOUBLE, in, block, MPI_DOUBLE,
+                                                      exchange->graph_comm, &request),
+                               "MPI_Ineighbor_alltoall"));
+    return polka_net_wait(&request, exchange->comm, "the exchange of values");
+}
+
 polka_status polka_exchange_round(polka_exchange *exchange, const double *payload,
                                   size_t payload_len, size_t points, double *received,
                                   polka_eval_fn eval, void *context, size_t width,
                                   double *values_out, double *values_in) {
     int degree = exchange->degree;
-    MPI_Request request;
-    POLKA_CALL(polka_net_check(MPI_Ineighbor_allgather(payload, (int)payload_len, MPI_DOUBLE,
-                                                       received, (int)payload_len, MPI_DOUBLE,
-                                                       exchange->graph_comm, &request),
-                               "MPI_Ineighbor_allgather"));
-    POLKA_CALL(polka_net_wait(&request, exchange->comm, "the exchange of points"));
+    POLKA_CALL(exchange_points(exchange, payload, (int)payload_len, received));
     size_t stride = points ? payload_len / points : 0;
     size_t block = points * width;
     polka_status status = POLKA_OK;
@@ -67,11 +91,7 @@ polka_status polka_exchange_round(polka_exchange *exchange, const double *payloa
         status = eval(context, received, (size_t)degree * points, stride, values_out);
     if (eval == NULL || status != POLKA_OK)
         memset(values_out, 0, (size_t)degree * block * sizeof *values_out);
-    POLKA_CALL(polka_net_check(MPI_Ineighbor_alltoall(values_out, (int)block, MPI_DOUBLE, values_in,
-                                                      (int)block, MPI_DOUBLE, exchange->graph_comm,
-                                                      &request),
-                               "MPI_Ineighbor_alltoall"));
-    POLKA_CALL(polka_net_wait(&request, exchange->comm, "the exchange of values"));
+    POLKA_CALL(exchange_values(exchange, values_out, (int)block, values_in));
     exchange->bytes += (double)degree * (double)(payload_len + block) * sizeof(double);
     return status;
 }
