@@ -74,3 +74,15 @@ foreach(file ${GRAPH_FILES})
   get_filename_component(stem ${file} NAME_WLE)
   graph_cli_test(files_${stem} 0 stdout "connected:              yes" graph info ${file})
 endforeach()
+
+# The diameter of large graphs: a path of 10^6 edges (a BFS from every node took an hour) is
+# a tree, exact by a double sweep; a ring of 40000 nodes gets bounds.
+graph_cli_test(generate_path 0 stdout "wrote path.txt" graph generate --kind line --n 1000001 -o path.txt)
+graph_cli_test(info_path 0 stdout "diameter:               1000000" graph info path.txt)
+graph_cli_test(generate_big_ring 0 stdout "wrote big_ring.txt" graph generate --kind ring --n 40000 -o big_ring.txt)
+graph_cli_test(info_big_ring 0 stdout "diameter:               between 20000 and 40000 (two BFS"
+               graph info big_ring.txt)
+set_tests_properties(graph_cli_generate_path graph_cli_generate_big_ring PROPERTIES
+                     FIXTURES_SETUP graph_cli_big)
+set_tests_properties(graph_cli_info_path graph_cli_info_big_ring PROPERTIES
+                     FIXTURES_REQUIRED graph_cli_big)

@@ -60,3 +60,30 @@ add_test(NAME run_csv_rows COMMAND ${POLKA_PY} -c
          "import csv; rows = list(csv.DictReader(open('${RUN_DIR}/metrics.csv'))); assert len(rows) == 4 * 3, len(rows); assert sorted({r['agent'] for r in rows}) == ['0', '1', '2']; assert all(0 <= float(r['score']) <= 1 for r in rows); print('ok', len(rows))")
 set_tests_properties(run_csv_write PROPERTIES ENVIRONMENT "${RUN_ENV}" FIXTURES_SETUP csv_file)
 set_tests_properties(run_csv_rows PROPERTIES FIXTURES_REQUIRED csv_file)
+
+# A stopped rank (SIGSTOP) ends the run through run.watchdog, naming it: another rank, and
+# rank 0 (then rank 1 reports).
+foreach(stop 2 0)
+  add_test(NAME watchdog_rank${stop} COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/watchdog_test.sh
+                                           $<TARGET_FILE:polka> ${RUN_DIR}/watchdog ${stop})
+  set_tests_properties(watchdog_rank${stop} PROPERTIES TIMEOUT 120 LABELS mpi_timing)
+endforeach()
+
+# A run file that cannot be written: on a full device, a clear error at once (4 ranks, and
+# the one-rank case); when the disk fills midway (a file size limit in every rank), rank 0's
+# write fails inside HDF5's collective flush while the others wait there: rank 0 gives up
+# after POLKA_NET_FAILED_WAIT and the job is aborted with its message (TIMEOUT: no hang).
+polka_mpi_fails(dev_full 4 "cannot write run file '/dev/full': No space left on device"
+                --set run.output=/dev/full)
+polka_mpi_fails(dev_full_one_rank 1 "cannot write run file '/dev/full': No space left on device"
+                --set run.output=/dev/full)
+add_test(NAME run_file_full_midway
+         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/expect_fail.sh
+                 "run file '.*midway.h5'.*the other ranks did not reach the status agreement within 15 s"
+                 ${POLKA_MPIEXEC} --oversubscribe -n 4 sh -c
+                 "trap '' XFSZ; ulimit -f 100; exec $<TARGET_FILE:polka> run --quiet --set data.n_train=4000 --set data.n_test=100 --set run.log_every=100 --set run.output=${RUN_DIR}/midway.h5")
+set_tests_properties(run_file_full_midway PROPERTIES ENVIRONMENT "${RUN_ENV}" TIMEOUT 90)
+
+# The CSV writer on a full device names the path and the reason.
+polka_mpi_fails(csv_full 3 "cannot write CSV file '/dev/full': No space left on device"
+                --set run.csv=/dev/full --set data.n_train=600 --set data.n_test=100)

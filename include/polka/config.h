@@ -31,6 +31,7 @@ typedef struct {
     size_t log_test;  /* test points scored before the last log step; 0 = all */
     char output[POLKA_PATH_LEN];
     char csv[POLKA_PATH_LEN];
+    double watchdog;      /* seconds before a stalled round ends the run; 0: never */
     size_t central_batch; /* centralized batch; 0 = the union of a round (agents × batch) */
     /* [data] */
     char source[POLKA_NAME_LEN]; /* multidist | checkerboard | sinc | friedman | file */

@@ -45,6 +45,10 @@
 /** The largest number of nodes a graph may have (node ids must be below it). */
 #define POLKA_GRAPH_MAX_NODES ((size_t)1 << 24)
 
+/** Above this many BFS steps (nodes × (nodes + 2·edges)) polka_graph_describe() bounds the
+ *  diameter by a double sweep instead of a BFS from every node (2^30: a few seconds). */
+#define POLKA_GRAPH_MAX_DIAMETER_WORK ((double)(1 << 30))
+
 /** Above this many nodes polka_graph_describe() leaves algebraic_connectivity as NAN. */
 #define POLKA_GRAPH_MAX_DENSE_NODES ((size_t)4096)
 
@@ -90,7 +94,13 @@ typedef struct {
     double mean_degree;
     int connected;
     size_t components;
-    size_t diameter; /**< in hops; SIZE_MAX if disconnected */
+    /** In hops; SIZE_MAX if disconnected. Exact when diameter_exact; else, on a graph too
+     *  large for POLKA_GRAPH_MAX_DIAMETER_WORK, a lower bound from a double sweep (the
+     *  eccentricity of the node farthest from node 0; exact, and diameter_exact set, on a
+     *  tree such as a path) and diameter_upper an upper bound (twice the eccentricity of
+     *  node 0). */
+    size_t diameter, diameter_upper;
+    int diameter_exact;
     /** λ₂ of the combinatorial Laplacian L = D − A (unweighted), via LAPACKE_dsyev; 0 when
      *  disconnected; NAN when nodes < 2 or nodes > POLKA_GRAPH_MAX_DENSE_NODES. */
     double algebraic_connectivity;
@@ -197,7 +207,8 @@ double polka_graph_max_row_sum(const polka_graph *g);
  *  "graph 'NAME' is not connected (K components; node X cannot reach node 0)". */
 polka_status polka_graph_check_connected(const polka_graph *g, const char *name);
 
-/** Fills info: degrees, components, the diameter (a BFS from every node: O(N·(N+M)) time)
+/** Fills info: degrees, components, the diameter (a BFS from every node: O(N·(N+M)) time,
+ *  bounded by two BFS above POLKA_GRAPH_MAX_DIAMETER_WORK)
  *  and λ₂ (LAPACKE_dsyev on the dense Laplacian: O(N³) time, N² doubles). */
 polka_status polka_graph_describe(const polka_graph *g, polka_graph_info *info);
 

@@ -30,6 +30,7 @@
 
 #include <mpi.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "polka/config.h"
 #include "polka/error.h"
@@ -94,6 +95,17 @@ typedef struct polka_h5run_s polka_h5run;
 /** Pass as `row` to polka_h5run_metric_row for the last row. */
 #define POLKA_H5RUN_LAST ((size_t)-1)
 
+/** The reader refuses a run file whose /metrics `agents` is above this (2^24: a row of one
+ *  metric is then at most 128 MiB), and a model whose `degree` is outside [1, 64] (as
+ *  learner.degree). */
+#define POLKA_H5RUN_MAX_AGENTS ((int64_t)1 << 24)
+#define POLKA_H5RUN_MAX_DEGREE 64
+
+/** A model dataset may declare at most this many times the bytes it stores in the file
+ *  (deflate, the HDF5 filter with the highest ratio, stays under 1032:1), so that a damaged
+ *  header cannot make the reader allocate and fill gigabytes of fill values. */
+#define POLKA_H5RUN_MAX_EXPANSION 1032
+
 /**
  * Opens a run file for reading (serial, no MPI). A missing or unreadable file is
  * POLKA_ERR_IO; a file that is not HDF5, or not a polka run file, is POLKA_ERR_FORMAT.
@@ -110,10 +122,14 @@ size_t polka_h5run_agents(const polka_h5run *run);
 /** The number of log rows (the length of /metrics/round). */
 size_t polka_h5run_rows(const polka_h5run *run);
 
+/** 1 when /metrics holds a dataset `name`, else 0 (also when the lookup fails). */
+int polka_h5run_has_metric(const polka_h5run *run, const char *name);
+
 /**
  * Row `row` (POLKA_H5RUN_LAST: the last one) of metric `name` into values: one value per
- * agent, or a single value for the 1-D "round" and "samples". A missing metric, or one
- * without rows, is POLKA_ERR_FORMAT; a row out of range is POLKA_ERR_ARG.
+ * agent, or a single value for the 1-D "round" and "samples". A missing metric, one without
+ * rows or of another shape (a 1-D metric other than those two, a 2-D one whose columns are not
+ * the agents) is POLKA_ERR_FORMAT; a row out of range is POLKA_ERR_ARG.
  */
 polka_status polka_h5run_metric_row(const polka_h5run *run, const char *name, size_t row,
                                     double *values);

@@ -64,6 +64,7 @@ typedef struct {
     double passes;
     size_t log_every;     /**< training samples (all agents) between log steps */
     size_t log_test;      /**< test points scored before the last log step; 0 = all */
+    double watchdog;      /**< seconds a wait on the other ranks may last; 0 = no limit */
     size_t central_batch; /**< 0: the union of one round (agents × learner batch) */
     char output[POLKA_PATH_LEN], csv[POLKA_PATH_LEN];
 } polka_run_spec;

@@ -38,6 +38,22 @@ void polka_app_print_man(FILE *out);
 /** Prints polka's version and those of the MPI, HDF5 and BLAS it runs with (--version). */
 void polka_app_print_version(void);
 
+/** The default of --read-timeout (polka predict, polka report), in seconds. */
+#define POLKA_READ_TIMEOUT_DEFAULT 60
+
+/** Parses --read-timeout: whole seconds in [0, 86400], 0 for none. */
+polka_status polka_app_read_timeout_parse(const char *text, unsigned *seconds);
+
+/**
+ * Arms a deadline (SIGALRM) on reading the run file `path`: if polka_app_read_done has not
+ * been called within `seconds` (0: no deadline), the process prints "polka COMMAND: run file
+ * 'PATH' not read within N s: ..." and exits 1. Serial commands only.
+ */
+void polka_app_read_deadline(const char *command, const char *path, unsigned seconds);
+
+/** Disarms the deadline. */
+void polka_app_read_done(void);
+
 int polka_cmd_run(int argc, char **argv, MPI_Comm comm);
 int polka_cmd_data(int argc, char **argv, MPI_Comm comm);
 

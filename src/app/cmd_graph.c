@@ -41,6 +41,8 @@ static void print_usage(FILE *out) {
             "\n"
             "info prints nodes, edges, degrees, connectivity, diameter, the algebraic\n"
             "connectivity (lambda2 of L = D - A), the largest Metropolis row sum and degree.\n"
+            "The diameter is exact up to 2^30 BFS steps (nodes x (nodes + 2 edges)) and on\n"
+            "trees; above, it shows bounds from two BFS: 'between LOW and HIGH'.\n"
             "\n"
             "File format: one edge 'u v' or 'u v w' per line, node ids 0..N-1, '#' comments,\n"
             "an optional '# nodes: N' header; networkx write_edgelist output is accepted.\n"
@@ -312,7 +314,12 @@ static void print_info(const char *path, const polka_graph *g, const polka_graph
            in->max_degree);
     if (in->connected) {
         printf("connected:              yes\n");
-        printf("diameter:               %zu\n", in->diameter);
+        if (in->diameter_exact)
+            printf("diameter:               %zu\n", in->diameter);
+        else
+            printf("diameter:               between %zu and %zu (two BFS; the exact value, a BFS "
+                   "from every node, is skipped above %.0f steps)\n",
+                   in->diameter, in->diameter_upper, POLKA_GRAPH_MAX_DIAMETER_WORK);
     } else {
         polka_graph_check_connected(g, path);
         printf("connected:              no (%zu components)\n", in->components);

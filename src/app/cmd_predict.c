@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app.h"
 #include "cmd_predict.h"
 #include "polka/dataio.h"
 #include "polka/h5log.h"
@@ -11,27 +12,32 @@
 #include "polka/sim.h"
 
 typedef struct {
-    const char *model, *data, *labels, *output, *format;
+    const char *model, *data, *labels, *output, *format, *read_timeout;
+    unsigned timeout; /* seconds, from read_timeout */
 } predict_args;
 
 static void print_usage(void) {
     fprintf(stderr,
             "usage: polka predict --model RUN.h5[:AGENT] --data FILE [--labels FILE] "
-            "[--format FORMAT] [--output FILE]\n"
+            "[--format FORMAT] [--output FILE] [--read-timeout S]\n"
             "  applies agent AGENT's model (default 0) of a run file to FILE (read like the\n"
             "  run's test set: its data.format unless --format, label map and scaling), prints\n"
             "  the score the run logs (accuracy, mse or flagged) and the mean loss, and writes\n"
-            "  one prediction per line to --output (labels as in the data file)\n");
+            "  one prediction per line to --output (labels as in the data file); reading the\n"
+            "  run file fails after S seconds (default %d, 0: never), as a damaged HDF5 file\n"
+            "  can make libhdf5 loop\n",
+            POLKA_READ_TIMEOUT_DEFAULT);
 }
 
 /* The option's slot in args, or NULL for an unknown option. */
 static const char **option_slot(const char *name, predict_args *args) {
-    return strcmp(name, "--model") == 0    ? &args->model
-           : strcmp(name, "--data") == 0   ? &args->data
-           : strcmp(name, "--labels") == 0 ? &args->labels
-           : strcmp(name, "--output") == 0 ? &args->output
-           : strcmp(name, "--format") == 0 ? &args->format
-                                           : NULL;
+    return strcmp(name, "--model") == 0          ? &args->model
+           : strcmp(name, "--data") == 0         ? &args->data
+           : strcmp(name, "--labels") == 0       ? &args->labels
+           : strcmp(name, "--output") == 0       ? &args->output
+           : strcmp(name, "--format") == 0       ? &args->format
+           : strcmp(name, "--read-timeout") == 0 ? &args->read_timeout
+                                                 : NULL;
 }
 
 static polka_status parse(int argc, char **argv, predict_args *args) {
@@ -46,6 +52,9 @@ static polka_status parse(int argc, char **argv, predict_args *args) {
                 "needs --model RUN.h5 and --data FILE");
     polka_file_format format;
     if (args->format) POLKA_CALL(polka_file_format_parse(args->format, &format));
+    args->timeout = POLKA_READ_TIMEOUT_DEFAULT;
+    if (args->read_timeout)
+        POLKA_CALL(polka_app_read_timeout_parse(args->read_timeout, &args->timeout));
     return POLKA_OK;
 }
 
@@ -107,17 +116,19 @@ static polka_status predict(const predict_args *args) {
     size_t agent = 0;
     POLKA_CALL(split_model(args->model, path, sizeof path, &agent));
     polka_h5run *run = NULL;
-    POLKA_CALL(polka_h5run_open(path, &run));
     polka_plan plan;
     polka_model *model = NULL;
     polka_dataset data = {0};
     double *labels = NULL, *predictions = NULL;
-    polka_status status = run_plan(run, path, &plan);
+    polka_app_read_deadline("predict", path, args->timeout);
+    polka_status status = polka_h5run_open(path, &run);
+    if (status == POLKA_OK) status = run_plan(run, path, &plan);
     if (status == POLKA_OK)
         status = agent < polka_h5run_agents(run)
                      ? polka_h5run_load_model(run, agent, &model)
                      : polka_error_set(POLKA_ERR_ARG, "%s has %zu agents, no agent %zu", path,
                                        polka_h5run_agents(run), agent);
+    polka_app_read_done();
     if (status == POLKA_OK)
         status =
             polka_sim_read_like_run(&plan, args->data, args->labels, args->format, &data, &labels);

@@ -1,6 +1,8 @@
 /* polka report: summarises run files (HDF5) in one table. Serial, no MPI. */
 #include "cmd_report.h"
 
+#include "app.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,7 +41,7 @@ typedef struct {
 
 static void print_usage(FILE *out) {
     fprintf(out,
-            "Usage: polka report RUN.h5 [RUN2.h5 ...]\n"
+            "Usage: polka report [--read-timeout S] RUN.h5 [RUN2.h5 ...]\n"
             "\n"
             "One row per run file, from the last log row:\n"
             "  agents, rows (log rows), rounds (the last round),\n"
@@ -48,20 +50,23 @@ static void print_usage(FILE *out) {
             "  disagreement: mean over the agents; order: mean and max model order,\n"
             "  samples/s: samples seen / the largest wall time of an agent,\n"
             "  bytes/round: bytes sent by all agents / rounds.\n"
-            "A metric the file does not hold shows as '-'.\n");
+            "A metric the file does not hold shows as '-'.\n"
+            "Reading one file fails after S seconds (default %d, 0: never), as a damaged\n"
+            "HDF5 file can make libhdf5 loop.\n",
+            POLKA_READ_TIMEOUT_DEFAULT);
 }
 
 /* ---- reading one run ---------------------------------------------------------------------- */
 
-/* The last row of a metric into values; *found = 0 when the file does not hold it. */
+/* The last row of a metric into values; *found = 0 when the file does not hold it or it has
+ * no rows yet (a run killed before its first log step). A metric of the wrong shape is an
+ * error. */
 static polka_status last_row(const polka_h5run *run, const char *name, double *values, int *found) {
-    polka_status status = polka_h5run_metric_row(run, name, POLKA_H5RUN_LAST, values);
-    *found = status == POLKA_OK;
-    if (status == POLKA_ERR_FORMAT) {
-        polka_error_clear();
-        return POLKA_OK;
-    }
-    return status;
+    *found = 0;
+    if (!polka_h5run_has_metric(run, name) || polka_h5run_rows(run) == 0) return POLKA_OK;
+    POLKA_CALL(polka_h5run_metric_row(run, name, POLKA_H5RUN_LAST, values));
+    *found = 1;
+    return POLKA_OK;
 }
 
 typedef struct {
@@ -154,9 +159,14 @@ static polka_status fill_metrics(const polka_h5run *run, report_row *row, double
     return POLKA_OK;
 }
 
-static polka_status read_run(const char *path, report_row *row) {
+static polka_status read_run(const char *path, report_row *row, unsigned timeout) {
+    polka_app_read_deadline("report", path, timeout);
     polka_h5run *run = NULL;
-    POLKA_CALL(polka_h5run_open(path, &run));
+    polka_status opened = polka_h5run_open(path, &run);
+    if (opened != POLKA_OK) {
+        polka_app_read_done();
+        return opened;
+    }
     snprintf(row->cell[COL_FILE], CELL_LEN, "%s", path);
     double *values = malloc((polka_h5run_agents(run) + 1) * sizeof *values);
     polka_status status =
@@ -164,6 +174,7 @@ static polka_status read_run(const char *path, report_row *row) {
     if (status == POLKA_OK) status = fill_metrics(run, row, values);
     free(values);
     polka_h5run_close(&run);
+    polka_app_read_done();
     return status;
 }
 
@@ -198,30 +209,45 @@ static void print_table(const report_row *rows, size_t count, const char *const 
     }
 }
 
+/* Splits argv into --read-timeout and the run files (moved to the front of argv). */
+static int parse_args(int argc, char **argv, unsigned *timeout, size_t *count) {
+    *timeout = POLKA_READ_TIMEOUT_DEFAULT;
+    *count = 0;
+    for (int a = 1; a < argc; a++) {
+        if (strcmp(argv[a], "--read-timeout") == 0 && a + 1 < argc) {
+            if (polka_app_read_timeout_parse(argv[++a], timeout) == POLKA_OK) continue;
+            fprintf(stderr, "polka report: %s\n\n", polka_error_message());
+        } else if (argv[a][0] != '-') {
+            argv[1 + (*count)++] = argv[a];
+            continue;
+        } else {
+            fprintf(stderr, "polka report: unknown option '%s'\n\n", argv[a]);
+        }
+        print_usage(stderr);
+        return 2;
+    }
+    if (*count > 0) return 0;
+    fprintf(stderr, "polka report: no run file given\n\n");
+    print_usage(stderr);
+    return 2;
+}
+
 int polka_cmd_report(int argc, char **argv) {
     if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
         print_usage(stdout);
         return 0;
     }
-    for (int a = 1; a < argc; a++) {
-        if (argv[a][0] != '-') continue;
-        fprintf(stderr, "polka report: unknown option '%s'\n\n", argv[a]);
-        print_usage(stderr);
-        return 2;
-    }
-    if (argc < 2) {
-        fprintf(stderr, "polka report: no run file given\n\n");
-        print_usage(stderr);
-        return 2;
-    }
-    size_t count = (size_t)argc - 1;
+    unsigned timeout = 0;
+    size_t count = 0;
+    int code = parse_args(argc, argv, &timeout, &count);
+    if (code != 0) return code;
     report_row *rows = calloc(count, sizeof *rows);
     if (rows == NULL) {
         fprintf(stderr, "polka report: out of memory\n");
         return 1;
     }
     for (size_t r = 0; r < count; r++) {
-        if (read_run(argv[r + 1], &rows[r]) != POLKA_OK) {
+        if (read_run(argv[r + 1], &rows[r], timeout) != POLKA_OK) {
             fprintf(stderr, "polka report: %s\n", polka_error_message());
             free(rows);
             return 1;

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "app.h"
+#include "polka/net.h"
 #include "polka/loss.h"
 #include "polka/sim.h"
 
@@ -119,9 +120,12 @@ int polka_cmd_run(int argc, char **argv, MPI_Comm comm) {
                              .progress =
                                  talk && options.progress != PROGRESS_OFF ? print_progress : NULL,
                              .context = &progress};
+    if (status == POLKA_OK) polka_net_set_watchdog(plan.run.watchdog);
     if (status == POLKA_OK) status = polka_sim_run(&plan, comm, &hooks, &summary);
     if (status != POLKA_OK) {
-        if (rank == 0) fprintf(stderr, "polka run: %s\n", polka_error_message());
+        /* a rank that gave up waiting prints: rank 0 may be the one that stopped */
+        if ((rank == 0 && polka_net_stalled() != 2) || polka_net_stalled() == 1)
+            fprintf(stderr, "polka run: %s\n", polka_error_message());
         return 1;
     }
     if (rank == 0) print_summary(&plan, &summary);

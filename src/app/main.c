@@ -57,6 +57,9 @@ int main(int argc, char **argv) {
     MPI_Init(&argc, &argv);
     int code = polka_net_errors_return(MPI_COMM_WORLD) == POLKA_OK ? 0 : 1;
     if (code == 0) code = dispatch(argc, argv, MPI_COMM_WORLD);
+    /* a wait gave up on other ranks (watchdog, or a failed rank whose peers are stuck in a
+     * collective): its message is out, and only an abort ends the stuck ranks */
+    if (polka_net_stalled()) MPI_Abort(MPI_COMM_WORLD, code ? code : 1);
     MPI_Finalize();
     return code;
 }

@@ -108,6 +108,7 @@ void polka_model_scale(polka_model *model, double factor) {
 }
 
 polka_status polka_model_append(polka_model *model, const double *x, size_t n, const double *w) {
+    if (n == 0) return POLKA_OK; /* an empty model has no arrays: memcpy must not see NULL */
     POLKA_CALL(polka_model_reserve(model, model->m + n));
     memcpy(model->dict + model->m * model->p, x, n * model->p * sizeof *x);
     memcpy(model->weights + model->m * model->c, w, n * model->c * sizeof *w);

@@ -27,6 +27,9 @@ static const polka_config_key config_keys[] = {
         "0: all. The last log step scores the whole test set"),
     KEY("run", output, POLKA_KEY_STRING, "", "run file to write (HDF5); empty: none"),
     KEY("run", csv, POLKA_KEY_STRING, "", "per-agent metrics as CSV (rank 0 writes); empty: none"),
+    KEY("run", watchdog, POLKA_KEY_DOUBLE, "0",
+        "seconds a rank waits in a round's collectives before the run ends naming the ranks "
+        "that stopped; 0: forever"),
     KEY("run", central_batch, POLKA_KEY_SIZE, "0",
         "centralized mini-batch; 0: the union of one round (agents x learner.batch)"),
     KEY("data", source, POLKA_KEY_STRING, "multidist",

@@ -16,6 +16,22 @@ struct polka_h5run_s {
 
 /* ---- attributes ---------------------------------------------------------------------------- */
 
+/* Every attribute polka reads holds one value. A damaged dataspace that declares many makes
+ * H5Aread write them all (past the caller's one value) and, for strings, convert each: a
+ * fuzzed file spent minutes there. */
+static polka_status check_single(hid_t attr, const char *name, const char *where,
+                                 const char *path) {
+    hid_t space = H5Aget_space(attr);
+    if (space < 0) return polka_h5_fail("get the dataspace of attribute", name, path);
+    hssize_t points = H5Sget_simple_extent_npoints(space);
+    polka_status status = polka_h5_close(&space, path);
+    if (status != POLKA_OK) return status;
+    POLKA_CHECK(points == 1, POLKA_ERR_FORMAT,
+                "run file '%s': attribute '%s' on %s holds %lld values, not one", path, name, where,
+                (long long)points);
+    return POLKA_OK;
+}
+
 static polka_status attr_open(hid_t obj, const char *name, const char *where, const char *path,
                               hid_t *out) {
     htri_t exists = H5Aexists(obj, name);
@@ -24,7 +40,9 @@ static polka_status attr_open(hid_t obj, const char *name, const char *where, co
                 name, where);
     *out = H5Aopen(obj, name, H5P_DEFAULT);
     if (*out < 0) return polka_h5_fail("open attribute", name, path);
-    return POLKA_OK;
+    polka_status status = check_single(*out, name, where, path);
+    if (status != POLKA_OK) (void)polka_h5_close(out, path);
+    return status;
 }
 
 /* A numeric attribute converted to mem_type (HDF5 converts integers and floats). */
@@ -37,10 +55,58 @@ static polka_status attr_number(hid_t obj, const char *name, const char *where, 
     return polka_h5_first(status, polka_h5_close(&attr, path));
 }
 
+/* An integer attribute in [low, high]. HDF5 clips a value its conversion cannot hold (2^64 - 1
+ * read as int64), and a plain (int) cast would wrap 2^32 + 3 to 3: the range check catches
+ * both. A float attribute is refused rather than truncated. */
+static polka_status attr_integer(hid_t obj, const char *name, const char *where, int64_t low,
+                                 int64_t high, int64_t *value, const char *path) {
+    hid_t attr = H5I_INVALID_HID;
+    POLKA_CALL(attr_open(obj, name, where, path, &attr));
+    hid_t type = H5Aget_type(attr);
+    polka_status status = POLKA_OK;
+    if (type < 0)
+        status = polka_h5_fail("get the type of attribute", name, path);
+    else if (H5Tget_class(type) != H5T_INTEGER)
+        status = polka_error_set(POLKA_ERR_FORMAT,
+                                 "run file '%s': attribute '%s' on %s is not an integer", path,
+                                 name, where);
+    else if (H5Aread(attr, H5T_NATIVE_INT64, value) < 0)
+        status = polka_h5_fail("read attribute", name, path);
+    else if (*value < low || *value > high)
+        status = polka_error_set(POLKA_ERR_FORMAT,
+                                 "run file '%s': attribute '%s' on %s is %" PRId64
+                                 ", outside [%" PRId64 ", %" PRId64 "]",
+                                 path, name, where, *value, low, high);
+    status = polka_h5_first(status, polka_h5_close(&type, path));
+    return polka_h5_first(status, polka_h5_close(&attr, path));
+}
+
 static polka_status copy_text(const char *text, char *out, size_t size, const char *name) {
     POLKA_CHECK(strlen(text) < size, POLKA_ERR_ARG, "attribute '%s' longer than %zu characters",
                 name, size - 1);
     strcpy(out, text);
+    return POLKA_OK;
+}
+
+/* Null padding a fixed-length string attribute may carry beyond its text. */
+#define STRING_PADDING 4096
+
+/* A variable-length string type must equal the one HDF5 itself builds (characters of one
+ * byte): a damaged base type of 2^31 bytes per character made H5Aread allocate and clear
+ * gigabytes for an 8-character string, for minutes. */
+static polka_status check_variable_string(hid_t type, const char *name, const char *path) {
+    hid_t expected = H5Tcopy(H5T_C_S1);
+    H5T_cset_t cset = H5Tget_cset(type);
+    H5T_str_t pad = H5Tget_strpad(type);
+    htri_t equal = -1;
+    if (expected >= 0 && cset >= 0 && pad >= 0 && H5Tset_size(expected, H5T_VARIABLE) >= 0 &&
+        H5Tset_cset(expected, cset) >= 0 && H5Tset_strpad(expected, pad) >= 0)
+        equal = H5Tequal(type, expected);
+    (void)H5Eclear2(H5E_DEFAULT);
+    polka_status status = polka_h5_close(&expected, path);
+    if (status != POLKA_OK) return status;
+    POLKA_CHECK(equal > 0, POLKA_ERR_FORMAT,
+                "run file '%s': attribute '%s' has a damaged string type", path, name);
     return POLKA_OK;
 }
 
@@ -51,6 +117,11 @@ static polka_status read_string(hid_t attr, hid_t type, char *out, size_t size, 
     if (variable < 0) return polka_h5_fail("inspect attribute", name, path);
     size_t fixed = variable ? 0 : H5Tget_size(type);
     if (!variable && fixed == 0) return polka_h5_fail("get the size of attribute", name, path);
+    if (variable) POLKA_CALL(check_variable_string(type, name, path));
+    /* a fixed-length string longer than out cannot be copied anyway: refuse it before the
+     * buffer is allocated (a damaged type can declare gigabytes) */
+    POLKA_CHECK(fixed <= size + STRING_PADDING, POLKA_ERR_ARG,
+                "attribute '%s' longer than %zu characters", name, size - 1);
     hid_t mem = H5Tcopy(H5T_C_S1);
     char *text = NULL, *buffer = variable ? NULL : calloc(fixed + 1, 1);
     polka_status status = POLKA_OK;
@@ -161,12 +232,12 @@ static polka_status read_layout(polka_h5run *run) {
                 run->path);
     hid_t metrics = H5Gopen2(run->file, "metrics", H5P_DEFAULT);
     if (metrics < 0) return polka_h5_fail("open group", "/metrics", run->path);
-    uint64_t agents = 0;
+    int64_t agents = 0;
     hid_t round = H5I_INVALID_HID;
     int rank = 0;
     hsize_t dims[2] = {0, 0};
     polka_status status =
-        attr_number(metrics, "agents", "/metrics", H5T_NATIVE_UINT64, &agents, run->path);
+        attr_integer(metrics, "agents", "/metrics", 1, POLKA_H5RUN_MAX_AGENTS, &agents, run->path);
     if (status == POLKA_OK) status = open_dataset(metrics, "round", "metric", run->path, &round);
     if (status == POLKA_OK) status = dataset_dims(round, &rank, dims, "/metrics/round", run->path);
     run->agents = (size_t)agents;
@@ -238,9 +309,14 @@ static polka_status read_row(const polka_h5run *run, hid_t dataset, const char *
     int rank = 0;
     hsize_t dims[2] = {0, 0};
     POLKA_CALL(dataset_dims(dataset, &rank, dims, name, run->path));
-    POLKA_CHECK(rank >= 1 && (rank == 1 || dims[1] == run->agents), POLKA_ERR_FORMAT,
-                "run file '%s': metric '%s' is not rows × %zu agents", run->path, name,
-                run->agents);
+    /* values has room for one value per agent, or one for "round" and "samples" */
+    if (strcmp(name, "round") == 0 || strcmp(name, "samples") == 0)
+        POLKA_CHECK(rank == 1, POLKA_ERR_FORMAT, "run file '%s': metric '%s' is not 1-D", run->path,
+                    name);
+    else
+        POLKA_CHECK(rank == 2 && dims[1] == run->agents, POLKA_ERR_FORMAT,
+                    "run file '%s': metric '%s' is not rows × %zu agents", run->path, name,
+                    run->agents);
     POLKA_CHECK(dims[0] > 0, POLKA_ERR_FORMAT, "run file '%s': metric '%s' has no rows", run->path,
                 name);
     if (row == POLKA_H5RUN_LAST) row = (size_t)dims[0] - 1;
@@ -257,6 +333,16 @@ static polka_status read_row(const polka_h5run *run, hid_t dataset, const char *
         status = polka_h5_fail("read a row of metric", name, run->path);
     status = polka_h5_first(status, polka_h5_close(&mem, run->path));
     return polka_h5_first(status, polka_h5_close(&file_space, run->path));
+}
+
+int polka_h5run_has_metric(const polka_h5run *run, const char *name) {
+    if (name == NULL || name[0] == '\0' || strchr(name, '/') != NULL) return 0;
+    char where[256];
+    snprintf(where, sizeof where, "metrics/%s", name);
+    htri_t exists = H5Lexists(run->file, "metrics", H5P_DEFAULT);
+    if (exists > 0) exists = H5Lexists(run->file, where, H5P_DEFAULT);
+    (void)H5Eclear2(H5E_DEFAULT);
+    return exists > 0;
 }
 
 polka_status polka_h5run_metric_row(const polka_h5run *run, const char *name, size_t row,
@@ -292,9 +378,29 @@ static polka_status read_kernel(hid_t group, const char *where, const char *path
     POLKA_CHECK(polka_kernel_kind_parse(name, &kernel->kind) == POLKA_OK, POLKA_ERR_FORMAT,
                 "run file '%s': %s: %s", path, where, polka_error_message());
     POLKA_CALL(attr_number(group, "sigma", where, H5T_NATIVE_DOUBLE, &kernel->sigma, path));
-    POLKA_CALL(attr_number(group, "degree", where, H5T_NATIVE_INT64, &degree, path));
+    POLKA_CALL(attr_integer(group, "degree", where, 1, POLKA_H5RUN_MAX_DEGREE, &degree, path));
     POLKA_CALL(attr_number(group, "coef0", where, H5T_NATIVE_DOUBLE, &kernel->coef0, path));
     kernel->degree = (int)degree;
+    return POLKA_OK;
+}
+
+/* rows × cols doubles of a model dataset, bounded before anything is allocated: the product
+ * must not wrap and the dataset must store at least 1/POLKA_H5RUN_MAX_EXPANSION of it. */
+static polka_status check_matrix_size(hid_t dataset, const hsize_t *dims, const char *name,
+                                      const char *path) {
+    hsize_t elements = dims[0] * dims[1];
+    POLKA_CHECK(dims[1] == 0 || elements / dims[1] == dims[0], POLKA_ERR_FORMAT,
+                "run file '%s': model '%s' declares %llu × %llu values", path, name,
+                (unsigned long long)dims[0], (unsigned long long)dims[1]);
+    POLKA_CHECK(elements <= SIZE_MAX / sizeof(double) - 1, POLKA_ERR_FORMAT,
+                "run file '%s': model '%s' declares %llu × %llu values", path, name,
+                (unsigned long long)dims[0], (unsigned long long)dims[1]);
+    hsize_t bytes = elements * sizeof(double), stored = H5Dget_storage_size(dataset);
+    POLKA_CHECK(bytes / POLKA_H5RUN_MAX_EXPANSION <= stored, POLKA_ERR_FORMAT,
+                "run file '%s': model '%s' declares %llu × %llu values (%llu bytes) but the file "
+                "stores %llu bytes of it",
+                path, name, (unsigned long long)dims[0], (unsigned long long)dims[1],
+                (unsigned long long)bytes, (unsigned long long)stored);
     return POLKA_OK;
 }
 
@@ -309,6 +415,7 @@ static polka_status read_matrix(hid_t group, const char *name, const char *path,
     if (status == POLKA_OK && rank != 2)
         status =
             polka_error_set(POLKA_ERR_FORMAT, "run file '%s': model '%s' is not 2-D", path, name);
+    if (status == POLKA_OK) status = check_matrix_size(dataset, dims, name, path);
     if (status == POLKA_OK) {
         *rows = (size_t)dims[0];
         *cols = (size_t)dims[1];

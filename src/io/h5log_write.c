@@ -70,15 +70,21 @@ static polka_status alloc_log(const char *path, MPI_Comm comm, size_t agents, si
     return POLKA_OK;
 }
 
-/* Rank 0 checks that the path can be written at all, for a plain message (POLKA_ERR_IO). */
+/* Rank 0 checks that the path can be created and written (a few KiB, as the file's first
+ * flush), for a plain message (POLKA_ERR_IO): a write failing inside HDF5's collective calls
+ * leaves the other ranks waiting there (see POLKA_NET_FAILED_WAIT). */
 static polka_status probe_path(const polka_h5log *log) {
     if (log->rank != 0) return POLKA_OK;
     FILE *file = fopen(log->path, "wb");
     POLKA_CHECK(file != NULL, POLKA_ERR_IO, "cannot create run file '%s': %s", log->path,
                 strerror(errno));
-    POLKA_CHECK(fclose(file) == 0, POLKA_ERR_IO, "cannot create run file '%s': %s", log->path,
-                strerror(errno));
-    return POLKA_OK;
+    static const char zeros[4096];
+    int failed = fwrite(zeros, 1, sizeof zeros, file) != sizeof zeros || fflush(file) != 0;
+    int code = errno;
+    failed |= fclose(file) != 0;
+    if (!failed) return POLKA_OK;
+    return polka_error_set(POLKA_ERR_IO, "cannot write run file '%s': %s", log->path,
+                           strerror(code ? code : errno));
 }
 
 static polka_status open_file(polka_h5log *log) {
@@ -314,8 +320,11 @@ static polka_status close_ids(polka_h5log *log) {
 polka_status polka_h5log_close(polka_h5log **log) {
     if (log == NULL || *log == NULL) return POLKA_OK;
     polka_h5log *l = *log;
-    polka_status status = l->path != NULL ? close_ids(l) : POLKA_OK;
-    if (l->comm != MPI_COMM_NULL) status = polka_h5log_agree(l, status);
+    /* after a wait gave up on the other ranks, closing (collective in HDF5) would wait for
+     * them again: the job is about to be aborted, the file is left as it is */
+    int stalled = polka_net_stalled();
+    polka_status status = l->path != NULL && !stalled ? close_ids(l) : POLKA_OK;
+    if (l->comm != MPI_COMM_NULL && !stalled) status = polka_h5log_agree(l, status);
     for (size_t m = 0; m < l->metric_count; m++) free(l->names[m]);
     free(l->names);
     free(l->columns);

@@ -1,7 +1,38 @@
+/* Agreeing on a status, and the deadlines on waiting for the other ranks.
+ *
+ * Every wait on a collective polls its request (MPI_Test, then a short sleep) against a
+ * deadline instead of blocking in MPI:
+ * - a rank whose own step failed waits at most POLKA_NET_FAILED_WAIT seconds for the others:
+ *   they may be stuck in a collective call of a library (libhdf5 flushing a run file that
+ *   rank 0 could not write), which nothing but an abort ends;
+ * - with the watchdog on (polka_net_set_watchdog, run.watchdog), every wait has a deadline:
+ *   a rank stopped (SIGSTOP, a hung node) no longer stalls the others forever. The ranks that
+ *   time out report to rank 0, which names the ranks that did not report.
+ * Either way polka_net_stalled() is then true and main ends the job with MPI_Abort after
+ * printing the message. */
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "polka/net.h"
+
+/* Tags of the watchdog's reports on the run's communicator (nothing else sends there). */
+#define TAG_WAITING 7301
+
+static double watchdog_seconds; /* 0: off */
+static int stalled;
+
+void polka_net_set_watchdog(double seconds) {
+    watchdog_seconds = seconds > 0 ? seconds : 0;
+}
+
+int polka_net_watchdog_on(void) {
+    return watchdog_seconds > 0;
+}
+
+int polka_net_stalled(void) {
+    return stalled;
+}
 
 polka_status polka_net_check(int mpi_code, const char *call) {
     if (mpi_code == MPI_SUCCESS) return POLKA_OK;
@@ -11,13 +42,110 @@ polka_status polka_net_check(int mpi_code, const char *call) {
     return polka_error_set(POLKA_ERR_MPI, "%s failed: %s", call, text);
 }
 
+static void pause_briefly(double waited) {
+    /* spin for the first millisecond (a round is often shorter), then sleep 1 ms per poll */
+    if (waited < 1e-3) return;
+    struct timespec nap = {0, 1000000};
+    nanosleep(&nap, NULL);
+}
+
+/* Polls request until it completes (1) or seconds pass (0); seconds <= 0: no deadline. */
+static int poll_request(MPI_Request *request, double seconds) {
+    double start = MPI_Wtime();
+    for (;;) {
+        int done = 0;
+        MPI_Test(request, &done, MPI_STATUS_IGNORE);
+        if (done) return 1;
+        double waited = MPI_Wtime() - start;
+        if (seconds > 0 && waited > seconds) return 0;
+        pause_briefly(waited);
+    }
+}
+
+/* Rank 0, timed out: the ranks that report waiting within another deadline are alive; the
+ * others are named. */
+static polka_status name_silent_ranks(MPI_Comm comm, int size, const char *what) {
+    char alive[4096] = {0};
+    int count = size < (int)sizeof alive ? size : (int)sizeof alive;
+    alive[0] = 1;
+    double start = MPI_Wtime();
+    while (MPI_Wtime() - start < watchdog_seconds) {
+        int flag = 0;
+        MPI_Status status;
+        MPI_Iprobe(MPI_ANY_SOURCE, TAG_WAITING, comm, &flag, &status);
+        if (!flag) {
+            pause_briefly(1.0);
+            continue;
+        }
+        int from = 0;
+        MPI_Recv(&from, 1, MPI_INT, status.MPI_SOURCE, TAG_WAITING, comm, MPI_STATUS_IGNORE);
+        if (status.MPI_SOURCE < count) alive[status.MPI_SOURCE] = 1;
+    }
+    char names[256] = "";
+    size_t used = 0;
+    int silent = 0;
+    for (int r = 0; r < count && used + 16 < sizeof names; r++) {
+        if (alive[r]) continue;
+        used += (size_t)snprintf(names + used, sizeof names - used, "%s%d", silent ? ", " : "", r);
+        silent++;
+    }
+    return polka_error_set(POLKA_ERR_MPI,
+                           "watchdog: rank%s %s did not reach %s within %g s (stopped or stalled); "
+                           "the run is aborted",
+                           silent == 1 ? "" : "s", silent ? names : "?", what, watchdog_seconds);
+}
+
+polka_status polka_net_wait(MPI_Request *request, MPI_Comm comm, const char *what) {
+    if (watchdog_seconds <= 0) return polka_net_check(MPI_Wait(request, MPI_STATUS_IGNORE), what);
+    if (poll_request(request, watchdog_seconds)) return POLKA_OK;
+    stalled = 1;
+    int rank = 0, size = 1;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    if (rank == 0) return name_silent_ranks(comm, size, what);
+    /* report to rank 0, which names the silent ranks and aborts; if it does not within two
+     * more deadlines, rank 0 is the one that stopped: rank 1 says so */
+    MPI_Request report;
+    MPI_Isend(&rank, 1, MPI_INT, 0, TAG_WAITING, comm, &report);
+    double start = MPI_Wtime();
+    while (MPI_Wtime() - start < 2 * watchdog_seconds) pause_briefly(1.0);
+    if (rank != 1) {
+        stalled = 2; /* rank 1 reports: give it time to, before this rank aborts the job */
+        while (MPI_Wtime() - start < 3 * watchdog_seconds) pause_briefly(1.0);
+        return polka_error_set(POLKA_ERR_MPI, "watchdog: rank 0 did not answer");
+    }
+    return polka_error_set(POLKA_ERR_MPI,
+                           "watchdog: rank 0 did not reach %s within %g s (stopped or stalled); "
+                           "the run is aborted",
+                           what, watchdog_seconds);
+}
+
+/* The allreduce of the agreement: a failed rank waits at most POLKA_NET_FAILED_WAIT. */
+static polka_status agree_first(MPI_Comm comm, polka_status local, int *mine, int *first) {
+    MPI_Request request;
+    POLKA_CALL(polka_net_check(MPI_Iallreduce(mine, first, 1, MPI_INT, MPI_MIN, comm, &request),
+                               "MPI_Iallreduce"));
+    if (local == POLKA_OK) return polka_net_wait(&request, comm, "the status agreement");
+    double limit = watchdog_seconds > 0 && watchdog_seconds < POLKA_NET_FAILED_WAIT
+                       ? watchdog_seconds
+                       : POLKA_NET_FAILED_WAIT;
+    if (poll_request(&request, limit)) return POLKA_OK;
+    stalled = 1;
+    char message[1024];
+    snprintf(message, sizeof message, "%s", polka_error_message());
+    return polka_error_set(local,
+                           "%s (the other ranks did not reach the status agreement within %g s, "
+                           "stuck in a collective call: the run is aborted)",
+                           message, limit);
+}
+
 polka_status polka_net_agree(MPI_Comm comm, polka_status local) {
+    if (stalled) return local != POLKA_OK ? local : POLKA_ERR_MPI; /* the job is ending */
     int rank = 0, size = 1;
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &size);
     int mine = local != POLKA_OK ? rank : size, first = size;
-    POLKA_CALL(
-        polka_net_check(MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm), "MPI_Allreduce"));
+    POLKA_CALL(agree_first(comm, local, &mine, &first));
     if (first == size) return POLKA_OK;
     int code = (int)local;
     char message[1024] = {0};

@@ -5,7 +5,8 @@
 #include "polka/net.h"
 
 struct polka_exchange_s {
-    MPI_Comm graph_comm;
+    MPI_Comm comm;       /* the run's: the watchdog reports there */
+    MPI_Comm graph_comm; /* the ranks' neighbourhood */
     int degree;
     int *send_displs, *recv_displs; /* degree each: prefix sums of the counts */
     double bytes;
@@ -32,6 +33,7 @@ polka_status polka_exchange_create(MPI_Comm comm, const int *ranks, int degree,
     polka_exchange *exchange = calloc(1, sizeof *exchange);
     POLKA_CHECK_ALLOC(exchange);
     exchange->degree = degree;
+    exchange->comm = comm;
     exchange->graph_comm = MPI_COMM_NULL;
     size_t slots = (size_t)(degree > 0 ? degree : 1);
     exchange->send_displs = malloc(slots * sizeof *exchange->send_displs);
@@ -71,9 +73,19 @@ polka_status polka_exchange_alltoallv(polka_exchange *exchange, const double *se
         received += recv_counts[k];
     }
     exchange->bytes += (double)sent * sizeof(double);
-    return polka_net_check(MPI_Neighbor_alltoallv(send, send_counts, exchange->send_displs,
-                                                  MPI_DOUBLE, recv, recv_counts,
-                                                  exchange->recv_displs, MPI_DOUBLE,
-                                                  exchange->graph_comm),
-                           "MPI_Neighbor_alltoallv");
+    /* blocking, or polled against the watchdog's deadline when it is on (every rank has the
+     * same setting, so the calls match) */
+    if (!polka_net_watchdog_on())
+        return polka_net_check(MPI_Neighbor_alltoallv(send, send_counts, exchange->send_displs,
+                                                      MPI_DOUBLE, recv, recv_counts,
+                                                      exchange->recv_displs, MPI_DOUBLE,
+                                                      exchange->graph_comm),
+                               "MPI_Neighbor_alltoallv");
+    MPI_Request request;
+    POLKA_CALL(polka_net_check(MPI_Ineighbor_alltoallv(send, send_counts, exchange->send_displs,
+                                                       MPI_DOUBLE, recv, recv_counts,
+                                                       exchange->recv_displs, MPI_DOUBLE,
+                                                       exchange->graph_comm, &request),
+                               "MPI_Ineighbor_alltoallv"));
+    return polka_net_wait(&request, exchange->comm, "the exchange with the neighbouring ranks");
 }

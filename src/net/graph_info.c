@@ -77,18 +77,33 @@ polka_status polka_graph_check_connected(const polka_graph *g, const char *name)
     return POLKA_OK;
 }
 
-/* The largest eccentricity, by a BFS from every node (the graph must be connected). */
-static polka_status graph_diameter(const polka_graph *g, size_t *diameter) {
+/* The largest eccentricity, by a BFS from every node (the graph must be connected); on a
+ * graph above POLKA_GRAPH_MAX_DIAMETER_WORK, bounds from two BFS: ecc(far) <= diameter <=
+ * 2 ecc(0), where far is the node farthest from node 0 (the lower bound is exact on trees). */
+static polka_status graph_diameter(const polka_graph *g, polka_graph_info *info) {
     size_t *dist = NULL, *queue = NULL;
     POLKA_CALL(work_alloc(g->n, &dist, &queue));
+    double work = (double)g->n * ((double)g->n + 2.0 * (double)g->m);
+    info->diameter_exact = work <= POLKA_GRAPH_MAX_DIAMETER_WORK;
     size_t best = 0;
-    for (size_t s = 0; s < g->n; s++) {
-        size_t ecc = bfs(g, s, dist, queue);
-        if (ecc > best) best = ecc;
+    if (info->diameter_exact) {
+        for (size_t s = 0; s < g->n; s++) {
+            size_t ecc = bfs(g, s, dist, queue);
+            if (ecc > best) best = ecc;
+        }
+        info->diameter_upper = best;
+    } else {
+        size_t ecc0 = bfs(g, 0, dist, queue);
+        info->diameter_upper = 2 * ecc0;
+        best = bfs(g, queue[g->n - 1], dist, queue); /* the last node queued is the farthest */
+        /* on a tree (connected, n - 1 edges) the double sweep is exact: far is an end of a
+         * longest path */
+        info->diameter_exact = g->m + 1 == g->n;
+        if (info->diameter_exact) info->diameter_upper = best;
     }
     free(dist);
     free(queue);
-    *diameter = best;
+    info->diameter = best;
     return POLKA_OK;
 }
 
@@ -144,8 +159,9 @@ polka_status polka_graph_describe(const polka_graph *g, polka_graph_info *info) 
     degree_stats(g, info);
     POLKA_CALL(polka_graph_count_components(g, &info->components, NULL));
     info->connected = info->components == 1;
-    info->diameter = SIZE_MAX;
-    if (info->connected) POLKA_CALL(graph_diameter(g, &info->diameter));
+    info->diameter = info->diameter_upper = SIZE_MAX;
+    info->diameter_exact = 1;
+    if (info->connected) POLKA_CALL(graph_diameter(g, info));
     info->algebraic_connectivity = NAN;
     if (g->n >= 2 && g->n <= POLKA_GRAPH_MAX_DENSE_NODES) {
         if (info->connected) {

@@ -59,6 +59,7 @@ polka_status polka_netlog_open(polka_netlog *log, const polka_plan *plan,
     const char *path = plan->run.csv;
     if (path[0] == '\0') return POLKA_OK;
     log->csv = fopen(path, "w");
+    log->csv_path = path;
     POLKA_CHECK(log->csv != NULL, POLKA_ERR_IO, "cannot write '%s': %s", path, strerror(errno));
     fprintf(log->csv, "round,samples,agent");
     for (size_t k = 0; k < METRIC_COUNT; k++)
@@ -69,9 +70,16 @@ polka_status polka_netlog_open(polka_netlog *log, const polka_plan *plan,
 
 polka_status polka_netlog_close(polka_netlog *log) {
     if (log->csv == NULL) return POLKA_OK;
-    int failed = ferror(log->csv) | (fclose(log->csv) != 0);
+    int earlier = ferror(log->csv); /* a log step failed and said why: keep its message */
+    errno = 0;
+    int failed = fflush(log->csv) != 0;
+    int code = errno;
+    failed |= fclose(log->csv) != 0;
+    code = code ? code : errno;
     log->csv = NULL;
-    POLKA_CHECK(!failed, POLKA_ERR_IO, "error while writing the CSV file");
+    if (earlier) return POLKA_ERR_IO;
+    POLKA_CHECK(!failed, POLKA_ERR_IO, "cannot write CSV file '%s': %s", log->csv_path,
+                code ? strerror(code) : "write error");
     return POLKA_OK;
 }
 
@@ -114,7 +122,8 @@ polka_status polka_netlog_step(polka_netlog *log, size_t round, double samples,
         }
         fputc('\n', log->csv);
     }
-    POLKA_CHECK(fflush(log->csv) == 0, POLKA_ERR_IO, "error while writing the CSV file");
+    POLKA_CHECK(fflush(log->csv) == 0 && !ferror(log->csv), POLKA_ERR_IO,
+                "cannot write CSV file '%s': %s", log->csv_path, strerror(errno));
     return POLKA_OK;
 }
 

@@ -60,6 +60,7 @@ void polka_agent_collect(polka_agent *agent, const polka_dataset *test, const do
 typedef struct {
     const polka_sim_hooks *hooks;
     FILE *csv;
+    const char *csv_path; /* config->csv, for messages */
     size_t agents;
     polka_h5log *h5;
 } polka_netlog;

@@ -58,12 +58,14 @@ static polka_status plan_run(const polka_config *config, polka_run_spec *run) {
         polka_name_find(config->mode, mode_names, POLKA_COUNT(mode_names), "run.mode", &mode));
     PLAN_CHECK(config->passes > 0 ? NULL : "run.passes must be > 0");
     PLAN_CHECK(config->log_every >= 1 ? NULL : "run.log_every must be >= 1");
+    PLAN_CHECK(config->watchdog >= 0 ? NULL : "run.watchdog must be >= 0 (0: off)");
     PLAN_CHECK(check_sizes(config));
     *run = (polka_run_spec){.mode = (polka_run_mode)mode,
                             .seed = config->seed,
                             .passes = config->passes,
                             .log_every = config->log_every,
                             .log_test = config->log_test,
+                            .watchdog = config->watchdog,
                             .central_batch = config->central_batch};
     memcpy(run->output, config->output, sizeof run->output);
     memcpy(run->csv, config->csv, sizeof run->csv);
