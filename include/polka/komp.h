@@ -25,7 +25,7 @@ typedef struct {
     size_t rebuilds; /**< fresh Cholesky factorisations of K done by this call */
     size_t flushes;  /**< pending terms written into G by this call */
     double sqerror;  /**< ‖f̃ − f‖²_H after the call */
-    /* Wall time of the call's stages (experiments/bench_fashion.c); not part of the result. */
+    /* CPU time of the call's stages (experiments/bench_fashion.c); not part of the result. */
     double border_seconds;  /**< bordering the appended points into G */
     double remove_seconds;  /**< choosing and removing points (rank-one terms on G) */
     double flush_seconds;   /**< writing the pending terms into G (rank-T update) */
