@@ -135,6 +135,83 @@ static void test_duplicate_point_is_folded(void **state) {
     polka_model_free(&original);
 }
 
+/* One online run of 300 steps with the given number of pending updates; returns the model. */
+static polka_model *online_run(size_t pending, size_t *rebuilds) {
+    polka_model *model = random_model(1, 31, 0.9);
+    polka_komp *komp = NULL;
+    CHECK_OK(polka_komp_create(0, &komp));
+    CHECK_OK(polka_komp_set_pending(komp, pending));
+    *rebuilds = 0;
+    for (uint64_t step = 0; step < 300; step++) {
+        size_t batch = 1 + step % 4;
+        double x[4 * P], w[4 * C];
+        fill_uniform(x, batch * P, -1.5, 1.5, 7000 + step);
+        fill_uniform(w, batch * C, -0.2, 0.2, 8000 + step);
+        polka_model_scale(model, 0.99);
+        CHECK_OK(polka_model_append(model, x, batch, w));
+        polka_komp_stats stats;
+        CHECK_OK(polka_komp_compress(komp, model, 0.04, &stats));
+        *rebuilds += stats.rebuilds;
+    }
+    polka_komp_free(&komp);
+    return model;
+}
+
+/* Keeping 64 updates beside G (one rewrite of G for many removals and borderings) gives the
+ * points and weights of rewriting G after every single update. */
+static void test_pending_updates_equal_sequential(void **state) {
+    (void)state;
+    size_t rebuilds_one = 0, rebuilds_many = 0;
+    polka_model *one = online_run(1, &rebuilds_one), *many = online_run(64, &rebuilds_many);
+    print_message("order %zu, rebuilds %zu / %zu\n", polka_model_order(one), rebuilds_one,
+                  rebuilds_many);
+    assert_true(polka_model_order(one) > 20);
+    assert_same_model(many, one);
+    polka_komp *komp = NULL;
+    CHECK_OK(polka_komp_create(0, &komp));
+    assert_int_equal(polka_komp_set_pending(komp, 0), POLKA_ERR_ARG);
+    polka_komp_free(&komp);
+    polka_model_free(&one);
+    polka_model_free(&many);
+}
+
+/* Points appended together are bordered together: one of them that duplicates another of
+ * the same batch (or an old point) is folded, the others are kept, the function is unchanged. */
+static void test_duplicates_within_one_batch_fold(void **state) {
+    (void)state;
+    polka_model *model = random_model(6, 5, 0.7), *original = NULL, *oracle = NULL;
+    polka_komp *komp = NULL;
+    CHECK_OK(polka_komp_create(0, &komp));
+    CHECK_OK(polka_komp_compress(komp, model, 0.0, NULL));
+    double x[4 * P], w[4 * C];
+    fill_uniform(x, 4 * P, -1.5, 1.5, 99);
+    fill_uniform(w, 4 * C, -0.3, 0.3, 98);
+    memcpy(x + 2 * P, x, P * sizeof *x);                                 /* = new point 0 */
+    memcpy(x + 3 * P, polka_model_dictionary(model) + P, P * sizeof *x); /* = old point 1 */
+    CHECK_OK(polka_model_append(model, x, 4, w));
+    CHECK_OK(polka_model_clone(model, &original));
+    CHECK_OK(polka_model_clone(model, &oracle));
+    polka_komp_stats stats, os;
+    CHECK_OK(polka_komp_compress(komp, model, 0.0, &stats));
+    assert_int_equal(stats.folded, 2);
+    assert_int_equal(polka_model_order(model), 8);
+    assert_memory_equal(polka_model_dictionary(model) + 6 * P, x, 2 * P * sizeof *x);
+    double err2 = 1.0;
+    CHECK_OK(polka_model_sqdistance(original, model, &err2));
+    assert_true(err2 < 1e-12);
+    /* then compressing to a budget agrees with the oracle on the folded model */
+    CHECK_OK(polka_model_assign(oracle, polka_model_dictionary(model), polka_model_weights(model),
+                                polka_model_order(model)));
+    CHECK_OK(polka_komp_compress(komp, model, 0.3, &stats));
+    CHECK_OK(polka_komp_compress_bruteforce(oracle, 0.3, 0, &os));
+    assert_true(stats.removed > 0);
+    assert_same_model(model, oracle);
+    polka_komp_free(&komp);
+    polka_model_free(&model);
+    polka_model_free(&original);
+    polka_model_free(&oracle);
+}
+
 static void test_budget_zero_keeps_everything_and_large_budget_empties(void **state) {
     (void)state;
     polka_model *model = random_model(20, 9, 0.3);
@@ -157,6 +234,8 @@ int main(void) {
         cmocka_unit_test(test_fast_matches_oracle_online),
         cmocka_unit_test(test_duplicate_point_is_folded),
         cmocka_unit_test(test_budget_zero_keeps_everything_and_large_budget_empties),
+        cmocka_unit_test(test_pending_updates_equal_sequential),
+        cmocka_unit_test(test_duplicates_within_one_batch_fold),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

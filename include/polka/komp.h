@@ -23,7 +23,13 @@ typedef struct {
     size_t removed;  /**< points removed by this call */
     size_t folded;   /**< appended points already in the span, folded into the others */
     size_t rebuilds; /**< fresh Cholesky factorisations of K done by this call */
+    size_t flushes;  /**< pending terms written into G by this call */
     double sqerror;  /**< ‖f̃ − f‖²_H after the call */
+    /* CPU time of the call's stages (experiments/bench_fashion.c); not part of the result. */
+    double border_seconds;  /**< bordering the appended points into G */
+    double remove_seconds;  /**< choosing and removing points (rank-one terms on G) */
+    double flush_seconds;   /**< writing the pending terms into G (rank-T update) */
+    double rebuild_seconds; /**< fresh factorisations of K */
 } polka_komp_stats;
 
 /**
@@ -31,6 +37,13 @@ typedef struct {
  * @param jitter  added to K's diagonal (relative to k(x,x)); 0 for the default 1e-10
  */
 polka_status polka_komp_create(double jitter, polka_komp **out);
+
+/**
+ * Sets how many rank-one updates (borderings, removals) are kept beside G before G is
+ * rewritten with one rank-T product (default 64; 1 = rewrite after each update). The result
+ * is the same up to rounding; larger values read the M×M inverse fewer times.
+ */
+polka_status polka_komp_set_pending(polka_komp *komp, size_t pending);
 
 /** Frees the state and sets the handle to NULL; NULL-safe. */
 void polka_komp_free(polka_komp **komp);

@@ -353,14 +353,15 @@ static void decay(polka_learner *learner, double factor) {
 }
 
 /*
- * Appends the points with their rows: all of them (komp, none: unchanged behaviour), or
- * only those with a non-zero row (the other controls), stored as row / scale (norma).
+ * Appends the points with their rows: all of them (none: unchanged behaviour), or only those
+ * with a non-zero row (the other controls), stored as row / scale (norma). For KOMP this is
+ * exact: a zero row costs 0 to remove, so KOMP would drop it first without touching the others.
  * *added = the points appended.
  */
 static polka_status append_points(polka_learner *learner, const double *x, size_t n, double *rows,
                                   size_t *added) {
     polka_control_kind kind = learner->params.control;
-    if (kind == POLKA_CONTROL_KOMP || kind == POLKA_CONTROL_NONE) {
+    if (kind == POLKA_CONTROL_NONE) {
         *added = n;
         return polka_model_append(learner->model, x, n, rows);
     }

@@ -132,6 +132,20 @@ void polka_model_remove(polka_model *model, size_t j) {
     model->m--;
 }
 
+void polka_model_keep(polka_model *model, const unsigned char *drop) {
+    size_t kept = 0, p = model->p, c = model->c;
+    for (size_t r = 0; r < model->m; r++) {
+        if (drop[r]) continue;
+        if (kept != r) {
+            memcpy(model->dict + kept * p, model->dict + r * p, p * sizeof *model->dict);
+            memcpy(model->weights + kept * c, model->weights + r * c, c * sizeof *model->weights);
+            model->sqnorm[kept] = model->sqnorm[r];
+        }
+        kept++;
+    }
+    model->m = kept;
+}
+
 polka_status polka_model_sqnorm(const polka_model *model, double *out) {
     *out = 0.0;
     if (model->m == 0) return POLKA_OK;

@@ -19,4 +19,7 @@ polka_status polka_model_reserve(polka_model *model, size_t m);
 /** Removes point j (dictionary row, weight row, cached norm), keeping the order of the rest. */
 void polka_model_remove(polka_model *model, size_t j);
 
+/** Keeps the points whose drop flag is 0, in order (one pass over the rows). */
+void polka_model_keep(polka_model *model, const unsigned char *drop);
+
 #endif
