@@ -55,7 +55,7 @@ polka_status polka_sim_read_like_run(const polka_config *config, const char *pat
     POLKA_CALL(from_file ? polka_data_scan(config->train, &train_options, &info)
                          : generated_info(config, !options.regression, &info));
     polka_status status = polka_data_read(path, &options, &info, NULL, NULL, out, NULL);
-    if (status == POLKA_OK) polka_data_scale(out, &info, scale);
+    if (status == POLKA_OK) status = polka_data_scale(out, &info, scale);
     if (status == POLKA_OK && class_labels) status = copy_class_labels(&info, class_labels);
     polka_data_info_free(&info);
     return status;

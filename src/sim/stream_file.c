@@ -73,8 +73,8 @@ static polka_status load(polka_filedata *data, const polka_config *config) {
     uint64_t *index = NULL;
     POLKA_CALL(polka_data_read(config->train, &data->options, &data->info, keep_row, data,
                                &data->rows, &index));
-    polka_data_scale(&data->rows, &data->info, data->scale);
-    polka_status status = index_rows(data, index);
+    polka_status status = polka_data_scale(&data->rows, &data->info, data->scale);
+    if (status == POLKA_OK) status = index_rows(data, index);
     free(index);
     return status;
 }
@@ -141,6 +141,5 @@ polka_status polka_filedata_test(const polka_filedata *data, const polka_config 
     polka_read_options options;
     POLKA_CALL(read_options(config, config->test_labels, &options));
     POLKA_CALL(polka_data_read(config->test, &options, &data->info, NULL, NULL, test, NULL));
-    polka_data_scale(test, &data->info, data->scale);
-    return POLKA_OK;
+    return polka_data_scale(test, &data->info, data->scale);
 }
