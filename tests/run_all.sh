@@ -8,3 +8,5 @@ export BUILD_DIR=${BUILD_DIR:-$root/build-test}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 cd "$BUILD_DIR"
 ctest --output-on-failure -j"$(nproc)" "$@"
+# Fuzz smoke (issue 13): every libFuzzer harness builds and runs a few seconds (tests/fuzz).
+"$root/tests/fuzz/smoke.sh"

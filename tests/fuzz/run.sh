@@ -39,8 +39,9 @@ for t in "${targets[@]}"; do
     mkdir -p "$corpus" "$artifacts"
     cp -n "$here/corpus/$t/"* "$corpus/" 2>/dev/null || true
     rm -f "$artifacts"/*
-    # -timeout: a hang; -rss_limit_mb/-malloc_limit_mb: an out-of-memory (also one allocation)
-    nice -n "$nice_level" "$build/tests/fuzz/fuzz_$t" "${limit[@]}" -timeout=10 \
+    # -timeout: a hang (generous: the machine may be shared and every input is instrumented);
+    # -rss_limit_mb/-malloc_limit_mb: an out-of-memory (also a single allocation)
+    nice -n "$nice_level" "$build/tests/fuzz/fuzz_$t" "${limit[@]}" -timeout=30 \
         -rss_limit_mb=2048 -malloc_limit_mb=2048 -print_final_stats=1 \
         -artifact_prefix="$artifacts/" "$corpus" >"$log" 2>&1 || true
     execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
