@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "data/dataio_impl.h"
 #include "dataio_files.h"
 #include "polka/dataio.h"
 #include "test_util.h"
@@ -152,6 +153,13 @@ static void test_memory_budget(void **state) {
     assert_int_equal(data.n, 1);
     polka_dataset_free(&data);
     polka_data_info_free(&info);
+
+    /* the default: what the machine has available, never more than it has */
+    polka_read_options defaults = {0};
+    size_t budget = dataio_budget(&defaults);
+    double physical = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
+    assert_true(budget > 0 && (double)budget <= physical);
+    assert_int_equal(dataio_budget(&tight), 16000);
 }
 
 /* Defect 9: magnitudes whose ‖x‖² overflows are refused at read time, with the line. */
