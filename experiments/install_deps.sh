@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Installs, with apt-get, the Debian packages polka needs that are not there yet.
-# Needs root (or sudo) only when something is missing.
+# Needs root (or sudo) only when something is missing. Arguments name more packages to
+# install (tests/fuzz/run.sh: clang and its libFuzzer runtime).
 set -euo pipefail
 packages=(build-essential cmake pkg-config openmpi-bin libopenmpi-dev libopenblas-dev
           liblapacke-dev libhdf5-openmpi-dev libcmocka-dev librandom123-dev libigraph-dev
           libinih-dev zlib1g-dev libsvm-tools procps python3 python3-numpy python3-h5py python3-matplotlib
           slurm-wlm munge
-          libhdf5-dev) # serial HDF5 beside the parallel one: tests/configure_hdf5_test.sh
+          libhdf5-dev "$@") # serial HDF5 beside the parallel one: tests/configure_hdf5_test.sh
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -15,6 +15,10 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_
 start=$(date +%s)
 (cd "$BUILD_DIR" && ctest --output-on-failure -j"$(nproc)" "$@")
 echo "run_all: test suite in $(($(date +%s) - start)) s"
+# Fuzz smoke (issue 13): every libFuzzer harness builds and runs a few seconds (tests/fuzz).
+start=$(date +%s)
+"$root/tests/fuzz/smoke.sh"
+echo "run_all: fuzz smoke in $(($(date +%s) - start)) s"
 [ "${POLKA_SKIP_ASAN:-0}" = 1 ] && exit 0
 start=$(date +%s)
 BUILD_DIR=$asan_dir "$root/experiments/build.sh" -DPOLKA_WERROR=ON -DPOLKA_TESTS=ON -DPOLKA_SANITIZE=ON

@@ -29,6 +29,27 @@
  * Samples are numbered 0, 1, ... in file order (records for IDX, data lines for the text
  * formats); polka_keep_fn and index_out use these numbers.
  *
+ * ## Memory
+ * Samples are stored dense (n×p doubles, polka_dataset). Before any allocation sized by a
+ * header or a feature index, the readers check it against what the data can hold and against
+ * a memory budget (polka_read_options.memory_budget; by default the memory the machine has
+ * available, MemAvailable, or less under `ulimit -v`/`-d`), and refuse with POLKA_ERR_MEM
+ * naming the file, the place and the sizes:
+ * - a scan keeps 48 bytes of statistics per feature and returns 32 (80·p in all);
+ * - a read keeps 8·p bytes per kept sample;
+ * - a LIBSVM file is refused (POLKA_ERR_FORMAT) when it is far too sparse for dense storage:
+ *   when its n×p values exceed both POLKA_DATAIO_DENSE_FLOOR and POLKA_DATAIO_MAX_SPARSITY
+ *   times the values it lists (checked as the features grow and at the end of the scan);
+ * - an IDX header is checked against the file size (plain files), an IDX record holds at most
+ *   POLKA_DATAIO_MAX_FEATURES values, and a gzipped IDX file is read as its data come: labels
+ *   and the first record are read before anything sized by the header is allocated.
+ *
+ * ## Magnitudes
+ * The kernels compute ‖x‖². A sample whose ‖x‖² (as read) is not finite is an error naming
+ * the file and line (record for IDX, whose values are bytes); a feature whose training
+ * statistics overflow (range, mean or standard deviation not finite) is an error of the scan;
+ * polka_data_scale() refuses to leave a non-finite value or ‖x‖².
+ *
  * ## Errors
  * POLKA_ERR_FORMAT with one message naming the file and where: `PATH:LINE: what` for the text
  * formats, `PATH: record R (byte offset B): what` or `PATH: byte offset B: what` for IDX.
@@ -44,8 +65,15 @@
 #include "polka/data.h"
 #include "polka/error.h"
 
-/** The largest LIBSVM feature index accepted (the data are stored dense, n×p). */
+/** The largest LIBSVM feature index, and IDX record, accepted (the data are stored dense). */
 #define POLKA_DATAIO_MAX_FEATURES ((size_t)1 << 24)
+
+/** Dense LIBSVM data of at most this many values (n×p) are never refused as too sparse. */
+#define POLKA_DATAIO_DENSE_FLOOR ((size_t)1 << 22)
+
+/** LIBSVM data whose dense form has more than this many times the values the file lists (and
+ *  more than POLKA_DATAIO_DENSE_FLOOR) are refused as too sparse for dense storage. */
+#define POLKA_DATAIO_MAX_SPARSITY 1000
 
 typedef enum {
     POLKA_FORMAT_AUTO,   /**< from the file name, see polka_file_format_guess() */
@@ -72,6 +100,7 @@ typedef struct {
     const char *labels_path;  /**< IDX: the labels file (required for IDX) */
     const char *label_column; /**< CSV: the name of the label column (NULL: "label") */
     int regression;           /**< 1: targets are real values (no class map); 0: classes */
+    size_t memory_budget;     /**< bytes the scan or read may take (0: available memory) */
 } polka_read_options;
 
 /** What a first pass over a TRAINING file learns; the same on every rank for the same file. */
@@ -140,8 +169,12 @@ const char *polka_scale_kind_name(polka_scale_kind kind);
 /**
  * Scales data (data->p must be info->p) in place with the TRAINING statistics of info, so
  * that a test set is scaled exactly like the training set. A feature that is constant in the
- * training file (max = min, stddev = 0) is set to 0. Pure apart from data.
+ * training file (max = min, stddev = 0) is set to 0. POLKA_ERR_FORMAT naming the sample (its
+ * place in data, from 1) and the feature when a scaled value or a sample's ‖x‖² is not finite
+ * (a test value far outside the training range); data is then partly scaled. Pure apart
+ * from data.
  */
-void polka_data_scale(polka_dataset *data, const polka_data_info *info, polka_scale_kind kind);
+polka_status polka_data_scale(polka_dataset *data, const polka_data_info *info,
+                              polka_scale_kind kind);
 
 #endif

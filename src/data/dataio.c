@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static const char *const format_names[] = {"auto", "idx", "libsvm", "csv"};
 static const char *const scale_names[] = {"none", "unit", "standard"};
@@ -60,6 +61,18 @@ polka_status dataio_line_error(const char *path, size_t line, const char *fmt, .
     vsnprintf(detail, sizeof detail, fmt, args);
     va_end(args);
     return polka_error_set(POLKA_ERR_FORMAT, "%s:%zu: %s", path, line, detail);
+}
+
+polka_status dataio_located(polka_status status, const char *path, size_t line) {
+    if (status == POLKA_OK) return status;
+    return polka_error_set(status, "%s:%zu: %s", path, line, polka_error_message());
+}
+
+polka_status dataio_check_norm(const double *x, size_t count, const char *path, size_t line) {
+    if (dataio_norm_finite(x, count)) return POLKA_OK;
+    return dataio_line_error(path, line,
+                             "the sample's squared norm overflows a double (values too large "
+                             "for the kernels, e.g. |x| above 1e154): rescale the data");
 }
 
 /* ---- numbers ---------------------------------------------------------------------------- */
@@ -137,6 +150,7 @@ static polka_status grow(void **array, size_t count, size_t size) {
 }
 
 polka_status dataio_stats_begin_dense(dataio_stats *stats, size_t p, double **row) {
+    POLKA_CALL(dataio_stats_fit(stats, p));
     POLKA_CALL(dataio_stats_reserve(stats, p));
     stats->p = p;
     *row = malloc((p ? p : 1) * sizeof **row);
@@ -148,6 +162,7 @@ polka_status dataio_stats_reserve(dataio_stats *stats, size_t p) {
     if (p <= stats->capacity) return POLKA_OK;
     size_t cap = stats->capacity ? stats->capacity : 16;
     while (cap < p) cap = cap > SIZE_MAX / 2 ? p : 2 * cap;
+    if (48.0 * (double)cap + 32.0 * (double)p > (double)stats->budget) cap = p; /* stats_fit */
     POLKA_CHECK(cap < SIZE_MAX / sizeof(double), POLKA_ERR_MEM, "out of memory for %zu features",
                 p);
     POLKA_CALL(grow((void **)&stats->count, cap, sizeof *stats->count));
@@ -169,9 +184,7 @@ polka_status dataio_stats_reserve(dataio_stats *stats, size_t p) {
 polka_status dataio_stats_add_sparse(dataio_stats *stats, const size_t *index, const double *value,
                                      size_t nnz) {
     if (nnz == 0) return POLKA_OK;
-    size_t last = index[nnz - 1];
-    POLKA_CALL(dataio_stats_reserve(stats, last + 1));
-    if (last + 1 > stats->p) stats->p = last + 1;
+    POLKA_CALL(dataio_stats_grow_sparse(stats, index[nnz - 1] + 1, nnz));
     for (size_t k = 0; k < nnz; k++) {
         size_t j = index[k];
         double x = value[k];
@@ -271,7 +284,8 @@ static void stats_feature(const dataio_stats *stats, size_t j, polka_data_info *
     double s2 = stats->s2[j] + (double)zeros * shift * shift;
     double var = (s2 - s1 * s1 / n) / n;
     info->mean[j] = shift + s1 / n;
-    info->stddev[j] = var > 0 ? sqrt(var) : 0.0;
+    /* an overflow (var NaN or infinite) stays visible: dataio_check_feature refuses it */
+    info->stddev[j] = var > 0 || isnan(var) ? sqrt(var) : 0.0;
     info->min[j] = count == 0 ? 0.0 : stats->min[j];
     info->max[j] = count == 0 ? 0.0 : stats->max[j];
     if (zeros > 0 && info->min[j] > 0) info->min[j] = 0.0;
@@ -294,7 +308,10 @@ static polka_status stats_finish(dataio_stats *stats, const char *path, polka_da
     info->mean = malloc(p * sizeof *info->mean);
     info->stddev = malloc(p * sizeof *info->stddev);
     POLKA_CHECK_ALLOC(info->min && info->max && info->mean && info->stddev ? info->min : NULL);
-    for (size_t j = 0; j < stats->p; j++) stats_feature(stats, j, info);
+    for (size_t j = 0; j < stats->p; j++) {
+        stats_feature(stats, j, info);
+        POLKA_CALL(dataio_check_feature(info, j));
+    }
     return stats_label_map(stats, info);
 }
 
@@ -349,12 +366,14 @@ polka_status polka_data_scan(const char *path, const polka_read_options *options
     *info = (polka_data_info){0};
     polka_read_options resolved;
     POLKA_CALL(resolve_options(path, options, &resolved));
-    dataio_stats stats = {.regression = resolved.regression != 0};
+    dataio_stats stats = {.regression = resolved.regression != 0,
+                          .budget = dataio_budget(&resolved)};
     dataio_pass pass = {.stats = &stats};
     polka_status status = run_pass(path, &resolved, &pass);
     if (status == POLKA_OK && stats.n == 0) status = no_samples_error(path);
     if (status == POLKA_OK && stats.p == 0)
         status = polka_error_set(POLKA_ERR_FORMAT, "%s: no features in the file", path);
+    if (status == POLKA_OK) status = dataio_stats_check_density(&stats, path);
     if (status == POLKA_OK) status = stats_finish(&stats, path, info);
     stats_free(&stats);
     if (status != POLKA_OK) polka_data_info_free(info);
@@ -384,12 +403,25 @@ int dataio_pass_target(const dataio_pass *pass, double label, double *target) {
     return 1;
 }
 
+/* The capacity after cap rows: doubled, within the budget (each row takes p features, its
+ * target and its index); POLKA_ERR_MEM when not even one more row fits. */
+static polka_status rows_capacity(const dataio_rows *rows, size_t *cap) {
+    size_t p = rows->p ? rows->p : 1;
+    double row_bytes = (double)(p + 2) * sizeof(double);
+    double fit = (double)rows->budget / row_bytes;
+    size_t wanted = rows->capacity ? 2 * rows->capacity : 64;
+    *cap = (double)wanted <= fit ? wanted : (size_t)fit;
+    POLKA_CHECK(*cap > rows->n, POLKA_ERR_MEM,
+                "%zu samples of %zu features take %.1f MB, over the memory budget of %.1f MB",
+                rows->n + 1, rows->p, (double)(rows->n + 1) * row_bytes / 1048576.0,
+                (double)rows->budget / 1048576.0);
+    return POLKA_OK;
+}
+
 polka_status dataio_rows_push(dataio_rows *rows, uint64_t index, double target, double **row) {
     if (rows->n == rows->capacity) {
-        size_t cap = rows->capacity ? 2 * rows->capacity : 64;
-        size_t p = rows->p ? rows->p : 1;
-        POLKA_CHECK(cap <= SIZE_MAX / sizeof(double) / p, POLKA_ERR_MEM,
-                    "out of memory for %zu samples of dimension %zu", cap, p);
+        size_t cap = 0, p = rows->p ? rows->p : 1;
+        POLKA_CALL(rows_capacity(rows, &cap));
         POLKA_CALL(grow((void **)&rows->x, cap * p, sizeof(double)));
         POLKA_CALL(grow((void **)&rows->y, cap, sizeof(double)));
         POLKA_CALL(grow((void **)&rows->index, cap, sizeof(uint64_t)));
@@ -443,7 +475,7 @@ polka_status polka_data_read(const char *path, const polka_read_options *options
     polka_read_options resolved;
     POLKA_CALL(resolve_options(path, options, &resolved));
     POLKA_CALL(check_read_args(path, &resolved, info));
-    dataio_rows rows = {.p = info->p};
+    dataio_rows rows = {.p = info->p, .budget = dataio_budget(&resolved)};
     dataio_pass pass = {.info = info, .keep = keep, .context = context, .rows = &rows};
     polka_status status = run_pass(path, &resolved, &pass);
     /* a test file with no samples would score as 0 of 0 correct: refuse it like a training file
@@ -464,28 +496,6 @@ polka_status polka_data_read(const char *path, const polka_read_options *options
     return POLKA_OK;
 }
 
-/* ---- scaling ----------------------------------------------------------------------------- */
-
-void polka_data_scale(polka_dataset *data, const polka_data_info *info, polka_scale_kind kind) {
-    if (kind == POLKA_SCALE_NONE || data->p != info->p) return;
-    size_t p = data->p;
-    for (size_t j = 0; j < p; j++) {
-        double shift, factor;
-        if (kind == POLKA_SCALE_UNIT) {
-            double range = info->max[j] - info->min[j];
-            shift = info->min[j];
-            factor = range > 0 ? 1.0 / range : 0.0;
-        } else {
-            shift = info->mean[j];
-            factor = info->stddev[j] > 0 ? 1.0 / info->stddev[j] : 0.0;
-        }
-        for (size_t i = 0; i < data->n; i++) {
-            double *x = data->x + i * p + j;
-            *x = (*x - shift) * factor;
-        }
-    }
-}
-
 /* ---- text lines -------------------------------------------------------------------------- */
 
 polka_status dataio_gz_error(gzFile file, const char *path) {
@@ -501,13 +511,22 @@ polka_status dataio_gz_error(gzFile file, const char *path) {
                            message);
 }
 
+polka_status dataio_gzopen(const char *path, gzFile *file) {
+    /* zlib's buffers (3 times this size) as large as the file, from 8 KB to 256 KB */
+    struct stat st;
+    size_t size = stat(path, &st) == 0 && st.st_size > 0 ? (size_t)st.st_size : 0;
+    size = size < 8192 ? 8192 : size > 262144 ? 262144 : size;
+    errno = 0;
+    *file = gzopen(path, "rb");
+    POLKA_CHECK(*file != NULL, POLKA_ERR_IO, "cannot open '%s': %s", path,
+                errno ? strerror(errno) : "out of memory");
+    gzbuffer(*file, (unsigned)size);
+    return POLKA_OK;
+}
+
 polka_status dataio_text_open(dataio_text *text, const char *path) {
     *text = (dataio_text){.path = path, .capacity = 1 << 16};
-    errno = 0;
-    text->file = gzopen(path, "rb");
-    POLKA_CHECK(text->file != NULL, POLKA_ERR_IO, "cannot open '%s': %s", path,
-                errno ? strerror(errno) : "out of memory");
-    gzbuffer(text->file, 1 << 18);
+    POLKA_CALL(dataio_gzopen(path, &text->file));
     text->buf = malloc(text->capacity);
     if (text->buf == NULL) {
         dataio_text_close(text);

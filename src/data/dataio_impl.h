@@ -24,7 +24,29 @@ typedef struct {
     size_t label_capacity;
     size_t columns;      /* CSV: the header's columns */
     char **column_names; /* CSV: a copy of the header's names (dataio_names_copy) */
+    size_t budget;       /* bytes the statistics may take (dataio_budget) */
+    double values;       /* the values the sparse samples listed (for the sparsity rule) */
 } dataio_stats;
+
+/* The memory budget of options: its memory_budget, or what the machine has available. */
+size_t dataio_budget(const polka_read_options *options);
+
+/* POLKA_ERR_MEM when the statistics of p features (and the info made of them) do not fit the
+ * budget; the message has no location (the caller adds it). */
+polka_status dataio_stats_fit(const dataio_stats *stats, size_t p);
+
+/* Counts nnz listed values and makes room for features 0..p−1 of a sparse sample (number
+ * stats->n + 1), after the sparsity rule and the budget; errors have no location. */
+polka_status dataio_stats_grow_sparse(dataio_stats *stats, size_t p, size_t nnz);
+
+/* The sparsity rule over the whole of a scanned file (POLKA_ERR_FORMAT "PATH: ..."). */
+polka_status dataio_stats_check_density(const dataio_stats *stats, const char *path);
+
+/* 1 when ‖x‖² of the count values is finite (what the kernels compute). */
+int dataio_norm_finite(const double *x, size_t count);
+
+/* POLKA_ERR_FORMAT naming info->path and feature j when its statistics are not finite. */
+polka_status dataio_check_feature(const polka_data_info *info, size_t j);
 
 /* A copy of count names in one allocation (the pointers, then the strings), so that one
  * free() releases it; POLKA_ERR_MEM without a location. */
@@ -36,7 +58,9 @@ polka_status dataio_stats_reserve(dataio_stats *stats, size_t p);
 /* A scan of a dense format (CSV, IDX): statistics for p features and a row buffer for them. */
 polka_status dataio_stats_begin_dense(dataio_stats *stats, size_t p, double **row);
 
-/* Adds nnz values of a sparse sample at increasing 0-based feature indices. */
+/* Adds nnz values of a sparse sample at increasing 0-based feature indices (before its
+ * label); POLKA_ERR_FORMAT (the sparsity rule of polka/dataio.h) or POLKA_ERR_MEM without a
+ * location when its last index would make the data too large. */
 polka_status dataio_stats_add_sparse(dataio_stats *stats, const size_t *index, const double *value,
                                      size_t nnz);
 
@@ -49,11 +73,13 @@ polka_status dataio_stats_add_label(dataio_stats *stats, double label);
 /* The samples kept by a read, grown as they come. */
 typedef struct {
     size_t n, capacity, p;
+    size_t budget; /* bytes the rows may take (dataio_budget) */
     double *x, *y;
     uint64_t *index; /* file index of each kept sample */
 } dataio_rows;
 
-/* Appends a sample: *row receives its p values to fill (not initialised). */
+/* Appends a sample: *row receives its p values to fill (not initialised). POLKA_ERR_MEM
+ * without a location when the rows would exceed their budget. */
 polka_status dataio_rows_push(dataio_rows *rows, uint64_t index, double target, double **row);
 
 /* One pass over a file: a scan (stats set) or a read (info and rows set). */
@@ -84,6 +110,15 @@ polka_status dataio_csv_pass(const char *path, const polka_read_options *options
 /* POLKA_ERR_FORMAT "PATH:LINE: detail". */
 polka_status dataio_line_error(const char *path, size_t line, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+
+/* status with "PATH:LINE: " put before the current message (POLKA_OK unchanged). */
+polka_status dataio_located(polka_status status, const char *path, size_t line);
+
+/* POLKA_ERR_FORMAT "PATH:LINE: ..." when ‖x‖² of the count values is not finite. */
+polka_status dataio_check_norm(const double *x, size_t count, const char *path, size_t line);
+
+/* Opens a data file (gzip or plain) with zlib; POLKA_ERR_IO naming it when it cannot. */
+polka_status dataio_gzopen(const char *path, gzFile *file);
 
 /* A text file read line by line (gzip or plain), lines of any length. */
 typedef struct {

@@ -160,23 +160,20 @@ static polka_status parse_line(csv_reader *r, double *row, double *label) {
             row[out++] = value;
         p = next;
     }
-    return POLKA_OK;
+    return dataio_check_norm(row, r->columns - 1, r->text.path, r->text.line);
 }
 
 static polka_status scan_line(csv_reader *r, dataio_stats *stats) {
     double label = 0.0;
     POLKA_CALL(parse_line(r, r->row, &label));
     dataio_stats_add_row(stats, r->row);
-    polka_status status = dataio_stats_add_label(stats, label);
-    if (status != POLKA_OK)
-        return polka_error_set(status, "%s:%zu: %s", r->text.path, r->text.line,
-                               polka_error_message());
-    return POLKA_OK;
+    return dataio_located(dataio_stats_add_label(stats, label), r->text.path, r->text.line);
 }
 
 static polka_status read_line(csv_reader *r, dataio_pass *pass, uint64_t index) {
     double *row = NULL;
-    POLKA_CALL(dataio_rows_push(pass->rows, index, 0.0, &row));
+    POLKA_CALL(
+        dataio_located(dataio_rows_push(pass->rows, index, 0.0, &row), r->text.path, r->text.line));
     double label = 0.0;
     POLKA_CALL(parse_line(r, row, &label));
     double *target = &pass->rows->y[pass->rows->n - 1];

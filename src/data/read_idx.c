@@ -1,12 +1,12 @@
 /* IDX files, the MNIST family: an images file and a labels file (described in polka/dataio.h). */
 #include "data/dataio_impl.h"
 
-#include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 enum { IDX_MAX_DIMS = 255, IDX_BLOCK_BYTES = 1 << 20 };
 
@@ -23,7 +23,8 @@ typedef struct {
     idx_file images, labels;
     unsigned char *label_bytes; /* n labels */
     unsigned char *block;       /* records read at once */
-    double *row;                /* scan: a record as doubles */
+    size_t label_capacity, block_capacity;
+    double *row; /* scan: a record as doubles */
 } idx_reader;
 
 /* POLKA_ERR_FORMAT "PATH: byte offset B: detail". */
@@ -41,12 +42,7 @@ static polka_status idx_error(const idx_file *f, uint64_t offset, const char *fm
 
 static polka_status idx_open(idx_file *f, const char *path) {
     *f = (idx_file){.path = path};
-    errno = 0;
-    f->file = gzopen(path, "rb");
-    POLKA_CHECK(f->file != NULL, POLKA_ERR_IO, "cannot open '%s': %s", path,
-                errno ? strerror(errno) : "out of memory");
-    gzbuffer(f->file, 1 << 18);
-    return POLKA_OK;
+    return dataio_gzopen(path, &f->file);
 }
 
 static void idx_close(idx_file *f) {
@@ -128,6 +124,46 @@ static polka_status set_shape(idx_file *f, const unsigned char *bytes, unsigned 
                                      k > 1 ? "x" : "", d);
     }
     if (dims == 1) snprintf(f->shape, sizeof f->shape, "1");
+    if (f->p > POLKA_DATAIO_MAX_FEATURES)
+        return idx_error(f, 8, "records of %zu values (%s), above the limit of %zu values", f->p,
+                         f->shape, POLKA_DATAIO_MAX_FEATURES);
+    return POLKA_OK;
+}
+
+/* A plain (not gzipped) file must hold what its header announces (data after the records is
+ * check_end's, once they were read). */
+static polka_status check_size(idx_file *f) {
+    struct stat st;
+    if (!gzdirect(f->file) || stat(f->path, &st) != 0 || !S_ISREG(st.st_mode)) return POLKA_OK;
+    uint64_t data = (uint64_t)st.st_size - f->header, announced = (uint64_t)f->n * f->p;
+    if (data >= announced) return POLKA_OK;
+    return idx_error(f, f->header,
+                     "truncated: the header announces %zu records of %zu bytes (%llu bytes), but "
+                     "the file has %llu bytes after the header",
+                     f->n, f->p, (unsigned long long)announced, (unsigned long long)data);
+}
+
+/* Reads up to bytes bytes into *buf, grown as the data come (never more than twice what
+ * was read, plus one block): a header announcing more than the file holds costs no memory.
+ * *got < bytes only at the end of the file. */
+static polka_status idx_read_grow(idx_file *f, unsigned char **buf, size_t *capacity, size_t bytes,
+                                  size_t *got) {
+    *got = 0;
+    while (*got < bytes) {
+        size_t want = bytes - *got < IDX_BLOCK_BYTES ? bytes - *got : IDX_BLOCK_BYTES;
+        if (*capacity < *got + want) {
+            size_t cap = *capacity < bytes / 2 ? 2 * *capacity : bytes;
+            if (cap < *got + want) cap = *got + want;
+            unsigned char *grown = realloc(*buf, cap);
+            POLKA_CHECK_ALLOC(grown);
+            *buf = grown;
+            *capacity = cap;
+        }
+        size_t n = 0;
+        POLKA_CALL(idx_read(f, *buf + *got, want, &n));
+        *got += n;
+        if (n < want) break;
+    }
     return POLKA_OK;
 }
 
@@ -142,7 +178,8 @@ static polka_status read_header(idx_file *f, int labels) {
     if (got < 4 * (size_t)dims)
         return idx_error(f, 4 + got, "truncated header (%u dimensions announced)", dims);
     f->header = 4 + 4 * (uint64_t)dims;
-    return set_shape(f, bytes, dims);
+    POLKA_CALL(set_shape(f, bytes, dims));
+    return check_size(f);
 }
 
 /* Fails unless the file ends after the header and its records. */
@@ -163,10 +200,8 @@ static polka_status read_labels(idx_reader *r, const char *path) {
     if (f->n != r->images.n)
         return idx_error(f, 4, "%zu labels, but the images file '%s' has %zu records", f->n,
                          r->images.path, r->images.n);
-    r->label_bytes = malloc(f->n ? f->n : 1);
-    POLKA_CHECK_ALLOC(r->label_bytes);
     size_t got = 0;
-    POLKA_CALL(idx_read(f, r->label_bytes, f->n, &got));
+    POLKA_CALL(idx_read_grow(f, &r->label_bytes, &r->label_capacity, f->n, &got));
     if (got < f->n)
         return idx_error(f, f->header + got,
                          "truncated at label %zu: the header announces %zu labels", got, f->n);
@@ -195,8 +230,21 @@ static polka_status take_record(idx_reader *r, dataio_pass *pass, size_t i,
     double target = 0.0;
     if (!dataio_pass_target(pass, label, &target)) return label_error(r, i, pass);
     double *row = NULL;
-    POLKA_CALL(dataio_rows_push(pass->rows, i, target, &row));
+    polka_status status = dataio_rows_push(pass->rows, i, target, &row);
+    if (status != POLKA_OK)
+        return polka_error_set(status, "%s: record %zu: %s", r->images.path, i,
+                               polka_error_message());
     for (size_t j = 0; j < p; j++) row[j] = record[j];
+    return POLKA_OK;
+}
+
+/* Sets the pass up for records of p values, once the first records were read: the scan's
+ * statistics are sized by data seen, not by the header alone. */
+static polka_status start_pass(idx_reader *r, dataio_pass *pass) {
+    if (pass->stats == NULL) return POLKA_OK;
+    polka_status status = dataio_stats_begin_dense(pass->stats, r->images.p, &r->row);
+    if (status != POLKA_OK)
+        return polka_error_set(status, "%s: %s", r->images.path, polka_error_message());
     return POLKA_OK;
 }
 
@@ -204,32 +252,29 @@ static polka_status read_records(idx_reader *r, dataio_pass *pass) {
     idx_file *f = &r->images;
     size_t p = f->p, per_block = IDX_BLOCK_BYTES / p ? IDX_BLOCK_BYTES / p : 1;
     if (per_block > f->n) per_block = f->n ? f->n : 1;
-    r->block = malloc(per_block * p);
-    POLKA_CHECK_ALLOC(r->block);
     for (size_t first = 0; first < f->n; first += per_block) {
         size_t count = f->n - first < per_block ? f->n - first : per_block, got = 0;
-        POLKA_CALL(idx_read(f, r->block, count * p, &got));
+        POLKA_CALL(idx_read_grow(f, &r->block, &r->block_capacity, count * p, &got));
         if (got < count * p)
             return idx_error(f, f->header + (uint64_t)first * p + got,
                              "truncated in record %zu: the header announces %zu records of %zu "
                              "bytes",
                              first + got / p, f->n, p);
+        if (first == 0) POLKA_CALL(start_pass(r, pass));
         for (size_t k = 0; k < count; k++)
             POLKA_CALL(take_record(r, pass, first + k, r->block + k * p));
     }
+    if (f->n == 0) POLKA_CALL(start_pass(r, pass));
     pass->samples = f->n;
     return check_end(f);
 }
 
-/* Sets the pass up for records of p values. */
-static polka_status start_pass(idx_reader *r, dataio_pass *pass) {
+/* A read's records must have the training data's shape. */
+static polka_status check_shape(idx_reader *r, const dataio_pass *pass) {
     size_t p = r->images.p;
-    if (pass->stats) {
-        POLKA_CALL(dataio_stats_begin_dense(pass->stats, p, &r->row));
-    } else if (p != pass->info->p) {
+    if (pass->stats == NULL && p != pass->info->p)
         return idx_error(&r->images, 4, "records of %zu values (%s), but the training data has %zu",
                          p, r->images.shape, pass->info->p);
-    }
     return POLKA_OK;
 }
 
@@ -237,8 +282,8 @@ static polka_status read_files(idx_reader *r, const char *path, const char *labe
                                dataio_pass *pass) {
     POLKA_CALL(idx_open(&r->images, path));
     POLKA_CALL(read_header(&r->images, 0));
+    POLKA_CALL(check_shape(r, pass));
     POLKA_CALL(read_labels(r, labels_path));
-    POLKA_CALL(start_pass(r, pass));
     return read_records(r, pass);
 }
 

@@ -120,16 +120,13 @@ static polka_status parse_line(libsvm_reader *r, const char *p) {
     POLKA_CALL(parse_label(r, p, &p));
     for (p = skip_blank(p); *p != '\0' && *p != '#'; p = skip_blank(p))
         POLKA_CALL(parse_pair(r, p, &p));
-    return POLKA_OK;
+    return dataio_check_norm(r->value, r->nnz, r->text.path, r->text.line);
 }
 
 static polka_status scan_sample(const libsvm_reader *r, dataio_stats *stats) {
     polka_status status = dataio_stats_add_sparse(stats, r->index, r->value, r->nnz);
     if (status == POLKA_OK) status = dataio_stats_add_label(stats, r->label);
-    if (status != POLKA_OK)
-        return polka_error_set(status, "%s:%zu: %s", r->text.path, r->text.line,
-                               polka_error_message());
-    return POLKA_OK;
+    return dataio_located(status, r->text.path, r->text.line);
 }
 
 static polka_status read_sample(const libsvm_reader *r, dataio_pass *pass, uint64_t index) {
@@ -144,7 +141,8 @@ static polka_status read_sample(const libsvm_reader *r, dataio_pass *pass, uint6
                                  "label %.15g is not one of the %zu classes of the training data",
                                  r->label, pass->info->classes);
     double *row = NULL;
-    POLKA_CALL(dataio_rows_push(pass->rows, index, target, &row));
+    POLKA_CALL(dataio_located(dataio_rows_push(pass->rows, index, target, &row), r->text.path,
+                              r->text.line));
     memset(row, 0, p * sizeof *row);
     for (size_t k = 0; k < r->nnz; k++) row[r->index[k]] = r->value[k];
     return POLKA_OK;

@@ -52,7 +52,7 @@ polka_status polka_sim_read_like_run(const polka_plan *plan, const char *path,
     POLKA_CALL(from_file ? polka_data_scan(d->train, &train_options, &info)
                          : generated_info(plan, !options.regression, &info));
     polka_status status = polka_data_read(path, &options, &info, NULL, NULL, out, NULL);
-    if (status == POLKA_OK) polka_data_scale(out, &info, scale);
+    if (status == POLKA_OK) status = polka_data_scale(out, &info, scale);
     if (status == POLKA_OK && class_labels) status = copy_class_labels(&info, class_labels);
     polka_data_info_free(&info);
     return status;

@@ -84,8 +84,8 @@ static polka_status load(file_state *s) {
     s->total = (wanted + per_round - 1) / per_round * per_round;
     uint64_t *index = NULL;
     POLKA_CALL(polka_data_read(d->train, &s->options, &s->info, keep_row, s, &s->rows, &index));
-    polka_data_scale(&s->rows, &s->info, d->scale);
-    polka_status status = index_rows(s, index);
+    polka_status status = polka_data_scale(&s->rows, &s->info, d->scale);
+    if (status == POLKA_OK) status = index_rows(s, index);
     free(index);
     return status;
 }
@@ -161,8 +161,7 @@ static polka_status file_test_set(void *state, polka_dataset *test) {
     const polka_data_spec *d = &s->plan->data;
     polka_read_options options = read_options(s->plan, d->test_labels);
     POLKA_CALL(polka_data_read(d->test, &options, &s->info, NULL, NULL, test, NULL));
-    polka_data_scale(test, &s->info, d->scale);
-    return POLKA_OK;
+    return polka_data_scale(test, &s->info, d->scale);
 }
 
 const polka_source_ops polka_source_file = {

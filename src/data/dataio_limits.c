@@ -1,0 +1,138 @@
+/* What data may cost and hold: the memory budget, the sparsity rule, finite magnitudes, and
+ * scaling (which must leave finite values). The rules are described in polka/dataio.h. */
+#include "data/dataio_impl.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+static const double MB = 1024.0 * 1024.0;
+
+/* MemAvailable of /proc/meminfo in bytes, or 0 when it cannot be read. */
+static size_t mem_available(void) {
+    FILE *f = fopen("/proc/meminfo", "r");
+    if (f == NULL) return 0;
+    char line[256];
+    unsigned long long kb = 0;
+    while (fgets(line, sizeof line, f) != NULL)
+        if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1) break;
+    fclose(f);
+    return kb > SIZE_MAX / 1024 ? SIZE_MAX : (size_t)kb * 1024;
+}
+
+static size_t below_limit(size_t bytes, int resource) {
+    struct rlimit limit;
+    if (getrlimit(resource, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) return bytes;
+    return limit.rlim_cur < bytes ? (size_t)limit.rlim_cur : bytes;
+}
+
+size_t dataio_budget(const polka_read_options *options) {
+    if (options->memory_budget > 0) return options->memory_budget;
+    size_t bytes = mem_available();
+    if (bytes == 0) {
+        long pages = sysconf(_SC_AVPHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+        bytes = pages > 0 && size > 0 ? (size_t)pages * (size_t)size : SIZE_MAX;
+    }
+    return below_limit(below_limit(bytes, RLIMIT_AS), RLIMIT_DATA);
+}
+
+polka_status dataio_stats_fit(const dataio_stats *stats, size_t p) {
+    /* 48 bytes of running sums per feature in the scan, then 32 in the info it returns */
+    double bytes = 80.0 * (double)p;
+    POLKA_CHECK(bytes <= (double)stats->budget, POLKA_ERR_MEM,
+                "the statistics of %zu features take %.1f MB, over the memory budget of %.1f MB", p,
+                bytes / MB, (double)stats->budget / MB);
+    return POLKA_OK;
+}
+
+/* The sparsity rule: n samples of p features stored dense, for `values` listed values. */
+static polka_status check_density(double n, size_t p, double values) {
+    double dense = n * (double)p;
+    if (dense <= (double)POLKA_DATAIO_DENSE_FLOOR || dense <= POLKA_DATAIO_MAX_SPARSITY * values)
+        return POLKA_OK;
+    return polka_error_set(POLKA_ERR_FORMAT,
+                           "%.0f samples of %zu features are %.3g values stored dense, for %.0f "
+                           "values in the file: polka stores samples dense and refuses data more "
+                           "than %d times sparser than that",
+                           n, p, dense, values, POLKA_DATAIO_MAX_SPARSITY);
+}
+
+polka_status dataio_stats_grow_sparse(dataio_stats *stats, size_t p, size_t nnz) {
+    stats->values += (double)nnz;
+    if (p <= stats->p) return POLKA_OK;
+    POLKA_CALL(check_density((double)stats->n + 1, p, stats->values));
+    POLKA_CALL(dataio_stats_fit(stats, p));
+    POLKA_CALL(dataio_stats_reserve(stats, p));
+    stats->p = p;
+    return POLKA_OK;
+}
+
+polka_status dataio_stats_check_density(const dataio_stats *stats, const char *path) {
+    if (stats->dense_rows > 0) return POLKA_OK; /* a dense format lists every value */
+    polka_status status = check_density((double)stats->n, stats->p, stats->values);
+    if (status != POLKA_OK) return polka_error_set(status, "%s: %s", path, polka_error_message());
+    return POLKA_OK;
+}
+
+int dataio_norm_finite(const double *x, size_t count) {
+    double sum = 0.0;
+    for (size_t j = 0; j < count; j++) sum += x[j] * x[j];
+    return isfinite(sum);
+}
+
+polka_status dataio_check_feature(const polka_data_info *info, size_t j) {
+    double range = info->max[j] - info->min[j];
+    if (isfinite(range) && isfinite(info->mean[j]) && isfinite(info->stddev[j])) return POLKA_OK;
+    return polka_error_set(POLKA_ERR_FORMAT,
+                           "%s: feature %zu: its values, from %g to %g, overflow its statistics "
+                           "(range %g, mean %g, standard deviation %g): rescale the data",
+                           info->path, j + 1, info->min[j], info->max[j], range, info->mean[j],
+                           info->stddev[j]);
+}
+
+/* ---- scaling ----------------------------------------------------------------------------- */
+
+static void scale_feature(polka_dataset *data, const polka_data_info *info, polka_scale_kind kind,
+                          size_t j) {
+    double shift, factor;
+    if (kind == POLKA_SCALE_UNIT) {
+        double range = info->max[j] - info->min[j];
+        shift = info->min[j];
+        factor = range > 0 ? 1.0 / range : 0.0;
+    } else {
+        shift = info->mean[j];
+        factor = info->stddev[j] > 0 ? 1.0 / info->stddev[j] : 0.0;
+    }
+    size_t p = data->p;
+    for (size_t i = 0; i < data->n; i++) {
+        double *x = data->x + i * p + j;
+        *x = (*x - shift) * factor;
+    }
+}
+
+/* The error for scaled sample i, whose ‖x‖² or a value is not finite. */
+static polka_status scale_error(const polka_dataset *data, const polka_data_info *info,
+                                polka_scale_kind kind, size_t i) {
+    const double *x = data->x + i * data->p;
+    size_t j = 0;
+    while (j + 1 < data->p && isfinite(x[j]) && fabs(x[j]) < 1e150) j++;
+    return polka_error_set(POLKA_ERR_FORMAT,
+                           "sample %zu: feature %zu is %g after %s scaling with the statistics of "
+                           "'%s' (from %g to %g, mean %g, standard deviation %g): its squared "
+                           "norm is not finite",
+                           i + 1, j + 1, x[j], polka_scale_kind_name(kind),
+                           info->path ? info->path : "(the training data)", info->min[j],
+                           info->max[j], info->mean[j], info->stddev[j]);
+}
+
+polka_status polka_data_scale(polka_dataset *data, const polka_data_info *info,
+                              polka_scale_kind kind) {
+    if (kind == POLKA_SCALE_NONE || data->p != info->p) return POLKA_OK;
+    for (size_t j = 0; j < data->p; j++) scale_feature(data, info, kind, j);
+    for (size_t i = 0; i < data->n; i++)
+        if (!dataio_norm_finite(data->x + i * data->p, data->p))
+            return scale_error(data, info, kind, i);
+    return POLKA_OK;
+}

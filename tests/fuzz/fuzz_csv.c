@@ -1,0 +1,11 @@
+/* libFuzzer: the CSV reader (scan, read, scale); the label column is "label". */
+#include <stdint.h>
+
+#include "fuzz_data.h"
+#include "fuzz_util.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    polka_read_options options = {.format = POLKA_FORMAT_CSV};
+    fuzz_data_run(fuzz_file(0, "data.csv", data, size, 0), &options);
+    return 0;
+}
