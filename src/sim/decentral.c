@@ -51,6 +51,7 @@ static polka_status mpi_round(mpi_run *run, uint64_t t) {
 static polka_status mpi_log_step(mpi_run *run, size_t round, double samples,
                                  polka_sim_summary *summary) {
     size_t n = run->test.n * run->agent.outputs;
+    polka_stream_test_now(run->stream, samples, &run->test); /* drift: the present distribution */
     polka_status status = polka_agent_test_values(&run->agent, &run->test, run->f);
     if (status != POLKA_OK) memset(run->f, 0, n * sizeof *run->f);
     POLKA_CALL(polka_net_check(

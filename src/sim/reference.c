@@ -57,6 +57,7 @@ static polka_status reference_round(reference_run *run, uint64_t t) {
 static polka_status reference_log_step(reference_run *run, size_t round, double samples,
                                        polka_sim_summary *summary) {
     size_t len = run->test.n * run->agents[0].outputs;
+    polka_stream_test_now(run->stream, samples, &run->test); /* drift: the present distribution */
     memset(run->fbar, 0, len * sizeof *run->fbar);
     for (size_t a = 0; a < run->n; a++) {
         POLKA_CALL(polka_agent_test_values(&run->agents[a], &run->test, run->f + a * len));
