@@ -151,6 +151,20 @@ int main(int argc, char **argv) {
                                           "learner.sigma=1",     NULL};
     passed += run_case("sinc regression, regions, symmetric", regions, size, rank), total++;
     passed += run_case("file source, skewed, symmetric", file_skewed, size, rank), total++;
+    static const char *const dirichlet[] = {"data.split=dirichlet", "data.alpha=0.1", NULL};
+    static const char *const shards[] = {"data.split=shards", "data.shards=2",
+                                         "net.penalty=symmetric", "learner.batch=2", NULL};
+    static const char *const quantity[] = {"data.quantity_sigma=1.5", "net.penalty=symmetric",
+                                           NULL};
+    static const char *const drift[] = {"data.drift=0.002", "data.split=dirichlet",
+                                        "data.quantity_sigma=0.5", NULL};
+    const char *const file_shards[] = {"data.source=file",  train_set,       test_set,
+                                       "data.split=shards", "data.shards=1", NULL};
+    passed += run_case("paper, dirichlet alpha 0.1", dirichlet, size, rank), total++;
+    passed += run_case("symmetric, shards k=2, batch 2", shards, size, rank), total++;
+    passed += run_case("symmetric, quantity skew sigma 1.5", quantity, size, rank), total++;
+    passed += run_case("drift, dirichlet, quantity skew", drift, size, rank), total++;
+    passed += run_case("file source, shards k=1", file_shards, size, rank), total++;
     MPI_Barrier(MPI_COMM_WORLD);
     if (rank == 0) {
         remove(train);

@@ -167,3 +167,21 @@ void polka_stream_test_now(const polka_stream *stream, double samples, polka_dat
     for (size_t i = 0; i < test->n; i++)
         stream->source->drift(stream->state, drift * samples, test->x + i * test->p, test->y + i);
 }
+
+polka_status polka_stream_class_histogram(const polka_stream *stream, uint64_t samples,
+                                          size_t *counts) {
+    size_t classes = stream->facts.classes;
+    POLKA_CHECK(classes > 0, POLKA_ERR_ARG, "a class histogram needs class labels");
+    memset(counts, 0, stream->agents * classes * sizeof *counts);
+    double *x = malloc(stream->facts.dim * sizeof *x), y;
+    POLKA_CHECK_ALLOC(x);
+    polka_status status = POLKA_OK;
+    for (uint64_t g = 0; g < samples && status == POLKA_OK; g++) {
+        if (!polka_stream_sample_learned(stream, g)) continue;
+        status = polka_stream_sample(stream, g, x, &y);
+        size_t agent = (size_t)((g / stream->batch) % stream->agents);
+        if (status == POLKA_OK) counts[agent * classes + (size_t)y]++;
+    }
+    free(x);
+    return status;
+}

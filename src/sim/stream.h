@@ -37,6 +37,13 @@ polka_status polka_stream_sample(const polka_stream *stream, uint64_t g, double 
 polka_status polka_stream_agent_batch(const polka_stream *stream, size_t agent, uint64_t round,
                                       double *x, double *y);
 
+/**
+ * The realised per-agent class histogram of network samples 0..samples−1 (those the agents
+ * learn from): counts is agents × classes. POLKA_ERR_ARG without class labels.
+ */
+polka_status polka_stream_class_histogram(const polka_stream *stream, uint64_t samples,
+                                          size_t *counts);
+
 /** Allocates and fills the common test set; its size becomes the facts' n_test. */
 polka_status polka_stream_test_set(polka_stream *stream, polka_dataset *test);
 
