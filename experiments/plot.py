@@ -9,6 +9,8 @@ python3-matplotlib); run it with the system python: /usr/bin/python3 experiments
       mean test score and disagreement of several decentralized runs in one figure.
   plot.py sweep RUN.h5 ... -o OUT.png
       final mean score and disagreement per topology, one line per penalty c.
+  plot.py split HIST.csv -o OUT.png
+      the per-agent class histogram written by `polka data split` (stacked bars, one per agent).
 
 Reads only the run files: /metrics/<name> (rows = log steps, columns = agents),
 /metrics/round, /metrics/samples and the attributes of /config.
@@ -191,6 +193,34 @@ def plot_sweep(args):
     print(f"wrote {args.output}")
 
 
+def plot_split(args):
+    """Stacked bars: each agent's samples by class, as `polka data split` counted them."""
+    with open(args.histogram) as f:
+        title = f.readline().lstrip("# ").strip()
+        header = f.readline().strip().split(",")
+        rows = [list(map(int, line.split(","))) for line in f if line.strip()]
+    if not rows:
+        raise SystemExit(f"plot.py: {args.histogram} has no agents")
+    counts = np.array([r[1:] for r in rows], dtype=float)
+    agents = np.arange(counts.shape[0])
+    fig, ax = plt.subplots(figsize=(max(5, 0.35 * len(agents) + 2), 3.6))
+    cmap = plt.get_cmap("tab10" if counts.shape[1] <= 10 else "tab20")
+    bottom = np.zeros(len(agents))
+    for c in range(counts.shape[1]):
+        ax.bar(agents, counts[:, c], bottom=bottom, color=cmap(c % cmap.N),
+               label=header[c + 1].replace("class_", "class "))
+        bottom += counts[:, c]
+    ax.set_xlabel("agent")
+    ax.set_ylabel("training samples learned")
+    ax.set_title(title, fontsize=9)
+    ax.set_xticks(agents)
+    ax.legend(fontsize=7, ncol=min(counts.shape[1], 5), loc="upper center",
+              bbox_to_anchor=(0.5, -0.18))
+    fig.tight_layout()
+    fig.savefig(args.output, dpi=110)
+    print(f"wrote {args.output}")
+
+
 def main(argv):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -207,8 +237,12 @@ def main(argv):
     p = sub.add_parser("sweep")
     p.add_argument("runs", nargs="+")
     p.add_argument("-o", "--output", required=True)
+    p = sub.add_parser("split")
+    p.add_argument("histogram")
+    p.add_argument("-o", "--output", required=True)
     args = parser.parse_args(argv)
-    {"run": plot_run, "compare": plot_compare, "sweep": plot_sweep}[args.command](args)
+    commands = {"run": plot_run, "compare": plot_compare, "sweep": plot_sweep, "split": plot_split}
+    commands[args.command](args)
 
 
 if __name__ == "__main__":

@@ -48,3 +48,8 @@ add_test(NAME cli_run_centralized COMMAND ${POLKA_BIN} run --quiet --config
          ${PROJECT_SOURCE_DIR}/experiments/configs/multidist_hinge.ini --set data.n_train=1000)
 set_tests_properties(cli_run_centralized PROPERTIES PASS_REGULAR_EXPRESSION
                      "summary: test error [0-9.]+ %.*model order")
+
+# polka data split: the per-agent class histogram (CSV, figure) and its errors.
+add_test(NAME cli_data_split_histogram COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/data_split_test.sh ${POLKA_BIN})
+polka_cli_fails(data_split_regression "data.source = sinc has no classes to count" ${POLKA_BIN} data split --set data.source=sinc --set learner.loss=square)
+polka_cli_fails(data_split_bad_alpha "data.alpha must be in" ${POLKA_BIN} data split --set data.split=dirichlet --set data.alpha=-1)

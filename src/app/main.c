@@ -17,6 +17,8 @@ static void print_usage(void) {
         "  mpirun -n N polka run --config FILE [--set section.key=value ...] [--centralized]\n"
         "                        [--quiet] [--progress=auto|tty|plain|off]\n"
         "  polka data multidist -o FILE [--config FILE] [--set ...]   LIBSVM files FILE, FILE.t\n"
+        "  polka data split [-o FIG.png|FILE.csv] [--config FILE] [--set ...]\n"
+        "                                  per-agent class histogram of the run's training stream\n"
         "  polka graph generate --kind KIND --n N [--seed S ...] -o FILE | polka graph info FILE\n"
         "  polka predict --model RUN.h5[:AGENT] --data FILE [--labels FILE] [--format FORMAT]\n"
         "                [--output FILE]\n"
