@@ -9,6 +9,11 @@ python3-matplotlib); run it with the system python: /usr/bin/python3 experiments
       mean test score and disagreement of several decentralized runs in one figure.
   plot.py sweep RUN.h5 ... -o OUT.png
       final mean score and disagreement per topology, one line per penalty c.
+  plot.py drift AGENTS.h5 --centralized CENTRAL.h5 --frozen FROZEN.h5 --test TEST.svm -o OUT.png
+      a drifting multidist stream: test error against the present distribution over time of the
+      agents (mean, band = best..worst), centralized POLK, and the model of FROZEN.h5 (a
+      learner that stopped learning at its last sample), evaluated here on TEST.svm (the test
+      set at phase 0, `polka data multidist`) turned by data.drift x samples, as polka does.
   plot.py split HIST.csv -o OUT.png
       the per-agent class histogram written by `polka data split` (stacked bars, one per agent).
 
@@ -58,6 +63,20 @@ class Run:
     def samples_per_agent(self, agents=None):
         return self.metrics["samples"] / float(agents or self.agents)
 
+    def split(self):
+        """The data split as a paper states it: 'dirichlet α=0.1', 'shards k=2', ... (+ skew, drift)."""
+        c = self.config
+        split = c.get("data.split", "iid")
+        text = {"dirichlet": f"dirichlet α={c.get('data.alpha', '?')}",
+                "shards": f"shards k={c.get('data.shards', '?')}",
+                "skewed": f"skewed {c.get('data.skew_classes', '?')} classes, {c.get('data.skew_fraction', '?')}",
+                }.get(split, split)
+        if float(c.get("data.quantity_sigma", 0)) > 0:
+            text += f", quantity σ={c['data.quantity_sigma']}"
+        if float(c.get("data.drift", 0)) > 0:
+            text += f", drift {c['data.drift']} rad/sample"
+        return text
+
     def label(self):
         graph = os.path.splitext(os.path.basename(self.config.get("net.graph", "?")))[0]
         if self.mode == "centralized":
@@ -95,7 +114,7 @@ def plot_run(args):
                 lw=2, label="centralized POLK")
     ax.set_xlabel("updates (whole training set)" if run.batch else "training samples per agent")
     ax.set_ylabel(run.score_name)
-    ax.set_title(args.label or run.label())
+    ax.set_title(f"{args.label or run.label()}\n{run.split()}")
     ax.grid(alpha=0.3)
     ax.legend()
     rounds = run.metrics["round"]
@@ -148,6 +167,7 @@ def plot_compare(args):
     for ax in axes:
         ax.grid(alpha=0.3)
         ax.legend(fontsize=8)
+    fig.suptitle(f"data split: {runs[0].split()}", fontsize=10)
     fig.tight_layout()
     fig.savefig(args.output, dpi=110)
     print(f"wrote {args.output}")
@@ -221,6 +241,76 @@ def plot_split(args):
     print(f"wrote {args.output}")
 
 
+def read_libsvm(path, dim):
+    xs, ys = [], []
+    with open(path) as f:
+        for line in f:
+            parts = line.split()
+            if not parts:
+                continue
+            x = np.zeros(dim)
+            for item in parts[1:]:
+                k, v = item.split(":")
+                x[int(k) - 1] = float(v)
+            xs.append(x)
+            ys.append(int(float(parts[0])))
+    return np.array(xs), np.array(ys)
+
+
+def frozen_errors(path, test_x, test_y, phases):
+    """Test error of a Gaussian-kernel model (agent 0 of a run file) on the test set turned by
+    each phase about the origin in the first two coordinates (the multidist drift)."""
+    with h5py.File(path, "r") as f:
+        dictionary = np.asarray(f["models/agent_0000/dictionary"])
+        weights = np.asarray(f["models/agent_0000/weights"])
+        config = {k: text(v) for k, v in f["config"].attrs.items()}
+    if config.get("learner.kernel", "gaussian") != "gaussian":
+        raise SystemExit("plot.py drift: the frozen model must use the Gaussian kernel")
+    sigma = float(config["learner.sigma"])
+    errors = []
+    for phase in phases:
+        c, s = np.cos(phase), np.sin(phase)
+        x = test_x.copy()
+        x[:, 0], x[:, 1] = c * test_x[:, 0] - s * test_x[:, 1], s * test_x[:, 0] + c * test_x[:, 1]
+        sq = (x * x).sum(1)[:, None] + (dictionary * dictionary).sum(1)[None, :] - 2 * x @ dictionary.T
+        f_x = np.exp(-np.maximum(sq, 0) / (2 * sigma * sigma)) @ weights
+        errors.append(100.0 * np.mean(f_x.argmax(1) != test_y))
+    return np.array(errors)
+
+
+def plot_drift(args):
+    run, central = Run(args.decentralized), Run(args.centralized)
+    drift = float(run.config.get("data.drift", 0))
+    samples = run.metrics["samples"]
+    test_x, test_y = read_libsvm(args.test, int(run.config["data.dim"]))
+    frozen = frozen_errors(args.frozen, test_x, test_y, drift * samples)
+    with h5py.File(args.frozen, "r") as f:
+        stop = float(np.asarray(f["metrics/samples"])[-1])
+    err = 100.0 * (1.0 - run.metrics["test_score"])
+    fig, ax = plt.subplots(figsize=(9, 4.4))
+    ax.fill_between(samples, err.min(1), err.max(1), color="tab:blue", alpha=0.18,
+                    label="16 agents: best..worst")
+    ax.plot(samples, err.mean(1), color="tab:blue", lw=2, label=f"{run.agents} agents: mean ({run.label()})")
+    ax.plot(central.metrics["samples"], 100.0 * (1.0 - central.metrics["test_score"][:, 0]), "k--",
+            lw=2, label="centralized POLK")
+    ax.plot(samples, frozen, color="tab:red", lw=2, label=f"stopped learning at {stop:.0f} samples")
+    ax.axvline(stop, color="tab:red", ls=":", lw=1)
+    top = ax.secondary_xaxis("top", functions=(lambda s: np.degrees(drift * s),
+                                               lambda d: np.radians(d) / drift))
+    top.set_xlabel("rotation of the classes (degrees)")
+    ax.set_xlabel("training samples (all agents)")
+    ax.set_ylabel("test error against the present distribution (%)")
+    ax.set_title(f"drifting multidist: {run.split()}", fontsize=10)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(args.output, dpi=110)
+    print(f"wrote {args.output}")
+    last = samples <= stop
+    print(f"frozen model at its last sample: {frozen[last][-1] if last.any() else float('nan'):.2f} % "
+          f"(python), run file: {100 * (1 - Run(args.frozen).metrics['test_score'][-1, 0]):.2f} %")
+
+
 def main(argv):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -237,11 +327,18 @@ def main(argv):
     p = sub.add_parser("sweep")
     p.add_argument("runs", nargs="+")
     p.add_argument("-o", "--output", required=True)
+    p = sub.add_parser("drift")
+    p.add_argument("decentralized")
+    p.add_argument("--centralized", required=True)
+    p.add_argument("--frozen", required=True)
+    p.add_argument("--test", required=True)
+    p.add_argument("-o", "--output", required=True)
     p = sub.add_parser("split")
     p.add_argument("histogram")
     p.add_argument("-o", "--output", required=True)
     args = parser.parse_args(argv)
-    commands = {"run": plot_run, "compare": plot_compare, "sweep": plot_sweep, "split": plot_split}
+    commands = {"run": plot_run, "compare": plot_compare, "sweep": plot_sweep, "split": plot_split,
+                "drift": plot_drift}
     commands[args.command](args)
 
 
