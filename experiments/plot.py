@@ -309,6 +309,11 @@ def plot_drift(args):
     fig.tight_layout()
     fig.savefig(args.output, dpi=110)
     print(f"wrote {args.output}")
+    half = samples > samples[-1] / 2
+    print("tracking error (mean test error over the second half): "
+          f"{run.agents} agents {err.mean(1)[half].mean():.2f} %, centralized "
+          f"{np.mean(100 * (1 - central.metrics['test_score'][:, 0])[central.metrics['samples'] > samples[-1] / 2]):.2f} %, "
+          f"stopped learner {frozen[half].mean():.2f} %")
     # the check that this evaluation is polka's: the last model at the phase it stopped at
     at_stop = frozen_errors(args.frozen, test_x, test_y, [drift * stop])[0]
     print(f"stopped learner's last model at its last sample: {at_stop:.2f} % (plot.py), "
