@@ -13,6 +13,13 @@ python3-matplotlib); run it with the system python: /usr/bin/python3 experiments
       final mean error (or MSE) and disagreement against the graph's algebraic connectivity
       λ₂ (from /config/graph), one marker per topology and size, one colour per penalty c;
       centralized runs as horizontal lines.
+  plot.py drift AGENTS.h5 --centralized CENTRAL.h5 --frozen FROZEN.h5 --test TEST.svm -o OUT.png
+      a drifting multidist stream: test error against the present distribution over time of the
+      agents (mean, band = best..worst), centralized POLK, and the model of FROZEN.h5 (a
+      learner that stopped learning at its last sample), evaluated here on TEST.svm (the test
+      set at phase 0, `polka data multidist`) turned by data.drift x samples, as polka does.
+  plot.py split HIST.csv -o OUT.png
+      the per-agent class histogram written by `polka data split` (stacked bars, one per agent).
 
 Reads only the run files: /metrics/<name> (rows = log steps, columns = agents),
 /metrics/round, /metrics/samples and the attributes of /config.
@@ -60,6 +67,20 @@ class Run:
     def samples_per_agent(self, agents=None):
         return self.metrics["samples"] / float(agents or self.agents)
 
+    def split(self):
+        """The data split as a paper states it: 'dirichlet α=0.1', 'shards k=2', ... (+ skew, drift)."""
+        c = self.config
+        split = c.get("data.split", "iid")
+        text = {"dirichlet": f"dirichlet α={c.get('data.alpha', '?')}",
+                "shards": f"shards k={c.get('data.shards', '?')}",
+                "skewed": f"skewed {c.get('data.skew_classes', '?')} classes, {c.get('data.skew_fraction', '?')}",
+                }.get(split, split)
+        if float(c.get("data.quantity_sigma", 0)) > 0:
+            text += f", quantity σ={c['data.quantity_sigma']}"
+        if float(c.get("data.drift", 0)) > 0:
+            text += f", drift {c['data.drift']} rad/sample"
+        return text
+
     def label(self):
         graph = os.path.splitext(os.path.basename(self.config.get("net.graph", "?")))[0]
         if self.mode == "centralized":
@@ -97,7 +118,7 @@ def plot_run(args):
                 lw=2, label="centralized POLK")
     ax.set_xlabel("updates (whole training set)" if run.batch else "training samples per agent")
     ax.set_ylabel(run.score_name)
-    ax.set_title(args.label or run.label())
+    ax.set_title(f"{args.label or run.label()}\n{run.split()}")
     ax.grid(alpha=0.3)
     ax.legend()
     rounds = run.metrics["round"]
@@ -150,6 +171,7 @@ def plot_compare(args):
     for ax in axes:
         ax.grid(alpha=0.3)
         ax.legend(fontsize=8)
+    fig.suptitle(f"data split: {runs[0].split()}", fontsize=10)
     fig.tight_layout()
     fig.savefig(args.output, dpi=110)
     print(f"wrote {args.output}")
@@ -255,6 +277,111 @@ def plot_lambda2(args):
         print(f"{topo:>12} N={n:<6} c={c:<4g} lambda2={lam:10.4g}  error={err:7.3f}  disagreement={dis:.4g}")
     for agents, err in central:
         print(f"{'centralized':>12} N={agents:<6} error={err:7.3f}")
+def plot_split(args):
+    """Stacked bars: each agent's samples by class, as `polka data split` counted them."""
+    with open(args.histogram) as f:
+        title = f.readline().lstrip("# ").strip()
+        header = f.readline().strip().split(",")
+        rows = [list(map(int, line.split(","))) for line in f if line.strip()]
+    if not rows:
+        raise SystemExit(f"plot.py: {args.histogram} has no agents")
+    counts = np.array([r[1:] for r in rows], dtype=float)
+    agents = np.arange(counts.shape[0])
+    fig, ax = plt.subplots(figsize=(max(5, 0.35 * len(agents) + 2), 3.6))
+    cmap = plt.get_cmap("tab10" if counts.shape[1] <= 10 else "tab20")
+    bottom = np.zeros(len(agents))
+    for c in range(counts.shape[1]):
+        ax.bar(agents, counts[:, c], bottom=bottom, color=cmap(c % cmap.N),
+               label=header[c + 1].replace("class_", "class "))
+        bottom += counts[:, c]
+    ax.set_xlabel("agent")
+    ax.set_ylabel("training samples learned")
+    ax.set_title(title, fontsize=9)
+    ax.set_xticks(agents)
+    ax.legend(fontsize=7, ncol=min(counts.shape[1], 5), loc="upper center",
+              bbox_to_anchor=(0.5, -0.18))
+    fig.tight_layout()
+    fig.savefig(args.output, dpi=110)
+    print(f"wrote {args.output}")
+
+
+def read_libsvm(path, dim):
+    xs, ys = [], []
+    with open(path) as f:
+        for line in f:
+            parts = line.split()
+            if not parts:
+                continue
+            x = np.zeros(dim)
+            for item in parts[1:]:
+                k, v = item.split(":")
+                x[int(k) - 1] = float(v)
+            xs.append(x)
+            ys.append(int(float(parts[0])))
+    return np.array(xs), np.array(ys)
+
+
+def frozen_errors(path, test_x, test_y, phases):
+    """Test error of a Gaussian-kernel model (agent 0 of a run file) on the test set turned by
+    each phase about the origin in the first two coordinates (the multidist drift)."""
+    with h5py.File(path, "r") as f:
+        dictionary = np.asarray(f["models/agent_0000/dictionary"])
+        weights = np.asarray(f["models/agent_0000/weights"])
+        config = {k: text(v) for k, v in f["config"].attrs.items()}
+    if config.get("learner.kernel", "gaussian") != "gaussian":
+        raise SystemExit("plot.py drift: the frozen model must use the Gaussian kernel")
+    sigma = float(config["learner.sigma"])
+    errors = []
+    for phase in phases:
+        c, s = np.cos(phase), np.sin(phase)
+        x = test_x.copy()
+        x[:, 0], x[:, 1] = c * test_x[:, 0] - s * test_x[:, 1], s * test_x[:, 0] + c * test_x[:, 1]
+        sq = (x * x).sum(1)[:, None] + (dictionary * dictionary).sum(1)[None, :] - 2 * x @ dictionary.T
+        f_x = np.exp(-np.maximum(sq, 0) / (2 * sigma * sigma)) @ weights
+        errors.append(100.0 * np.mean(f_x.argmax(1) != test_y))
+    return np.array(errors)
+
+
+def plot_drift(args):
+    run, central = Run(args.decentralized), Run(args.centralized)
+    drift = float(run.config.get("data.drift", 0))
+    samples = run.metrics["samples"]
+    test_x, test_y = read_libsvm(args.test, int(run.config["data.dim"]))
+    stopped = Run(args.frozen)
+    stop = float(stopped.metrics["samples"][-1])
+    # while it learns, its own run file; after it stops, its last model on the turned test set
+    frozen = frozen_errors(args.frozen, test_x, test_y, drift * samples)
+    learning = np.interp(samples, stopped.metrics["samples"], 100 * (1 - stopped.metrics["test_score"][:, 0]))
+    frozen = np.where(samples <= stop, learning, frozen)
+    err = 100.0 * (1.0 - run.metrics["test_score"])
+    fig, ax = plt.subplots(figsize=(9, 4.4))
+    ax.fill_between(samples, err.min(1), err.max(1), color="tab:blue", alpha=0.18,
+                    label="16 agents: best..worst")
+    ax.plot(samples, err.mean(1), color="tab:blue", lw=2, label=f"{run.agents} agents: mean ({run.label()})")
+    ax.plot(central.metrics["samples"], 100.0 * (1.0 - central.metrics["test_score"][:, 0]), "k--",
+            lw=2, label="centralized POLK")
+    ax.plot(samples, frozen, color="tab:red", lw=2, label=f"stopped learning at {stop:.0f} samples")
+    ax.axvline(stop, color="tab:red", ls=":", lw=1)
+    top = ax.secondary_xaxis("top", functions=(lambda s: np.degrees(drift * s),
+                                               lambda d: np.radians(d) / drift))
+    top.set_xlabel("rotation of the classes (degrees)")
+    ax.set_xlabel("training samples (all agents)")
+    ax.set_ylabel("test error against the present distribution (%)")
+    ax.set_title(f"drifting multidist: {run.split()}", fontsize=10)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(args.output, dpi=110)
+    print(f"wrote {args.output}")
+    half = samples > samples[-1] / 2
+    print("tracking error (mean test error over the second half): "
+          f"{run.agents} agents {err.mean(1)[half].mean():.2f} %, centralized "
+          f"{np.mean(100 * (1 - central.metrics['test_score'][:, 0])[central.metrics['samples'] > samples[-1] / 2]):.2f} %, "
+          f"stopped learner {frozen[half].mean():.2f} %")
+    # the check that this evaluation is polka's: the last model at the phase it stopped at
+    at_stop = frozen_errors(args.frozen, test_x, test_y, [drift * stop])[0]
+    print(f"stopped learner's last model at its last sample: {at_stop:.2f} % (plot.py), "
+          f"{100 * (1 - stopped.metrics['test_score'][-1, 0]):.2f} % (its run file)")
 
 
 def main(argv):
@@ -276,8 +403,18 @@ def main(argv):
     p = sub.add_parser("lambda2")
     p.add_argument("runs", nargs="+")
     p.add_argument("-o", "--output", required=True)
+    p = sub.add_parser("drift")
+    p.add_argument("decentralized")
+    p.add_argument("--centralized", required=True)
+    p.add_argument("--frozen", required=True)
+    p.add_argument("--test", required=True)
+    p.add_argument("-o", "--output", required=True)
+    p = sub.add_parser("split")
+    p.add_argument("histogram")
+    p.add_argument("-o", "--output", required=True)
     args = parser.parse_args(argv)
-    commands = {"run": plot_run, "compare": plot_compare, "sweep": plot_sweep, "lambda2": plot_lambda2}
+    commands = {"run": plot_run, "compare": plot_compare, "sweep": plot_sweep, "split": plot_split,
+                "drift": plot_drift, "lambda2": plot_lambda2}
     commands[args.command](args)
 
 

@@ -52,3 +52,8 @@ set_tests_properties(cli_run_centralized PROPERTIES PASS_REGULAR_EXPRESSION
 # run.log_test: a test subset for the log steps before the last, the whole set at the last.
 add_test(NAME cli_log_test_subset COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/log_test_test.sh
          ${POLKA_BIN} ${CMAKE_CURRENT_BINARY_DIR}/runs/log_test)
+
+# polka data split: the per-agent class histogram (CSV, figure) and its errors.
+add_test(NAME cli_data_split_histogram COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/data_split_test.sh ${POLKA_BIN})
+polka_cli_fails(data_split_regression "data.source = sinc has no classes to count" ${POLKA_BIN} data split --set data.source=sinc --set learner.loss=square)
+polka_cli_fails(data_split_bad_alpha "data.alpha must be in" ${POLKA_BIN} data split --set data.split=dirichlet --set data.alpha=-1)

@@ -12,6 +12,7 @@ foreach(ranks 1 2 3 4)
 endforeach()
 
 polka_unit_test(test_network test_network.c)
+polka_unit_test(test_splits test_splits.c)
 
 # MPI errors are returned as codes and reported, not MPI's abort (MPI_ERRORS_RETURN).
 add_executable(test_mpi_errors test_mpi_errors.c)

@@ -14,6 +14,6 @@ polka_cli_fails(predict_missing_model "^polka predict: needs --model RUN.h5 and 
                 ${POLKA_BIN} predict --data x.svm)
 polka_cli_fails(predict_unknown_format "^polka predict: unknown data format 'svm'"
                 ${POLKA_BIN} predict --model x.h5 --data x.svm --format svm)
-polka_cli_fails(data_unknown_set "^polka data: unknown data set 'bogus' \\(multidist\\)"
+polka_cli_fails(data_unknown_set "^polka data: unknown data set 'bogus' \\(multidist, split\\)"
                 ${POLKA_BIN} data bogus -o x.svm)
-polka_cli_fails(data_missing_set "^polka data: missing the data set \\(multidist\\)" ${POLKA_BIN} data)
+polka_cli_fails(data_missing_set "^polka data: missing the data set \\(multidist\\) or split" ${POLKA_BIN} data)

@@ -171,6 +171,15 @@ int main(int argc, char **argv) {
     static const char *const regions[] = {"data.source=sinc",    "data.split=regions",
                                           "learner.loss=square", "net.penalty=symmetric",
                                           "learner.sigma=1",     NULL};
+    static const char *const dirichlet[] = {"data.split=dirichlet", "data.alpha=0.1", NULL};
+    static const char *const shards[] = {"data.split=shards", "data.shards=2",
+                                         "net.penalty=symmetric", "learner.batch=2", NULL};
+    static const char *const quantity[] = {"data.quantity_sigma=1.5", "net.penalty=symmetric",
+                                           NULL};
+    static const char *const drift[] = {"data.drift=0.002", "data.split=dirichlet",
+                                        "data.quantity_sigma=0.5", NULL};
+    const char *const file_shards[] = {"data.source=file",  train_set,       test_set,
+                                       "data.split=shards", "data.shards=1", NULL};
     struct {
         const char *name;
         const char *const *settings;
@@ -184,6 +193,11 @@ int main(int argc, char **argv) {
         {"file source (each rank its share), iid", file_iid},
         {"sinc regression, regions, symmetric", regions},
         {"file source, skewed, symmetric", file_skewed},
+        {"paper, dirichlet alpha 0.1", dirichlet},
+        {"symmetric, shards k=2, batch 2", shards},
+        {"symmetric, quantity skew sigma 1.5", quantity},
+        {"drift, dirichlet, quantity skew", drift},
+        {"file source, shards k=1", file_shards},
     };
     static const char *const controls[] = {"none",         "norma",      "bsgd-remove",
                                            "bsgd-project", "bsgd-merge", "nbsgd-remove",

@@ -30,8 +30,8 @@ static const polka_plan *plan_of(const polka_config *config) {
 static void test_agent_batches_tile_the_network_stream(void **state) {
     (void)state;
     polka_config config = small_config();
-    const char *splits[] = {"iid", "skewed", "mixtures"};
-    for (size_t s = 0; s < 3; s++) {
+    const char *splits[] = {"iid", "skewed", "mixtures", "dirichlet", "shards"};
+    for (size_t s = 0; s < 5; s++) {
         CHECK_OK(polka_config_set(&config, "data.split", splits[s]));
         polka_stream *stream = NULL;
         CHECK_OK(polka_stream_create(plan_of(&config), 4, 3, &stream));

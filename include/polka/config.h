@@ -39,13 +39,17 @@ typedef struct {
     size_t board; /* checkerboard: cells per side */
     double mean_var, sample_var;
     uint64_t means_seed;
-    char split[POLKA_NAME_LEN]; /* iid | skewed | mixtures */
+    char split[POLKA_NAME_LEN]; /* iid | skewed | mixtures | regions | dirichlet | shards */
     char train[POLKA_PATH_LEN], train_labels[POLKA_PATH_LEN];
     char test[POLKA_PATH_LEN], test_labels[POLKA_PATH_LEN];
     char format[POLKA_NAME_LEN], label_column[POLKA_NAME_LEN], scale[POLKA_NAME_LEN];
     size_t skew_classes;
     double snr_db, noise_std;
     double skew_fraction;
+    double alpha;          /* dirichlet split */
+    size_t shards;         /* shards split: classes per agent */
+    double quantity_sigma; /* quantity skew: log-normal spread of the agents' rates */
+    double drift;          /* drifting stream: radians per training sample */
     /* [learner] */
     char kernel[POLKA_NAME_LEN];
     double sigma, coef0;

@@ -29,8 +29,20 @@ void polka_dataset_free(polka_dataset *data);
 /** Writes a data set in LIBSVM text format ("label i:v ..." with 1-based indices). */
 polka_status polka_dataset_write_libsvm(const polka_dataset *data, const char *path);
 
-/** Streams of a generator: each is an independent counter-based sequence. */
-enum { POLKA_STREAM_TRAIN = 1, POLKA_STREAM_TEST = 2, POLKA_STREAM_SPLIT = 3 };
+/**
+ * Streams of a generator: each is an independent counter-based sequence. SPLIT: the split's
+ * draw for network sample g (index g); AGENT: a split's per-agent draws (index: the agent);
+ * SHUFFLE: a split's one-off draws (index 0); ACTIVE: quantity skew (index a: agent a's rate;
+ * agents + t·agents + a: whether agent a learns in round t).
+ */
+enum {
+    POLKA_STREAM_TRAIN = 1,
+    POLKA_STREAM_TEST = 2,
+    POLKA_STREAM_SPLIT = 3,
+    POLKA_STREAM_AGENT = 4,
+    POLKA_STREAM_SHUFFLE = 5,
+    POLKA_STREAM_ACTIVE = 6
+};
 
 /**
  * The POLK "multidist" Gaussian mixture (paper 000 §5.2, DESIGN.md): K classes with centres

@@ -43,6 +43,8 @@ typedef enum {
     POLKA_SPLIT_SKEWED,
     POLKA_SPLIT_MIXTURES,
     POLKA_SPLIT_REGIONS,
+    POLKA_SPLIT_DIRICHLET,
+    POLKA_SPLIT_SHARDS,
     POLKA_SPLIT_COUNT
 } polka_split_kind;
 
@@ -79,6 +81,10 @@ typedef struct {
     uint64_t means_seed;
     size_t skew_classes;
     double skew_fraction;
+    double alpha;          /**< dirichlet: agent a's class proportions ~ Dir(alpha·1) */
+    size_t shards;         /**< shards: classes per agent */
+    double quantity_sigma; /**< quantity skew: log-normal spread of the rates; 0 = off */
+    double drift;          /**< drifting stream: radians per training sample; 0 = off */
     double snr_db, noise_std;
     char train[POLKA_PATH_LEN], train_labels[POLKA_PATH_LEN];
     char test[POLKA_PATH_LEN], test_labels[POLKA_PATH_LEN];

@@ -60,6 +60,9 @@ double polka_regression_noise_std(const polka_regression *gen);
 /** The signal power measured at creation (sinc), or NaN when not measured (noise_std given). */
 double polka_regression_signal_power(const polka_regression *gen);
 
+/** The input dimension p. Pure. */
+size_t polka_regression_dim(const polka_regression *gen);
+
 /** The range [lo, hi) every coordinate of x is drawn from. Pure. */
 void polka_regression_range(const polka_regression *gen, double *lo, double *hi);
 

@@ -30,4 +30,11 @@ double polka_rng_normal(polka_rng *rng);
 /** Uniform integer in [0, n). */
 uint64_t polka_rng_below(polka_rng *rng, uint64_t n);
 
+/**
+ * The logarithm of a Gamma(shape, 1) draw, shape > 0 (Marsaglia–Tsang 2000 on the normals and
+ * uniforms of rng; shape < 1 by G(shape) = G(shape + 1)·U^(1/shape)). In logs so that a tiny
+ * shape (a Dirichlet α of 0.01) never underflows to 0.
+ */
+double polka_rng_log_gamma(polka_rng *rng, double shape);
+
 #endif

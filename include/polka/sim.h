@@ -115,4 +115,20 @@ polka_status polka_sim_predict(const polka_plan *plan, const polka_model *model,
                                const polka_dataset *data, double *predictions, double *score,
                                double *mean_loss);
 
+/** The realised per-agent class histogram of a configuration (`polka data split`). */
+typedef struct {
+    size_t agents, classes;
+    uint64_t samples; /**< the run's training samples (all agents), whole rounds */
+    size_t *counts;   /**< agents × classes: the samples of each class each agent learns from */
+} polka_class_histogram;
+
+/**
+ * Draws the run's training stream for the agents of the plan (net.agents, else the graph
+ * file's nodes, else `ranks`) and counts each agent's samples by class, as the run would
+ * learn them (splits and quantity skew included). Not collective.
+ */
+polka_status polka_sim_class_histogram(const polka_plan *plan, size_t ranks,
+                                       polka_class_histogram *out);
+void polka_class_histogram_free(polka_class_histogram *histogram);
+
 #endif

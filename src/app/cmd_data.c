@@ -52,16 +52,20 @@ static polka_status write_multidist(const polka_plan *plan, const char *output) 
 /* The one line naming the bad or missing data set, then the usage; on rank 0 only. */
 static void usage_error(const char *name) {
     if (name == NULL)
-        fprintf(stderr, "polka data: missing the data set (multidist)\n\n");
+        fprintf(stderr, "polka data: missing the data set (multidist) or split\n\n");
     else
-        fprintf(stderr, "polka data: unknown data set '%s' (multidist)\n\n", name);
-    fprintf(stderr, "usage: polka data multidist -o FILE [--config FILE] [--set ...]\n");
+        fprintf(stderr, "polka data: unknown data set '%s' (multidist, split)\n\n", name);
+    fprintf(stderr,
+            "usage: polka data multidist -o FILE [--config FILE] [--set ...]\n"
+            "       polka data split [-o FIG.png | FILE.csv] [--config FILE] [--set ...]\n");
 }
 
 int polka_cmd_data(int argc, char **argv, MPI_Comm comm) {
-    int rank = 0;
+    int rank = 0, size = 1;
     MPI_Comm_rank(comm, &rank);
-    if (argc < 2 || strcmp(argv[1], "multidist") != 0) {
+    MPI_Comm_size(comm, &size);
+    int split = argc >= 2 && strcmp(argv[1], "split") == 0;
+    if (argc < 2 || (!split && strcmp(argv[1], "multidist") != 0)) {
         if (rank == 0) usage_error(argc < 2 ? NULL : argv[1]);
         return 2;
     }
@@ -69,7 +73,11 @@ int polka_cmd_data(int argc, char **argv, MPI_Comm comm) {
     data_options options = {0};
     polka_status status =
         polka_app_read_plan(argc - 1, argv + 1, comm, &plan, data_extra, &options);
-    if (status == POLKA_OK && rank == 0) {
+    if (status == POLKA_OK && rank == 0 && split) {
+        status = options.output && strlen(options.output) >= POLKA_PATH_LEN
+                     ? polka_error_set(POLKA_ERR_ARG, "-o: path too long")
+                     : polka_data_split(&plan, size, options.output);
+    } else if (status == POLKA_OK && rank == 0) {
         if (options.output == NULL || strlen(options.output) >= POLKA_PATH_LEN)
             status = polka_error_set(POLKA_ERR_ARG, "polka data multidist needs -o FILE");
         else if (plan.data.source != POLKA_SOURCE_MULTIDIST)
@@ -85,7 +93,7 @@ int polka_cmd_data(int argc, char **argv, MPI_Comm comm) {
         if (rank == 0) fprintf(stderr, "polka data: %s\n", polka_error_message());
         return 1;
     }
-    if (rank == 0)
+    if (rank == 0 && !split)
         printf("wrote %s (%zu training points) and %s.t (%zu test points)\n", options.output,
                plan.data.n_train, options.output, plan.data.n_test);
     return 0;

@@ -10,6 +10,8 @@ static const char *const usage_lines[] = {
     "mpirun -n N polka run --config FILE [--set section.key=value ...] [--centralized]",
     "                      [--quiet] [--progress=auto|tty|plain|off]",
     "polka data multidist -o FILE [--config FILE] [--set ...]   LIBSVM files FILE, FILE.t",
+    "polka data split [-o FIG.png|FILE.csv] [--config FILE] [--set ...]   per-agent class "
+    "histogram",
     "polka graph generate --kind KIND --n N [--seed S ...] -o FILE | polka graph info FILE",
     "polka predict --model RUN.h5[:AGENT] --data FILE [--labels FILE] [--format FORMAT]",
     "              [--output FILE]",

@@ -31,3 +31,22 @@ uint64_t polka_rng_below(polka_rng *rng, uint64_t n) {
     uint64_t k = (uint64_t)(polka_rng_uniform(rng) * (double)n);
     return k < n ? k : n - 1;
 }
+
+/* Marsaglia & Tsang (2000), "A simple method for generating gamma variables", shape >= 1:
+ * d = shape − 1/3, c = 1/√(9d); accept v = (1 + c·x)³ (x normal) when
+ * log u < x²/2 + d − d·v + d·log v; the draw is d·v. */
+static double log_gamma_large(polka_rng *rng, double shape) {
+    double d = shape - 1.0 / 3.0, c = 1.0 / sqrt(9.0 * d);
+    for (;;) {
+        double x = polka_rng_normal(rng), v = 1.0 + c * x;
+        if (v <= 0.0) continue;
+        v = v * v * v;
+        if (log(polka_rng_uniform(rng)) < 0.5 * x * x + d - d * v + d * log(v))
+            return log(d) + log(v);
+    }
+}
+
+double polka_rng_log_gamma(polka_rng *rng, double shape) {
+    if (shape >= 1.0) return log_gamma_large(rng, shape);
+    return log_gamma_large(rng, shape + 1.0) + log(polka_rng_uniform(rng)) / shape;
+}

@@ -53,6 +53,10 @@ double polka_regression_clean(const polka_regression *gen, const double *x) {
     return r < 1e-8 ? 1.0 - r2 / 6.0 : sin(r) / r;
 }
 
+size_t polka_regression_dim(const polka_regression *gen) {
+    return gen->params.dim;
+}
+
 void polka_regression_range(const polka_regression *gen, double *lo, double *hi) {
     const polka_regression_params *params = &gen->params;
     *lo = params->kind == POLKA_REGRESSION_SINC ? -params->half_width : 0.0;

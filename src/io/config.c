@@ -63,6 +63,17 @@ static const polka_config_key config_keys[] = {
     KEY("data", skew_classes, POLKA_KEY_SIZE, "2", "skewed split: classes each agent mostly sees"),
     KEY("data", skew_fraction, POLKA_KEY_DOUBLE, "0.9",
         "skewed split: fraction of an agent's samples from its own classes"),
+    KEY("data", alpha, POLKA_KEY_DOUBLE, "1",
+        "dirichlet split: concentration; agent a's class proportions ~ Dir(alpha) (large: iid, "
+        "0.1: severe)"),
+    KEY("data", shards, POLKA_KEY_SIZE, "2",
+        "shards split: classes per agent (a seeded shuffle of the classes dealt round-robin)"),
+    KEY("data", quantity_sigma, POLKA_KEY_DOUBLE, "0",
+        "quantity skew (any split): agent a's rate r_a ~ lognormal(0, sigma^2), mean 1; it "
+        "learns its batch in a round with probability r_a / max r; 0 = off"),
+    KEY("data", drift, POLKA_KEY_DOUBLE, "0",
+        "drifting stream (multidist, sinc): radians per training sample by which the classes "
+        "rotate (multidist) or the peak circles (sinc); the test set follows; 0 = off"),
     KEY("learner", kernel, POLKA_KEY_STRING, "gaussian",
         "gaussian | laplacian | polynomial | linear"),
     KEY("learner", sigma, POLKA_KEY_DOUBLE, "0.6", "kernel bandwidth (polynomial: scale)"),

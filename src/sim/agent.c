@@ -59,6 +59,7 @@ polka_status polka_agent_prepare(polka_agent *agent, const polka_stream *stream,
     double start = polka_now();
     size_t b = agent->batch, p = agent->dim, c = agent->outputs;
     POLKA_CALL(polka_stream_agent_batch(stream, agent->id, round, agent->cand_x, agent->y));
+    agent->learns = polka_stream_agent_learns(stream, agent->id, round);
     POLKA_CALL(polka_learner_predict(agent->learner, agent->cand_x, b, agent->f_own));
     for (size_t r = 0; r < b; r++) {
         double *row = agent->sent + r * agent->payload;
@@ -96,6 +97,7 @@ static void neighbor_rows(polka_agent *agent) {
 }
 
 polka_status polka_agent_update(polka_agent *agent) {
+    if (!agent->learns) return POLKA_OK; /* quantity skew: no batch this round, no step */
     double start = polka_now();
     size_t b = agent->batch, c = agent->outputs;
     double *g = agent->cand_g;

@@ -16,6 +16,7 @@ typedef struct {
     size_t id, degree, batch, dim, outputs;
     size_t payload; /* doubles per point sent: the point, then (symmetric) f_i at it */
     int symmetric;
+    int learns; /* quantity skew: 0 when the agent has no batch to learn from this round */
     double c;
     const size_t *neighbors;
     const double *weights;

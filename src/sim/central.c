@@ -9,7 +9,7 @@ typedef struct {
     const polka_plan *plan;
     const polka_stream *stream;
     size_t dim;
-    const polka_dataset *test;
+    polka_dataset *test;
     polka_learner *learner;
     polka_dataset batch;
     polka_netlog log;
@@ -26,10 +26,15 @@ static polka_status central_round(void *context, uint64_t t) {
     central_run *run = context;
     size_t batch = run->batch.n, dim = run->dim;
     double start = polka_now();
-    for (size_t b = 0; b < batch; b++)
-        POLKA_CALL(polka_stream_sample(run->stream, t * batch + b, run->batch.x + b * dim,
-                                       run->batch.y + b));
+    size_t kept = 0; /* quantity skew: only the samples their agents learn from this round */
+    for (size_t b = 0; b < batch; b++) {
+        POLKA_CALL(polka_stream_sample(run->stream, t * batch + b, run->batch.x + kept * dim,
+                                       run->batch.y + kept));
+        kept += (size_t)polka_stream_sample_learned(run->stream, t * batch + b);
+    }
+    batch = kept;
     double drawn = polka_now();
+    if (batch == 0) return POLKA_OK;
     size_t c = polka_learner_outputs(run->learner);
     double *f = run->fg, *g = run->fg + batch * c;
     POLKA_CALL(polka_learner_predict(run->learner, run->batch.x, batch, f));
@@ -47,6 +52,7 @@ static polka_status central_round(void *context, uint64_t t) {
 static polka_status central_log(void *context, size_t round, double samples,
                                 polka_sim_summary *summary) {
     central_run *run = context;
+    polka_stream_test_now(run->stream, samples, run->test); /* drift: the present distribution */
     polka_dataset scored = polka_sim_log_test(run->plan, run->test, round, summary);
     POLKA_CALL(polka_learner_predict_output(run->learner, scored.x, scored.n, run->f));
     double loss = 0.0;

@@ -80,6 +80,7 @@ static polka_status average_test_values(mpi_run *run) {
 /* A log step (collective): test metrics of every agent, gathered on rank 0, and the run file. */
 static polka_status mpi_log_step(mpi_run *run, size_t round, double samples,
                                  polka_sim_summary *summary) {
+    polka_stream_test_now(run->stream, samples, &run->test); /* drift: the present distribution */
     run->scored = polka_sim_log_test(run->plan, &run->test, round, summary);
     polka_status status = average_test_values(run);
     for (size_t a = 0; a < run->halo.count && status == POLKA_OK; a++) {

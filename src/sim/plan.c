@@ -85,6 +85,10 @@ static polka_status plan_data(const polka_config *config, polka_data_spec *data)
         .means_seed = config->means_seed,
         .skew_classes = config->skew_classes,
         .skew_fraction = config->skew_fraction,
+        .alpha = config->alpha,
+        .shards = config->shards,
+        .quantity_sigma = config->quantity_sigma,
+        .drift = config->drift,
         .snr_db = config->snr_db,
         .noise_std = config->noise_std,
     };
@@ -197,8 +201,20 @@ static polka_status check_targets(const polka_plan *plan) {
     return POLKA_OK;
 }
 
+/* Quantity skew and drift apply to any split; drift needs a source that can move. */
+static const char *check_stream(const polka_plan *plan) {
+    const polka_data_spec *d = &plan->data;
+    if (!(d->quantity_sigma >= 0 && d->quantity_sigma <= 10))
+        return "data.quantity_sigma must be in [0, 10]";
+    if (!(d->drift >= 0)) return "data.drift must be >= 0";
+    if (d->drift > 0 && polka_source_of(d->source)->drift == NULL)
+        return "data.drift > 0 needs a source that drifts (multidist, sinc)";
+    return NULL;
+}
+
 static polka_status check_data(const polka_plan *plan) {
     PLAN_CHECK(polka_source_of(plan->data.source)->check(plan));
+    PLAN_CHECK(check_stream(plan));
     PLAN_CHECK(polka_split_check_source(plan->data.split, plan->data.source));
     return check_targets(plan);
 }

@@ -56,6 +56,7 @@ static polka_status reference_round(reference_run *run, uint64_t t) {
 
 static polka_status reference_log_step(reference_run *run, size_t round, double samples,
                                        polka_sim_summary *summary) {
+    polka_stream_test_now(run->stream, samples, &run->test); /* drift: the present distribution */
     polka_dataset scored = polka_sim_log_test(run->plan, &run->test, round, summary);
     size_t len = scored.n * run->agents[0].outputs;
     memset(run->fbar, 0, len * sizeof *run->fbar);

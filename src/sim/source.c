@@ -16,6 +16,8 @@ static const polka_split_ops *const splits[POLKA_SPLIT_COUNT] = {
     [POLKA_SPLIT_SKEWED] = &polka_split_skewed,
     [POLKA_SPLIT_MIXTURES] = &polka_split_mixtures,
     [POLKA_SPLIT_REGIONS] = &polka_split_regions,
+    [POLKA_SPLIT_DIRICHLET] = &polka_split_dirichlet,
+    [POLKA_SPLIT_SHARDS] = &polka_split_shards,
 };
 
 const polka_source_ops *polka_source_of(polka_source_kind kind) {

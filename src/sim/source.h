@@ -45,6 +45,9 @@ typedef struct {
      * noise-free target at x. */
     void (*slab)(const void *state, double *lo, double *hi);
     double (*clean)(const void *state, const double *x);
+    /* Optional (drifting streams): moves a sample drawn at phase 0 to the distribution at
+     * `phase` (radians: data.drift × training samples so far); x and *y in place. */
+    void (*drift)(const void *state, double phase, double *x, double *y);
     /* 1 when the source has per-agent variants (mixtures). */
     int variants;
     /* Optional: the training rows the source holds in memory (a file source). */
@@ -60,6 +63,7 @@ typedef struct {
     const polka_plan *plan;
     const polka_data_facts *facts;
     size_t agents;
+    const void *split_state; /* the split's tables (open), or NULL */
 } polka_draw;
 
 typedef struct {
@@ -73,6 +77,9 @@ typedef struct {
     int local_rows;
     /* 1: one generator variant per agent. */
     int per_agent_variants;
+    /* Optional: the split's own tables, built once when the stream opens; freed by close. */
+    polka_status (*open)(const polka_draw *draw, void **state);
+    void (*close)(void *state);
     /* Network sample g (training index `index`) of agent `agent` into x and *y. */
     polka_status (*sample)(const polka_draw *draw, size_t agent, uint64_t g, uint64_t index,
                            double *x, double *y);
@@ -82,7 +89,28 @@ typedef struct {
 extern const polka_source_ops polka_source_multidist, polka_source_checkerboard, polka_source_sinc,
     polka_source_friedman, polka_source_file;
 extern const polka_split_ops polka_split_iid, polka_split_skewed, polka_split_mixtures,
-    polka_split_regions;
+    polka_split_regions, polka_split_dirichlet, polka_split_shards;
+
+/*
+ * Label-skew splits by per-agent class proportions (split_classes.c): agent a's sample g is of
+ * class c with probability p_a(c), drawn by the uniform of (run.seed, SPLIT, g), and is then
+ * the source's sample of class c. The table holds agents × classes cumulative proportions.
+ */
+typedef struct {
+    size_t agents, classes;
+    double *cumulative; /* agents × classes; row a ends at 1 */
+} polka_class_table;
+
+/* A table of agents × classes zeros (close frees it); the split fills in weights per row. */
+polka_status polka_class_table_open(const polka_draw *draw, polka_class_table **table);
+void polka_class_table_close(void *table);
+/* Turns row a's weights into cumulative proportions (weights are >= 0, not all 0). */
+void polka_class_table_normalise(polka_class_table *table, size_t agent);
+/* Needs a source that draws a sample of a given class (the split's fits). */
+const char *polka_class_split_fits(const polka_source_ops *source);
+/* The sample op of a class-table split. */
+polka_status polka_class_split_sample(const polka_draw *draw, size_t agent, uint64_t g,
+                                      uint64_t index, double *x, double *y);
 
 /* The entry of a source or split kind (the tables, in the order of the enums). */
 const polka_source_ops *polka_source_of(polka_source_kind kind);

@@ -1,5 +1,6 @@
 /* data.source = multidist: the POLK Gaussian mixture (paper 000 §5.2), one generator, or one
  * per agent (mixtures: agent a's means from means_seed + MIXTURE_SEED_STEP·(a + 1)). */
+#include <math.h>
 #include <stdlib.h>
 
 #include "sim_impl.h"
@@ -81,6 +82,15 @@ static polka_status multidist_sample_class(const void *state, size_t c, uint64_t
     return POLKA_OK;
 }
 
+/* Drift: the whole distribution turns by `phase` about the origin in the plane of the first two
+ * coordinates (class centres, component means and, the noise being isotropic, the samples). */
+static void multidist_drift(const void *state, double phase, double *x, double *y) {
+    (void)state, (void)y;
+    double c = cos(phase), s = sin(phase), x0 = x[0], x1 = x[1];
+    x[0] = c * x0 - s * x1;
+    x[1] = s * x0 + c * x1;
+}
+
 /* The test distribution is the network's: test point i comes from variant i mod variants. */
 static polka_status multidist_test_set(void *state, polka_dataset *test) {
     const multidist_state *s = state;
@@ -99,6 +109,7 @@ const polka_source_ops polka_source_multidist = {
     .close = multidist_close,
     .sample = multidist_sample,
     .sample_class = multidist_sample_class,
+    .drift = multidist_drift,
     .variants = 1,
     .test_set = multidist_test_set,
 };

@@ -1,4 +1,6 @@
 /* data.source = sinc | friedman: generated regression streams (classes = 0). */
+#include <math.h>
+
 #include "polka/regression.h"
 #include "source.h"
 
@@ -55,18 +57,32 @@ static void regression_slab(const void *state, double *lo, double *hi) {
     polka_regression_range(state, lo, hi);
 }
 
+/* Drift (sinc): the peak moves from 0 along the circle c(φ) = (h/2)(1 − cos φ, sin φ); the
+ * target becomes sinc‖x − c(φ)‖ with the sample's noise kept. */
+static void sinc_drift(const void *state, double phase, double *x, double *y) {
+    double lo, hi;
+    polka_regression_range(state, &lo, &hi);
+    double r = (hi - lo) / 4.0, shift[2] = {r * (1.0 - cos(phase)), r * sin(phase)}, saved[2];
+    size_t n = polka_regression_dim(state) < 2 ? 1 : 2;
+    double before = polka_regression_clean(state, x);
+    for (size_t k = 0; k < n; k++) saved[k] = x[k], x[k] -= shift[k];
+    double after = polka_regression_clean(state, x);
+    for (size_t k = 0; k < n; k++) x[k] = saved[k];
+    *y += after - before;
+}
+
 static polka_status regression_test_set(void *state, polka_dataset *test) {
     polka_regression_fill(state, POLKA_STREAM_TEST, 0, test);
     return POLKA_OK;
 }
 
-#define REGRESSION_SOURCE(source_name)                                                             \
+#define REGRESSION_SOURCE(source_name, drift_op)                                                   \
     {                                                                                              \
         .name = source_name, .targets = POLKA_TARGETS_VALUES, .check = regression_check,           \
         .planned_facts = regression_facts, .open = regression_open, .close = regression_close,     \
         .sample = regression_sample, .slab = regression_slab, .clean = regression_clean,           \
-        .test_set = regression_test_set,                                                           \
+        .test_set = regression_test_set, .drift = drift_op,                                        \
     }
 
-const polka_source_ops polka_source_sinc = REGRESSION_SOURCE("sinc");
-const polka_source_ops polka_source_friedman = REGRESSION_SOURCE("friedman");
+const polka_source_ops polka_source_sinc = REGRESSION_SOURCE("sinc", sinc_drift);
+const polka_source_ops polka_source_friedman = REGRESSION_SOURCE("friedman", NULL);

@@ -5,10 +5,6 @@
 #include "polka/rng.h"
 #include "source.h"
 
-static const char *skewed_fits(const polka_source_ops *source) {
-    return source->sample_class ? NULL : "it cannot draw a sample of a given class";
-}
-
 static const char *skewed_check(const polka_plan *plan, const polka_data_facts *facts) {
     const polka_data_spec *d = &plan->data;
     if (!(d->skew_fraction >= 0 && d->skew_fraction <= 1))
@@ -39,7 +35,7 @@ static polka_status skewed_sample(const polka_draw *draw, size_t agent, uint64_t
 
 const polka_split_ops polka_split_skewed = {
     .name = "skewed",
-    .fits = skewed_fits,
+    .fits = polka_class_split_fits,
     .check = skewed_check,
     .sample = skewed_sample,
 };

@@ -38,7 +38,32 @@ polka_status polka_stream_sample(const polka_stream *stream, uint64_t g, double 
 polka_status polka_stream_agent_batch(const polka_stream *stream, size_t agent, uint64_t round,
                                       double *x, double *y);
 
+/**
+ * The realised per-agent class histogram of network samples 0..samples−1 (those the agents
+ * learn from): counts is agents × classes. POLKA_ERR_ARG without class labels.
+ */
+polka_status polka_stream_class_histogram(const polka_stream *stream, uint64_t samples,
+                                          size_t *counts);
+
 /** Allocates and fills the common test set; its size becomes the facts' n_test. */
 polka_status polka_stream_test_set(polka_stream *stream, polka_dataset *test);
+
+/**
+ * Quantity skew (data.quantity_sigma > 0): 1 when agent a learns from its batch in round t, a
+ * pure function of (run.seed, agent, round); always 1 without quantity skew. An agent that does
+ * not learn in a round still takes part in the exchange (its neighbours still evaluate at its
+ * points and use its values), but takes no step.
+ */
+int polka_stream_agent_learns(const polka_stream *stream, size_t agent, uint64_t round);
+
+/** The same for network sample g (the agent and round it belongs to). */
+int polka_stream_sample_learned(const polka_stream *stream, uint64_t g);
+
+/**
+ * Drifting stream (data.drift > 0): moves the test set (from polka_stream_test_set, of this
+ * stream) to the distribution after `samples` training samples: metrics against the present.
+ * Does nothing without drift.
+ */
+void polka_stream_test_now(const polka_stream *stream, double samples, polka_dataset *test);
 
 #endif
