@@ -171,7 +171,7 @@ int main(int argc, char **argv) {
     size_t n_train = argc > 5 ? strtoul(argv[5], NULL, 10) : train.n;
     if (n_train > train.n) n_train = train.n;
     polka_learner_params params;
-    polka_learner_params_defaults(&params);
+    params = polka_learner_defaults();
     params.kernel.sigma = argc > 6 ? atof(argv[6]) : 5.0;
     params.eta = argc > 7 ? atof(argv[7]) : 0.5;
     params.lambda = argc > 8 ? atof(argv[8]) : 1e-5;

@@ -54,7 +54,7 @@ static void describe(const polka_learner_params *pr, char *out, size_t size) {
         used += snprintf(out + used, size - used, " rho=%g", pr->loss.rho);
     switch (pr->control) {
     case POLKA_CONTROL_KOMP:
-        snprintf(out + used, size - used, " kp=%g (eps=%.3g)", pr->kp, polka_learner_budget(pr));
+        snprintf(out + used, size - used, " kp=%g (eps=%.3g)", pr->kp, polka_learner_epsilon(pr));
         break;
     case POLKA_CONTROL_NORMA:
         snprintf(out + used, size - used, " tau=%zu", pr->tau);
@@ -63,12 +63,12 @@ static void describe(const polka_learner_params *pr, char *out, size_t size) {
         break;
     case POLKA_CONTROL_NBSGD_REMOVE:
     case POLKA_CONTROL_NBSGD_PROJECT:
-        used += snprintf(out + used, size - used, " B=%zu beta=%g", pr->max_points, pr->beta);
+        used += snprintf(out + used, size - used, " B=%zu beta=%g", pr->budget, pr->beta);
         if (pr->control == POLKA_CONTROL_NBSGD_PROJECT)
             snprintf(out + used, size - used, " k=%zu", pr->neighbours);
         break;
     default:
-        used += snprintf(out + used, size - used, " B=%zu", pr->max_points);
+        used += snprintf(out + used, size - used, " B=%zu", pr->budget);
         if (pr->control == POLKA_CONTROL_BSGD_PROJECT)
             snprintf(out + used, size - used, " k=%s", pr->neighbours ? "some" : "all");
         break;
@@ -109,7 +109,7 @@ static int run(const char *data_name, const entry *e, const polka_dataset *train
 
 static polka_learner_params base(double sigma, polka_loss_kind loss, polka_control_kind control) {
     polka_learner_params params;
-    polka_learner_params_defaults(&params);
+    params = polka_learner_defaults();
     params.kernel.sigma = sigma;
     params.loss.kind = loss;
     params.control = control;
@@ -122,7 +122,7 @@ static polka_learner_params bsgd(double sigma, polka_loss_kind loss, polka_contr
     polka_learner_params params = base(sigma, loss, control);
     params.schedule = POLKA_SCHEDULE_PEGASOS;
     params.lambda = lambda;
-    params.max_points = budget;
+    params.budget = budget;
     return params;
 }
 

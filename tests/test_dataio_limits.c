@@ -1,6 +1,6 @@
 /* What the data readers refuse before it costs memory or time (issue 13): IDX headers that
  * announce more than the file holds (defect 6), LIBSVM files far too sparse for dense storage
- * or over the memory budget (defect 7), and magnitudes that overflow the kernels (defect 9).
+ * or over the memory limit (defect 7), and magnitudes that overflow the kernels (defect 9).
  * Every file is crafted here. */
 #include <math.h>
 #include <stdio.h>
@@ -131,23 +131,23 @@ static void test_libsvm_too_sparse(void **state) {
     free(text);
 }
 
-/* Defect 7: the memory budget, for the scan's statistics and for the kept samples. */
-static void test_memory_budget(void **state) {
+/* Defect 7: the memory limit, for the scan's statistics and for the kept samples. */
+static void test_memory_limit(void **state) {
     (void)state;
-    const char *path = write_text("budget.svm", "1 1:1 300:2\n-1 2:1 299:1\n1 3:1\n");
-    polka_read_options tight = {.memory_budget = 16000};
+    const char *path = write_text("limit.svm", "1 1:1 300:2\n-1 2:1 299:1\n1 3:1\n");
+    polka_read_options tight = {.memory_limit = 16000};
     expect_scan_error(path, &tight, POLKA_ERR_MEM,
-                      "budget.svm:1: the statistics of 300 features take 0.0 MB, over the memory "
-                      "budget of 0.0 MB");
+                      "limit.svm:1: the statistics of 300 features take 0.0 MB, over the memory "
+                      "limit of 0.0 MB");
     polka_data_info info;
     CHECK_OK(polka_data_scan(path, NULL, &info));
-    polka_read_options two_rows = {.memory_budget = 2 * 302 * sizeof(double)};
+    polka_read_options two_rows = {.memory_limit = 2 * 302 * sizeof(double)};
     polka_dataset data;
     assert_int_equal(polka_data_read(path, &two_rows, &info, NULL, NULL, &data, NULL),
                      POLKA_ERR_MEM);
     assert_non_null(strstr(polka_error_message(),
-                           "budget.svm:3: 3 samples of 300 features take 0.0 MB, over the memory "
-                           "budget of 0.0 MB"));
+                           "limit.svm:3: 3 samples of 300 features take 0.0 MB, over the memory "
+                           "limit of 0.0 MB"));
     assert_null(data.x);
     CHECK_OK(polka_data_read(path, &two_rows, &info, keep_every_third, NULL, &data, NULL));
     assert_int_equal(data.n, 1);
@@ -156,10 +156,10 @@ static void test_memory_budget(void **state) {
 
     /* the default: what the machine has available, never more than it has */
     polka_read_options defaults = {0};
-    size_t budget = dataio_budget(&defaults);
+    size_t limit = dataio_memory_limit(&defaults);
     double physical = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
-    assert_true(budget > 0 && (double)budget <= physical);
-    assert_int_equal(dataio_budget(&tight), 16000);
+    assert_true(limit > 0 && (double)limit <= physical);
+    assert_int_equal(dataio_memory_limit(&tight), 16000);
 }
 
 /* Defect 9: magnitudes whose ‖x‖² overflows are refused at read time, with the line. */
@@ -214,7 +214,7 @@ static void test_scale_overflow(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_idx_header_beyond_data), cmocka_unit_test(test_libsvm_too_sparse),
-        cmocka_unit_test(test_memory_budget),          cmocka_unit_test(test_magnitudes),
+        cmocka_unit_test(test_memory_limit),           cmocka_unit_test(test_magnitudes),
         cmocka_unit_test(test_scale_overflow),
     };
     return cmocka_run_group_tests(tests, make_tmp_dir, remove_tmp_dir);

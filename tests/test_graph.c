@@ -239,7 +239,7 @@ static void test_read_file(void **state) {
 /* ---- generators ------------------------------------------------------------------------- */
 
 static polka_graph *make(polka_graph_kind kind, size_t n) {
-    polka_graph_spec spec = polka_graph_spec_default(kind, n);
+    polka_graph_spec spec = polka_graph_spec_defaults(kind, n);
     return generate_ok(&spec);
 }
 
@@ -292,7 +292,7 @@ static void test_generate_lattices(void **state) {
     assert_degrees(g, 2, 4);
     assert_well_formed(g);
     polka_graph_free(&g);
-    polka_graph_spec spec = polka_graph_spec_default(POLKA_GRAPH_GRID, 15);
+    polka_graph_spec spec = polka_graph_spec_defaults(POLKA_GRAPH_GRID, 15);
     spec.rows = 3; /* 3 x 5, node r * 5 + c */
     g = generate_ok(&spec);
     assert_int_equal(polka_graph_edges(g), 3 * 4 + 2 * 5);
@@ -313,7 +313,7 @@ static void test_generate_lattices(void **state) {
     assert_degrees(g, 4, 4);
     assert_well_formed(g);
     polka_graph_free(&g);
-    spec = polka_graph_spec_default(POLKA_GRAPH_TORUS, 15);
+    spec = polka_graph_spec_defaults(POLKA_GRAPH_TORUS, 15);
     spec.cols = 5;
     g = generate_ok(&spec);
     assert_int_equal(polka_graph_edges(g), 30);
@@ -338,7 +338,7 @@ static void check_random_kind(polka_graph_spec spec) {
 
 static void test_generate_random(void **state) {
     (void)state;
-    polka_graph_spec spec = polka_graph_spec_default(POLKA_GRAPH_ER, 32);
+    polka_graph_spec spec = polka_graph_spec_defaults(POLKA_GRAPH_ER, 32);
     spec.seed = 7;
     check_random_kind(spec);
     spec.kind = POLKA_GRAPH_RGG;
@@ -356,7 +356,7 @@ static void test_generate_random(void **state) {
     assert_int_equal(polka_graph_edges(g), 1 + 2 * 14);
     assert_int_equal(polka_graph_check_connected(g, "ba"), POLKA_OK);
     polka_graph_free(&g);
-    spec = polka_graph_spec_default(POLKA_GRAPH_ER, 16);
+    spec = polka_graph_spec_defaults(POLKA_GRAPH_ER, 16);
     spec.p = 1.0;
     g = generate_ok(&spec);
     assert_int_equal(polka_graph_edges(g), 120);
@@ -376,45 +376,45 @@ static void spec_fails(polka_graph_spec spec, const char *want) {
 
 static void test_generate_bad_specs(void **state) {
     (void)state;
-    polka_graph_spec s = polka_graph_spec_default(POLKA_GRAPH_LINE, 1);
+    polka_graph_spec s = polka_graph_spec_defaults(POLKA_GRAPH_LINE, 1);
     spec_fails(s, "n = 1");
-    s = polka_graph_spec_default(POLKA_GRAPH_RING, 2);
+    s = polka_graph_spec_defaults(POLKA_GRAPH_RING, 2);
     spec_fails(s, "ring: needs n >= 3");
-    s = polka_graph_spec_default(POLKA_GRAPH_ER, 16);
+    s = polka_graph_spec_defaults(POLKA_GRAPH_ER, 16);
     s.p = 0;
     spec_fails(s, "p = 0 is not in (0, 1]");
     s.p = 1.5;
     spec_fails(s, "p = 1.5");
     s.p = NAN;
     spec_fails(s, "p = nan");
-    s = polka_graph_spec_default(POLKA_GRAPH_GRID, 16);
+    s = polka_graph_spec_defaults(POLKA_GRAPH_GRID, 16);
     s.rows = 3;
     spec_fails(s, "rows x cols (3 x 0) must equal n = 16");
     s.rows = 4;
     s.cols = 5;
     spec_fails(s, "rows x cols (4 x 5)");
-    s = polka_graph_spec_default(POLKA_GRAPH_TORUS, 16);
+    s = polka_graph_spec_defaults(POLKA_GRAPH_TORUS, 16);
     s.rows = 2;
     spec_fails(s, "torus: needs rows, cols >= 3");
-    s = polka_graph_spec_default(POLKA_GRAPH_SMALLWORLD, 16);
+    s = polka_graph_spec_defaults(POLKA_GRAPH_SMALLWORLD, 16);
     s.k = 8;
     spec_fails(s, "2k < n");
     s.k = 2;
     s.rewire = -0.1;
     spec_fails(s, "rewiring probability");
-    s = polka_graph_spec_default(POLKA_GRAPH_BA, 16);
+    s = polka_graph_spec_defaults(POLKA_GRAPH_BA, 16);
     s.k = 16;
     spec_fails(s, "1 <= k < n");
-    s = polka_graph_spec_default(POLKA_GRAPH_RGG, 16);
+    s = polka_graph_spec_defaults(POLKA_GRAPH_RGG, 16);
     s.radius = 0;
     spec_fails(s, "radius");
-    s = polka_graph_spec_default(POLKA_GRAPH_COMPLETE, 1000000);
+    s = polka_graph_spec_defaults(POLKA_GRAPH_COMPLETE, 1000000);
     spec_fails(s, "edges (limit");
 }
 
 static void test_generate_connected(void **state) {
     (void)state;
-    polka_graph_spec spec = polka_graph_spec_default(POLKA_GRAPH_ER, 32);
+    polka_graph_spec spec = polka_graph_spec_defaults(POLKA_GRAPH_ER, 32);
     spec.p = 0.08;
     spec.seed = 1;
     polka_graph *g = NULL;
@@ -504,7 +504,7 @@ static void check_metropolis(polka_graph *g) {
 
 static void test_metropolis(void **state) {
     (void)state;
-    polka_graph_spec spec = polka_graph_spec_default(POLKA_GRAPH_ER, 32);
+    polka_graph_spec spec = polka_graph_spec_defaults(POLKA_GRAPH_ER, 32);
     polka_graph *g = generate_ok(&spec);
     check_metropolis(g);
     polka_graph_free(&g);
@@ -587,7 +587,7 @@ static polka_graph *round_trip(const polka_graph *g, char *text, size_t size) {
 static void test_round_trip(void **state) {
     (void)state;
     static char text[1 << 16];
-    polka_graph_spec spec = polka_graph_spec_default(POLKA_GRAPH_ER, 24);
+    polka_graph_spec spec = polka_graph_spec_defaults(POLKA_GRAPH_ER, 24);
     spec.seed = 3;
     polka_graph *g = generate_ok(&spec);
     polka_graph *back = round_trip(g, text, sizeof text);

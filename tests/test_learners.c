@@ -14,7 +14,7 @@
 static polka_learner_params gaussian_params(double sigma, polka_loss_kind loss,
                                             polka_control_kind control) {
     polka_learner_params params;
-    polka_learner_params_defaults(&params);
+    params = polka_learner_defaults();
     params.kernel.sigma = sigma;
     params.loss.kind = loss;
     params.control = control;
@@ -76,7 +76,7 @@ static void test_names_and_checks(void **state) {
     assert_non_null(polka_learner_check(&params)); /* needs the horizon */
     params.horizon = 100;
     assert_null(polka_learner_check(&params));
-    params.max_points = 0;
+    params.budget = 0;
     assert_non_null(polka_learner_check(&params));
     /* the zero-initialised new fields of an old caller keep komp valid */
     polka_learner_params old = {.kernel = {.kind = POLKA_KERNEL_GAUSSIAN, .sigma = 1},
@@ -397,7 +397,7 @@ static polka_learner_params bsgd_params(polka_control_kind control, size_t budge
     polka_learner_params params = gaussian_params(0.3, POLKA_LOSS_HINGE, control);
     params.schedule = POLKA_SCHEDULE_PEGASOS;
     params.lambda = 1e-3;
-    params.max_points = budget;
+    params.budget = budget;
     return params;
 }
 
@@ -514,7 +514,7 @@ static void test_square_loss_iterate_stays_in_ball(void **state) {
         polka_learner_params params = gaussian_params(0.5, POLKA_LOSS_SQUARE, kinds[k]);
         params.schedule = POLKA_SCHEDULE_PEGASOS;
         params.lambda = 0.05;
-        params.max_points = 20;
+        params.budget = 20;
         params.beta = 50;
         polka_learner *learner = NULL;
         CHECK_OK(polka_learner_create(&params, 1, 0, &learner));
@@ -586,7 +586,7 @@ static void test_every_control_through_update_batch(void **state) {
         polka_learner_params params =
             gaussian_params(0.6, POLKA_LOSS_MULTI_HINGE, (polka_control_kind)k);
         params.tau = 30;
-        params.max_points = 30;
+        params.budget = 30;
         params.beta = 50;
         params.neighbours = k == POLKA_CONTROL_NBSGD_PROJECT ? 5 : 0;
         params.lambda = 0.01;
@@ -601,7 +601,7 @@ static void test_every_control_through_update_batch(void **state) {
             size_t order = polka_model_order(polka_learner_model(learner));
             if (k == POLKA_CONTROL_NORMA) assert_true(order <= params.tau);
             if (k >= POLKA_CONTROL_BSGD_REMOVE && k <= POLKA_CONTROL_BSGD_MERGE)
-                assert_true(order <= params.max_points);
+                assert_true(order <= params.budget);
         }
         CHECK_OK(polka_learner_predict(learner, test_x, TESTS, fa));
         CHECK_OK(polka_model_eval(polka_learner_model(learner), test_x, TESTS, fb));

@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "polka/h5log.h"
-#include "sim/metrics.h"
+#include "sim/metrics_impl.h"
 
 #define AGENTS 37
 #define ROWS   3

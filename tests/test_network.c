@@ -6,7 +6,7 @@
 
 #include "polka/config.h"
 #include "polka/sim.h"
-#include "sim/stream.h"
+#include "sim/stream_impl.h"
 #include "test_util.h"
 
 static polka_config small_config(void) {

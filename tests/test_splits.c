@@ -6,7 +6,7 @@
 
 #include "polka/config.h"
 #include "polka/sim.h"
-#include "sim/stream.h"
+#include "sim/stream_impl.h"
 #include "test_util.h"
 
 enum { AGENTS = 8, CLASSES = 5, PER_AGENT = 2000 };

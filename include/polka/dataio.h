@@ -32,7 +32,7 @@
  * ## Memory
  * Samples are stored dense (n×p doubles, polka_dataset). Before any allocation sized by a
  * header or a feature index, the readers check it against what the data can hold and against
- * a memory budget (polka_read_options.memory_budget; by default the memory the machine has
+ * a memory limit (polka_read_options.memory_limit; by default the memory the machine has
  * available, MemAvailable, or less under `ulimit -v`/`-d`), and refuse with POLKA_ERR_MEM
  * naming the file, the place and the sizes:
  * - a scan keeps 48 bytes of statistics per feature and returns 32 (80·p in all);
@@ -100,7 +100,7 @@ typedef struct {
     const char *labels_path;  /**< IDX: the labels file (required for IDX) */
     const char *label_column; /**< CSV: the name of the label column (NULL: "label") */
     int regression;           /**< 1: targets are real values (no class map); 0: classes */
-    size_t memory_budget;     /**< bytes the scan or read may take (0: available memory) */
+    size_t memory_limit;      /**< bytes the scan or read may take (0: available memory) */
 } polka_read_options;
 
 /** What a first pass over a TRAINING file learns; the same on every rank for the same file. */

@@ -75,7 +75,7 @@ typedef enum {
     POLKA_GRAPH_BA,         /**< Barabási–Albert, k edges per new node (random) */
 } polka_graph_kind;
 
-/** What to generate. Start from polka_graph_spec_default() and change what you need. */
+/** What to generate. Start from polka_graph_spec_defaults() and change what you need. */
 typedef struct {
     polka_graph_kind kind;
     size_t n;      /**< number of nodes (≥ 2) */
@@ -127,7 +127,7 @@ const char *polka_weight_kind_name(polka_weight_kind kind);
 
 /** A spec of the given kind and size with the defaults: seed 1, p 0.2, radius 0.5, k 2,
  *  rewire 0.1, rows = cols = 0. Pure. */
-polka_graph_spec polka_graph_spec_default(polka_graph_kind kind, size_t n);
+polka_graph_spec polka_graph_spec_defaults(polka_graph_kind kind, size_t n);
 
 /** Checks a spec (POLKA_ERR_ARG with a message naming the bad value). */
 polka_status polka_graph_spec_check(const polka_graph_spec *spec);

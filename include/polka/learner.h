@@ -7,19 +7,19 @@
  * model order. polka_learner_step() does all three for one agent on its own loss.
  *
  * The controls (polka_control_kind):
- * - komp: POLK, destructive KOMP to budget ε (paper 000).
+ * - komp: POLK, destructive KOMP to the error bound ε (paper 000).
  * - none: plain functional SGD, every point is kept.
  * - norma: NORMA truncation (paper 004): the newest `tau` terms are kept. The weights decay
  *   by (1 − η_t λ) per step through one global scale s (true weights = s · stored), an O(1)
  *   decay; s is folded into the stored weights when it falls below 1e-100 and whenever the
  *   model is read (polka_learner_model), so readers always see the true weights.
  * - bsgd-remove, bsgd-project, bsgd-merge: budgeted SGD (Wang, Crammer, Vucetic 2012): at
- *   most `max_points` points; while there are more, the point with the smallest
+ *   most `budget` points; while there are more, the point with the smallest
  *   ‖w_m‖²k(x_m,x_m) is removed, or removed after projecting its term onto the other points
  *   (all of them, or the `neighbours` most correlated), or merged with the partner that
  *   loses least into one Gaussian point (Gaussian kernel only).
  * - nbsgd-remove, nbsgd-project: nonparametric BSGD (paper 001): like BSGD, but each new
- *   point beyond `max_points` triggers the maintenance only with probability min(β/t, 1),
+ *   point beyond `budget` triggers the maintenance only with probability min(β/t, 1),
  *   so the model grows with the data; the draws are counter-based (seed, t).
  * With the square loss and 0 < λ ≤ 1, bsgd-* and nbsgd-* project the iterate onto the ball
  * ‖w‖_H ≤ y_max/√λ after the maintenance (paper 001, Alg. 2–3; y_max: the largest |y| seen).
@@ -46,7 +46,7 @@
 #include "polka/model.h"
 
 typedef enum {
-    POLKA_CONTROL_KOMP,          /**< POLK: destructive KOMP to budget ε */
+    POLKA_CONTROL_KOMP,          /**< POLK: destructive KOMP to the error bound ε */
     POLKA_CONTROL_NONE,          /**< plain functional SGD: every point is kept */
     POLKA_CONTROL_NORMA,         /**< NORMA: keep the newest τ terms */
     POLKA_CONTROL_BSGD_REMOVE,   /**< BSGD budget: remove the smallest term */
@@ -64,8 +64,8 @@ typedef enum {
 
 /**
  * The learner's parameters. Zero is a valid value of every field added after `jitter`
- * except tau (norma) and max_points (bsgd-*, nbsgd-*), which the controls that use them
- * require ≥ 1. polka_learner_params_defaults() gives the documented defaults.
+ * except tau (norma) and budget (bsgd-*, nbsgd-*), which the controls that use them
+ * require ≥ 1. polka_learner_defaults() gives the documented defaults.
  */
 typedef struct {
     polka_kernel kernel;
@@ -74,11 +74,11 @@ typedef struct {
     double eta;     /**< step size η > 0 (the constant, or the scale of η/√t) */
     double lambda;  /**< regulariser λ ≥ 0, with ηλ < 1 (pegasos: λ > 0) */
     double kp;      /**< parsimony constant K_p: ε = K_p η_t^{3/2} when epsilon < 0 */
-    double epsilon; /**< the KOMP budget ε; < 0 to derive it from K_p */
+    double epsilon; /**< the KOMP error bound ε; < 0 to derive it from K_p */
     double jitter;  /**< relative jitter on K's diagonal in KOMP and projections; 0 = default */
     polka_schedule_kind schedule; /**< step sizes; default constant */
     size_t tau;                   /**< norma: terms kept; default 1000 */
-    size_t max_points;            /**< bsgd-*, nbsgd-*: the budget B; default 100 */
+    size_t budget;                /**< bsgd-*, nbsgd-*: the budget B; default 100 */
     double beta;       /**< nbsgd-*: maintenance probability min(β/t, 1); default 1000 */
     size_t neighbours; /**< *-project: project onto the k most correlated points
                             (the k nearest for radial kernels); 0 = all; default 0 */
@@ -100,13 +100,13 @@ typedef struct polka_learner_s polka_learner;
  * K_p = 0.04, ε from K_p, jitter 0 (1e-10), constant steps, τ = 1000, B = 100, β = 1000,
  * all neighbours, ν = 0, no offset, last iterate, seed 0. Pure.
  */
-void polka_learner_params_defaults(polka_learner_params *params);
+polka_learner_params polka_learner_defaults(void);
 
 /** Returns NULL when the parameters are valid, else a message. Pure. */
 const char *polka_learner_check(const polka_learner_params *params);
 
-/** The KOMP budget ε the parameters give at the constant step η. Pure. */
-double polka_learner_budget(const polka_learner_params *params);
+/** The KOMP error bound ε the parameters give at the constant step η. Pure. */
+double polka_learner_epsilon(const polka_learner_params *params);
 
 /** Parses "komp", "none", "norma", "bsgd-remove", "bsgd-project", "bsgd-merge",
  * "nbsgd-remove" or "nbsgd-project". */

@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "app.h"
+#include "app_impl.h"
 #include "polka/data.h"
 #include "polka/net.h"
 #include "polka/sim.h"

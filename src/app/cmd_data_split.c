@@ -9,7 +9,7 @@
 #include <string.h>
 #include <sys/wait.h>
 
-#include "app.h"
+#include "app_impl.h"
 #include "polka/sim.h"
 
 extern char **environ;

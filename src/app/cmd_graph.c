@@ -1,5 +1,5 @@
 /* polka graph: generate topology files and describe them. Serial, no MPI. */
-#include "cmd_graph.h"
+#include "cmd_graph_impl.h"
 
 #include <errno.h>
 #include <math.h>
@@ -273,7 +273,7 @@ static void print_summary(const polka_graph *g, const generate_options *o, uint6
 }
 
 static int cmd_generate(int argc, char **argv) {
-    generate_options o = {.spec = polka_graph_spec_default(POLKA_GRAPH_RING, 0)};
+    generate_options o = {.spec = polka_graph_spec_defaults(POLKA_GRAPH_RING, 0)};
     int code = parse_generate(argc, argv, &o);
     if (code < 0) code = check_applicable(&o);
     if (code >= 0) return code;

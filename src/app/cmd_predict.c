@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "app.h"
-#include "cmd_predict.h"
+#include "app_impl.h"
+#include "cmd_predict_impl.h"
 #include "polka/dataio.h"
 #include "polka/h5log.h"
 #include "polka/loss.h"

@@ -1,7 +1,7 @@
 /* polka report: summarises run files (HDF5) in one table. Serial, no MPI. */
-#include "cmd_report.h"
+#include "cmd_report_impl.h"
 
-#include "app.h"
+#include "app_impl.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -4,7 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "app.h"
+#include "app_impl.h"
 #include "polka/net.h"
 #include "polka/loss.h"
 #include "polka/sim.h"

@@ -1,7 +1,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "app.h"
+#include "app_impl.h"
 #include "polka/net.h"
 
 /*

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "app.h"
+#include "app_impl.h"
 #include "polka/plan.h"
 
 static const char *const usage_lines[] = {

@@ -4,10 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "app.h"
-#include "cmd_graph.h"
-#include "cmd_predict.h"
-#include "cmd_report.h"
+#include "app_impl.h"
+#include "cmd_graph_impl.h"
+#include "cmd_predict_impl.h"
+#include "cmd_report_impl.h"
 #include "polka/net.h"
 
 /* The serial commands (graph, predict, report): rank 0 does the work, every rank returns

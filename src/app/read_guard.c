@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "app.h"
+#include "app_impl.h"
 
 static char message[1024];
 static size_t message_len;

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "app.h"
+#include "app_impl.h"
 #include "polka/h5log.h"
 
 #ifndef POLKA_BLAS_DESCRIPTION

@@ -1,5 +1,5 @@
 /* Private interface between the learner (learner.c) and its model-order controls:
- * NORMA (norma.c), the BSGD budget maintenance (budget.c), NBSGD's gate and the suffix
+ * NORMA (norma.c), the BSGD budget maintenance (maintenance.c), NBSGD's gate and the suffix
  * average (nbsgd.c). */
 #ifndef POLKA_CONTROL_IMPL_H
 #define POLKA_CONTROL_IMPL_H
@@ -37,10 +37,10 @@ int polka_norma_adapts(polka_loss_kind kind);
  */
 void polka_norma_adapt(polka_loss *loss, double nu, double eta, double mean_indicator);
 
-/* ---- Budget maintenance (budget.c) and NBSGD (nbsgd.c) ---- */
+/* ---- Budget maintenance (maintenance.c) and NBSGD (nbsgd.c) ---- */
 
 /* The suffix average Σ_{t > start} w_t / count over every point that was ever in the model,
- * indexed by the point's id (the ids of polka_budget). */
+ * indexed by the point's id (the ids of polka_maintenance). */
 typedef struct {
     size_t p, c;
     uint64_t start;    /* iterates with t > start are averaged */
@@ -55,7 +55,7 @@ typedef struct {
 
 typedef struct {
     polka_control_kind kind;
-    size_t max_points, neighbours;
+    size_t budget, neighbours;
     double beta, jitter;
     uint64_t seed;
     size_t *ids; /* per model row: the id of its point */
@@ -66,26 +66,27 @@ typedef struct {
     size_t *index_work; /* scratch, index_size indices */
     size_t index_size;
     polka_average *average; /* NULL unless suffix > 0 */
-} polka_budget;
+} polka_maintenance;
 
-polka_status polka_budget_create(const polka_learner_params *params, size_t p, size_t c,
-                                 polka_budget **out);
-void polka_budget_free(polka_budget **budget);
+polka_status polka_maintenance_create(const polka_learner_params *params, size_t p, size_t c,
+                                      polka_maintenance **out);
+void polka_maintenance_free(polka_maintenance **state);
 
 /* Gives ids to the model's rows first..M−1, just appended (and records their points in the
  * suffix average). */
-polka_status polka_budget_appended(polka_budget *budget, const polka_model *model, size_t first);
+polka_status polka_maintenance_appended(polka_maintenance *state, const polka_model *model,
+                                        size_t first);
 
 /*
  * The maintenance after update t appended `added` points: BSGD while the order passes B;
  * NBSGD once per added point beyond B with probability min(β/t, 1). stats as in
  * polka_learner_last_stats.
  */
-polka_status polka_budget_maintain(polka_budget *budget, polka_model *model, uint64_t t,
-                                   size_t added, polka_komp_stats *stats);
+polka_status polka_maintenance_apply(polka_maintenance *state, polka_model *model, uint64_t t,
+                                     size_t added, polka_komp_stats *stats);
 
 /* NBSGD's gate: 1 when maintenance draw r of update t fires, with probability min(β/t, 1). */
-int polka_nbsgd_fires(const polka_budget *budget, uint64_t t, uint64_t r);
+int polka_nbsgd_fires(const polka_maintenance *state, uint64_t t, uint64_t r);
 
 /* The suffix average: iterates t > (1 − suffix)·horizon are averaged. */
 polka_status polka_average_create(size_t p, size_t c, double suffix, uint64_t horizon,

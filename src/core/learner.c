@@ -32,14 +32,14 @@ typedef struct {
 struct polka_learner_s {
     polka_learner_params params;
     size_t classes, outputs;
-    double budget;         /* KOMP ε at the constant step */
+    double komp_epsilon;   /* KOMP ε at the constant step */
     polka_loss loss;       /* the loss with its current (adapted) ρ and ε */
     uint64_t steps;        /* updates taken */
     double *offset;        /* C: b (zeros unless params.offset) */
     double *output_offset; /* C: the suffix average's b */
     polka_model *model;
     polka_komp *komp;
-    polka_budget *bounded; /* bsgd-*, nbsgd-* */
+    polka_maintenance *bounded; /* bsgd-*, nbsgd-* */
     polka_komp_stats last;
     learner_cache *cache;
     double *scratch; /* 3 × n×C + n×p: weight rows, f values, gradients, kept points */
@@ -75,8 +75,8 @@ const char *polka_schedule_kind_name(polka_schedule_kind kind) {
     return polka_name_at(schedule_names, POLKA_COUNT(schedule_names), (int)kind);
 }
 
-void polka_learner_params_defaults(polka_learner_params *params) {
-    *params = (polka_learner_params){
+polka_learner_params polka_learner_defaults(void) {
+    return (polka_learner_params){
         .kernel = {.kind = POLKA_KERNEL_GAUSSIAN, .sigma = 0.6, .degree = 3, .coef0 = 1.0},
         .loss = {.kind = POLKA_LOSS_MULTI_HINGE, .epsilon = 0.1, .rho = 1.0, .delta = 1.0},
         .control = POLKA_CONTROL_KOMP,
@@ -86,7 +86,7 @@ void polka_learner_params_defaults(polka_learner_params *params) {
         .epsilon = -1.0,
         .schedule = POLKA_SCHEDULE_CONSTANT,
         .tau = 1000,
-        .max_points = 100,
+        .budget = 100,
         .beta = 1000.0,
     };
 }
@@ -112,7 +112,7 @@ static double komp_budget_at(const polka_learner_params *params, double eta) {
     return params->epsilon >= 0 ? params->epsilon : params->kp * pow(eta, 1.5);
 }
 
-double polka_learner_budget(const polka_learner_params *params) {
+double polka_learner_epsilon(const polka_learner_params *params) {
     return komp_budget_at(params, params->eta);
 }
 
@@ -132,7 +132,7 @@ static const char *check_control(const polka_learner_params *params) {
     polka_control_kind kind = params->control;
     if ((unsigned)kind > POLKA_CONTROL_NBSGD_PROJECT) return "learner.control is unknown";
     if (kind == POLKA_CONTROL_NORMA && params->tau < 1) return "learner.tau must be >= 1";
-    if (is_budget_control(kind) && params->max_points < 1) return "learner.budget must be >= 1";
+    if (is_budget_control(kind) && params->budget < 1) return "learner.budget must be >= 1";
     if (kind == POLKA_CONTROL_BSGD_MERGE && params->kernel.kind != POLKA_KERNEL_GAUSSIAN)
         return "learner.control = bsgd-merge needs the gaussian kernel";
     if (!(params->beta >= 0) || !isfinite(params->beta)) return "learner.beta must be >= 0";
@@ -175,7 +175,7 @@ static polka_status create_parts(polka_learner *learner, size_t p) {
     POLKA_CALL(polka_model_create(&params->kernel, p, c, &learner->model));
     POLKA_CALL(polka_komp_create(params->jitter, &learner->komp));
     if (is_budget_control(params->control))
-        POLKA_CALL(polka_budget_create(params, p, c, &learner->bounded));
+        POLKA_CALL(polka_maintenance_create(params, p, c, &learner->bounded));
     return POLKA_OK;
 }
 
@@ -191,7 +191,7 @@ polka_status polka_learner_create(const polka_learner_params *params, size_t p, 
     learner->loss = params->loss;
     learner->classes = classes;
     learner->outputs = polka_loss_outputs(params->loss.kind, classes);
-    learner->budget = polka_learner_budget(params);
+    learner->komp_epsilon = polka_learner_epsilon(params);
     polka_status status = create_parts(learner, p);
     if (status != POLKA_OK) {
         polka_learner_free(&learner);
@@ -205,7 +205,7 @@ void polka_learner_free(polka_learner **learner) {
     if (learner == NULL || *learner == NULL) return;
     polka_model_free(&(*learner)->model);
     polka_komp_free(&(*learner)->komp);
-    polka_budget_free(&(*learner)->bounded);
+    polka_maintenance_free(&(*learner)->bounded);
     free((*learner)->cache);
     free((*learner)->offset);
     free((*learner)->output_offset);
@@ -400,7 +400,7 @@ static polka_status control_order(polka_learner *learner, uint64_t t, double eta
     const polka_learner_params *params = &learner->params;
     switch (params->control) {
     case POLKA_CONTROL_KOMP: {
-        double eps = params->schedule == POLKA_SCHEDULE_CONSTANT ? learner->budget
+        double eps = params->schedule == POLKA_SCHEDULE_CONSTANT ? learner->komp_epsilon
                                                                  : komp_budget_at(params, eta);
         return polka_komp_compress(learner->komp, learner->model, eps, &learner->last);
     }
@@ -412,9 +412,9 @@ static polka_status control_order(polka_learner *learner, uint64_t t, double eta
     default:
         break;
     }
-    polka_budget *bounded = learner->bounded;
-    POLKA_CALL(polka_budget_appended(bounded, learner->model, first));
-    POLKA_CALL(polka_budget_maintain(bounded, learner->model, t, added, &learner->last));
+    polka_maintenance *bounded = learner->bounded;
+    POLKA_CALL(polka_maintenance_appended(bounded, learner->model, first));
+    POLKA_CALL(polka_maintenance_apply(bounded, learner->model, t, added, &learner->last));
     POLKA_CALL(project_to_ball(learner));
     if (bounded->average)
         polka_average_accumulate(bounded->average, learner->model, bounded->ids, learner->offset,

@@ -4,7 +4,7 @@
  * output w̄ = (w_{(1−γ)T+1} + … + w_T)/(γT)).
  *
  * The suffix average is a second expansion over every point that was ever in the model
- * during the suffix: each point has an id (polka_budget), and after each update t in the
+ * during the suffix: each point has an id (polka_maintenance), and after each update t in the
  * suffix its current weight row is added to its sum. A point removed, projected or merged
  * away keeps the weight it had accumulated, so the average's order exceeds the budget
  * (paper 001 Remark 13).
@@ -19,9 +19,9 @@
 /* The counter-based stream of the Bernoulli draws, under the learner's seed. */
 #define NBSGD_STREAM 0x4e425347u
 
-int polka_nbsgd_fires(const polka_budget *budget, uint64_t t, uint64_t r) {
-    double probability = fmin(budget->beta / (double)t, 1.0);
-    polka_rng rng = polka_rng_start(budget->seed, NBSGD_STREAM, t);
+int polka_nbsgd_fires(const polka_maintenance *state, uint64_t t, uint64_t r) {
+    double probability = fmin(state->beta / (double)t, 1.0);
+    polka_rng rng = polka_rng_start(state->seed, NBSGD_STREAM, t);
     double u = polka_rng_uniform(&rng);
     for (uint64_t k = 0; k < r; k++) u = polka_rng_uniform(&rng);
     return u < probability;

@@ -162,7 +162,8 @@ polka_status dataio_stats_reserve(dataio_stats *stats, size_t p) {
     if (p <= stats->capacity) return POLKA_OK;
     size_t cap = stats->capacity ? stats->capacity : 16;
     while (cap < p) cap = cap > SIZE_MAX / 2 ? p : 2 * cap;
-    if (48.0 * (double)cap + 32.0 * (double)p > (double)stats->budget) cap = p; /* stats_fit */
+    if (48.0 * (double)cap + 32.0 * (double)p > (double)stats->memory_limit)
+        cap = p; /* stats_fit */
     POLKA_CHECK(cap < SIZE_MAX / sizeof(double), POLKA_ERR_MEM, "out of memory for %zu features",
                 p);
     POLKA_CALL(grow((void **)&stats->count, cap, sizeof *stats->count));
@@ -367,7 +368,7 @@ polka_status polka_data_scan(const char *path, const polka_read_options *options
     polka_read_options resolved;
     POLKA_CALL(resolve_options(path, options, &resolved));
     dataio_stats stats = {.regression = resolved.regression != 0,
-                          .budget = dataio_budget(&resolved)};
+                          .memory_limit = dataio_memory_limit(&resolved)};
     dataio_pass pass = {.stats = &stats};
     polka_status status = run_pass(path, &resolved, &pass);
     if (status == POLKA_OK && stats.n == 0) status = no_samples_error(path);
@@ -403,18 +404,18 @@ int dataio_pass_target(const dataio_pass *pass, double label, double *target) {
     return 1;
 }
 
-/* The capacity after cap rows: doubled, within the budget (each row takes p features, its
+/* The capacity after cap rows: doubled, within the memory limit (each row takes p features, its
  * target and its index); POLKA_ERR_MEM when not even one more row fits. */
 static polka_status rows_capacity(const dataio_rows *rows, size_t *cap) {
     size_t p = rows->p ? rows->p : 1;
     double row_bytes = (double)(p + 2) * sizeof(double);
-    double fit = (double)rows->budget / row_bytes;
+    double fit = (double)rows->memory_limit / row_bytes;
     size_t wanted = rows->capacity ? 2 * rows->capacity : 64;
     *cap = (double)wanted <= fit ? wanted : (size_t)fit;
     POLKA_CHECK(*cap > rows->n, POLKA_ERR_MEM,
-                "%zu samples of %zu features take %.1f MB, over the memory budget of %.1f MB",
+                "%zu samples of %zu features take %.1f MB, over the memory limit of %.1f MB",
                 rows->n + 1, rows->p, (double)(rows->n + 1) * row_bytes / 1048576.0,
-                (double)rows->budget / 1048576.0);
+                (double)rows->memory_limit / 1048576.0);
     return POLKA_OK;
 }
 
@@ -475,7 +476,7 @@ polka_status polka_data_read(const char *path, const polka_read_options *options
     polka_read_options resolved;
     POLKA_CALL(resolve_options(path, options, &resolved));
     POLKA_CALL(check_read_args(path, &resolved, info));
-    dataio_rows rows = {.p = info->p, .budget = dataio_budget(&resolved)};
+    dataio_rows rows = {.p = info->p, .memory_limit = dataio_memory_limit(&resolved)};
     dataio_pass pass = {.info = info, .keep = keep, .context = context, .rows = &rows};
     polka_status status = run_pass(path, &resolved, &pass);
     /* a test file with no samples would score as 0 of 0 correct: refuse it like a training file

@@ -24,19 +24,19 @@ typedef struct {
     size_t label_capacity;
     size_t columns;      /* CSV: the header's columns */
     char **column_names; /* CSV: a copy of the header's names (dataio_names_copy) */
-    size_t budget;       /* bytes the statistics may take (dataio_budget) */
+    size_t memory_limit; /* bytes the statistics may take (dataio_memory_limit) */
     double values;       /* the values the sparse samples listed (for the sparsity rule) */
 } dataio_stats;
 
-/* The memory budget of options: its memory_budget, or what the machine has available. */
-size_t dataio_budget(const polka_read_options *options);
+/* The memory limit of options: its memory_limit, or what the machine has available. */
+size_t dataio_memory_limit(const polka_read_options *options);
 
 /* POLKA_ERR_MEM when the statistics of p features (and the info made of them) do not fit the
- * budget; the message has no location (the caller adds it). */
+ * memory limit; the message has no location (the caller adds it). */
 polka_status dataio_stats_fit(const dataio_stats *stats, size_t p);
 
 /* Counts nnz listed values and makes room for features 0..p−1 of a sparse sample (number
- * stats->n + 1), after the sparsity rule and the budget; errors have no location. */
+ * stats->n + 1), after the sparsity rule and the memory limit; errors have no location. */
 polka_status dataio_stats_grow_sparse(dataio_stats *stats, size_t p, size_t nnz);
 
 /* The sparsity rule over the whole of a scanned file (POLKA_ERR_FORMAT "PATH: ..."). */
@@ -73,13 +73,13 @@ polka_status dataio_stats_add_label(dataio_stats *stats, double label);
 /* The samples kept by a read, grown as they come. */
 typedef struct {
     size_t n, capacity, p;
-    size_t budget; /* bytes the rows may take (dataio_budget) */
+    size_t memory_limit; /* bytes the rows may take (dataio_memory_limit) */
     double *x, *y;
     uint64_t *index; /* file index of each kept sample */
 } dataio_rows;
 
 /* Appends a sample: *row receives its p values to fill (not initialised). POLKA_ERR_MEM
- * without a location when the rows would exceed their budget. */
+ * without a location when the rows would exceed their memory limit. */
 polka_status dataio_rows_push(dataio_rows *rows, uint64_t index, double target, double **row);
 
 /* One pass over a file: a scan (stats set) or a read (info and rows set). */

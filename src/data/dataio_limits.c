@@ -1,4 +1,4 @@
-/* What data may cost and hold: the memory budget, the sparsity rule, finite magnitudes, and
+/* What data may cost and hold: the memory limit, the sparsity rule, finite magnitudes, and
  * scaling (which must leave finite values). The rules are described in polka/dataio.h. */
 #include "data/dataio_impl.h"
 
@@ -28,8 +28,8 @@ static size_t below_limit(size_t bytes, int resource) {
     return limit.rlim_cur < bytes ? (size_t)limit.rlim_cur : bytes;
 }
 
-size_t dataio_budget(const polka_read_options *options) {
-    if (options->memory_budget > 0) return options->memory_budget;
+size_t dataio_memory_limit(const polka_read_options *options) {
+    if (options->memory_limit > 0) return options->memory_limit;
     size_t bytes = mem_available();
     if (bytes == 0) {
         long pages = sysconf(_SC_AVPHYS_PAGES), size = sysconf(_SC_PAGESIZE);
@@ -41,9 +41,9 @@ size_t dataio_budget(const polka_read_options *options) {
 polka_status dataio_stats_fit(const dataio_stats *stats, size_t p) {
     /* 48 bytes of running sums per feature in the scan, then 32 in the info it returns */
     double bytes = 80.0 * (double)p;
-    POLKA_CHECK(bytes <= (double)stats->budget, POLKA_ERR_MEM,
-                "the statistics of %zu features take %.1f MB, over the memory budget of %.1f MB", p,
-                bytes / MB, (double)stats->budget / MB);
+    POLKA_CHECK(bytes <= (double)stats->memory_limit, POLKA_ERR_MEM,
+                "the statistics of %zu features take %.1f MB, over the memory limit of %.1f MB", p,
+                bytes / MB, (double)stats->memory_limit / MB);
     return POLKA_OK;
 }
 

@@ -15,7 +15,7 @@
 /* The most edges a generated graph may be expected to have. */
 #define GRAPH_MAX_EDGES 100000000.0
 
-polka_graph_spec polka_graph_spec_default(polka_graph_kind kind, size_t n) {
+polka_graph_spec polka_graph_spec_defaults(polka_graph_kind kind, size_t n) {
     polka_graph_spec spec = {.kind = kind,
                              .n = n,
                              .seed = 1,

@@ -1,4 +1,4 @@
-#include "agent.h"
+#include "agent_impl.h"
 
 #include <stdlib.h>
 #include <string.h>

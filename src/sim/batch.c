@@ -11,10 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "metrics.h"
+#include "metrics_impl.h"
 #include "polka/slkl.h"
 #include "sim_impl.h"
-#include "stream.h"
+#include "stream_impl.h"
 
 typedef struct {
     const polka_plan *plan;

@@ -1,9 +1,9 @@
 /* Centralized POLK: one agent learning from the whole training stream (paper 000). */
 #include <stdlib.h>
 
-#include "metrics.h"
+#include "metrics_impl.h"
 #include "sim_impl.h"
-#include "stream.h"
+#include "stream_impl.h"
 
 typedef struct {
     const polka_plan *plan;

@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "halo.h"
+#include "halo_impl.h"
 #include "polka/loss.h"
-#include "metrics.h"
+#include "metrics_impl.h"
 #include "polka/net.h"
 #include "sim_impl.h"
 

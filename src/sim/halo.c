@@ -1,4 +1,4 @@
-#include "halo.h"
+#include "halo_impl.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -2,7 +2,7 @@
 #include <stdlib.h>
 
 #include "sim_impl.h"
-#include "stream.h"
+#include "stream_impl.h"
 
 polka_status polka_sim_class_histogram(const polka_plan *plan, size_t ranks,
                                        polka_class_histogram *out) {

@@ -1,4 +1,4 @@
-#include "metrics.h"
+#include "metrics_impl.h"
 
 #include <errno.h>
 #include <math.h>
@@ -37,7 +37,8 @@ void polka_agent_collect(polka_agent *agent, const polka_dataset *test, const do
     agent->train_count = 0;
 }
 
-/* The columns of the run file's /metrics and of the CSV file, from the one list (metrics.h). */
+/* The columns of the run file's /metrics and of the CSV file, from the one list (metrics_impl.h).
+ */
 typedef struct {
     const char *name, *csv, *format, *description;
     size_t offset;

@@ -5,7 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "source.h"
+#include "source_impl.h"
 
 static const char *const mode_names[] = {"decentralized", "centralized"};
 static const char *const penalty_names[] = {"paper", "symmetric"};
@@ -118,7 +118,7 @@ static polka_status parse_fit(const char *name, polka_learner_spec *learner) {
 
 static polka_status learner_params(const polka_config *config, polka_learner_spec *learner) {
     polka_learner_params *p = &learner->params;
-    polka_learner_params_defaults(p);
+    *p = polka_learner_defaults();
     p->kernel = (polka_kernel){
         .sigma = config->sigma, .degree = (int)config->degree, .coef0 = config->coef0};
     POLKA_CALL(polka_kernel_kind_parse(config->kernel, &p->kernel.kind));
@@ -133,7 +133,7 @@ static polka_status learner_params(const polka_config *config, polka_learner_spe
     p->epsilon = config->epsilon;
     p->jitter = config->jitter;
     p->tau = config->tau;
-    p->max_points = config->budget;
+    p->budget = config->budget;
     p->beta = config->beta;
     p->neighbours = config->neighbours;
     p->nu = config->nu;
@@ -225,7 +225,7 @@ static polka_status plan_net(const polka_config *config, polka_net_spec *net) {
     memcpy(net->graph, config->graph, sizeof net->graph);
     net->generated = access(config->graph, F_OK) != 0 &&
                      polka_graph_kind_parse(config->graph, &kind) == POLKA_OK;
-    net->spec = polka_graph_spec_default(kind, 0);
+    net->spec = polka_graph_spec_defaults(kind, 0);
     net->spec.seed = config->seed;
     net->spec.p = config->p;
     net->spec.radius = config->radius;

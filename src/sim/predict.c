@@ -5,7 +5,7 @@
 #include "polka/dataio.h"
 #include "polka/loss.h"
 #include "sim_impl.h"
-#include "source.h"
+#include "source_impl.h"
 
 /*
  * The training facts a run on a generator had: its dimension, no scaling, and classes

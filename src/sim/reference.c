@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "agent.h"
-#include "metrics.h"
+#include "agent_impl.h"
+#include "metrics_impl.h"
 #include "sim_impl.h"
 
 typedef struct {

@@ -1,5 +1,5 @@
 /* The tables of data sources and splits: one line per entry. */
-#include "source.h"
+#include "source_impl.h"
 
 #include <stdio.h>
 

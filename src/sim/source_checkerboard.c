@@ -1,6 +1,6 @@
 /* data.source = checkerboard: the 2-D checkerboard of the BSGD paper, 2 classes. */
 #include "polka/checkerboard.h"
-#include "source.h"
+#include "source_impl.h"
 
 static const char *checkerboard_check(const polka_plan *plan) {
     const polka_data_spec *d = &plan->data;

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "polka/rng.h"
-#include "source.h"
+#include "source_impl.h"
 
 typedef struct {
     const polka_plan *plan;

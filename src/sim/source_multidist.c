@@ -4,7 +4,7 @@
 #include <stdlib.h>
 
 #include "sim_impl.h"
-#include "source.h"
+#include "source_impl.h"
 
 #define MIXTURE_SEED_STEP 7919
 

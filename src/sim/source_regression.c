@@ -2,7 +2,7 @@
 #include <math.h>
 
 #include "polka/regression.h"
-#include "source.h"
+#include "source_impl.h"
 
 static const char *regression_check(const polka_plan *plan) {
     const polka_data_spec *d = &plan->data;

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 
 #include "polka/rng.h"
-#include "source.h"
+#include "source_impl.h"
 
 polka_status polka_class_table_open(const polka_draw *draw, polka_class_table **table) {
     size_t agents = draw->agents, classes = draw->facts->classes;

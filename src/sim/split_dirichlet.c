@@ -6,7 +6,7 @@
 #include <math.h>
 
 #include "polka/rng.h"
-#include "source.h"
+#include "source_impl.h"
 
 static const char *dirichlet_check(const polka_plan *plan, const polka_data_facts *facts) {
     (void)facts;

@@ -1,5 +1,5 @@
 /* data.split = iid: every agent draws from the whole stream (sample g is training row g mod n). */
-#include "source.h"
+#include "source_impl.h"
 
 static const char *iid_fits(const polka_source_ops *source) {
     (void)source;

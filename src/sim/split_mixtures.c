@@ -1,6 +1,6 @@
 /* data.split = mixtures: each agent draws from its own variant of the generator (multidist: its
  * own component means), and the test set mixes all of them. */
-#include "source.h"
+#include "source_impl.h"
 
 static const char *mixtures_fits(const polka_source_ops *source) {
     return source->variants ? NULL : "it has no per-agent variants";

@@ -3,7 +3,7 @@
  * equal slices of the range [lo, hi) the generator draws from; the target follows the moved
  * point (the same noise is kept).
  */
-#include "source.h"
+#include "source_impl.h"
 
 static const char *regions_fits(const polka_source_ops *source) {
     return source->slab && source->clean ? NULL : "it has no input range and noise-free target";

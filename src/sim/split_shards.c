@@ -8,7 +8,7 @@
 #include <stdlib.h>
 
 #include "polka/rng.h"
-#include "source.h"
+#include "source_impl.h"
 
 static const char *shards_check(const polka_plan *plan, const polka_data_facts *facts) {
     size_t k = plan->data.shards;

@@ -3,7 +3,7 @@
  * skew_classes classes {(a·k + j) mod C : j < k}, else of any class uniformly.
  */
 #include "polka/rng.h"
-#include "source.h"
+#include "source_impl.h"
 
 static const char *skewed_check(const polka_plan *plan, const polka_data_facts *facts) {
     const polka_data_spec *d = &plan->data;

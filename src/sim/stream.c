@@ -1,11 +1,11 @@
-#include "stream.h"
+#include "stream_impl.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "polka/rng.h"
-#include "source.h"
+#include "source_impl.h"
 
 struct polka_stream_s {
     const polka_plan *plan;

@@ -53,7 +53,7 @@ static void read_and_scale(const char *path, const polka_read_options *options,
 
 void fuzz_data_run(const char *path, const polka_read_options *options) {
     polka_read_options resolved = *options;
-    resolved.memory_budget = FUZZ_DATA_BUDGET;
+    resolved.memory_limit = FUZZ_DATA_MEMORY_LIMIT;
     polka_data_info info;
     if (polka_data_scan(path, &resolved, &info) != POLKA_OK) {
         polka_error_clear();

@@ -4,9 +4,9 @@
 
 #include "polka/dataio.h"
 
-/* The memory budget of the harnesses (bytes), small: a large one costs every input that reaches it
+/* The memory limit of the harnesses (bytes), small: a large one costs every input that reaches it
  * its time. */
-#define FUZZ_DATA_BUDGET ((size_t)1 << 20)
+#define FUZZ_DATA_MEMORY_LIMIT ((size_t)1 << 20)
 
 /* Scans path as a training file and, when it is valid, reads it back (all samples, then every
  * other one) and scales it both ways. Aborts when a read or scale that succeeded left a

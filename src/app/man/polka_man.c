@@ -2,7 +2,7 @@
  * the page comes from the same key table as `polka help` (and needs no MPI start-up). */
 #include <stdio.h>
 
-#include "app.h"
+#include "app_impl.h"
 
 int main(int argc, char **argv) {
     if (argc != 2) {

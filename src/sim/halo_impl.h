@@ -8,7 +8,7 @@
 #ifndef POLKA_SIM_HALO_H
 #define POLKA_SIM_HALO_H
 
-#include "agent.h"
+#include "agent_impl.h"
 #include "polka/graph.h"
 #include "polka/net.h"
 

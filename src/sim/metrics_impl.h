@@ -4,7 +4,7 @@
 
 #include <stdio.h>
 
-#include "agent.h"
+#include "agent_impl.h"
 #include "polka/h5log.h"
 #include "polka/sim.h"
 

@@ -29,73 +29,74 @@
 #define DEFAULT_JITTER    1e-10
 #define GOLDEN_ITERATIONS 30 /* the bracket shrinks by 0.618^30 ≈ 5e-7 */
 
-polka_status polka_budget_create(const polka_learner_params *params, size_t p, size_t c,
-                                 polka_budget **out) {
-    polka_budget *budget = calloc(1, sizeof *budget);
-    POLKA_CHECK_ALLOC(budget);
-    budget->kind = params->control;
-    budget->max_points = params->max_points;
-    budget->neighbours = params->neighbours;
-    budget->beta = params->beta;
-    budget->jitter = params->jitter > 0 ? params->jitter : DEFAULT_JITTER;
-    budget->seed = params->seed;
+polka_status polka_maintenance_create(const polka_learner_params *params, size_t p, size_t c,
+                                      polka_maintenance **out) {
+    polka_maintenance *state = calloc(1, sizeof *state);
+    POLKA_CHECK_ALLOC(state);
+    state->kind = params->control;
+    state->budget = params->budget;
+    state->neighbours = params->neighbours;
+    state->beta = params->beta;
+    state->jitter = params->jitter > 0 ? params->jitter : DEFAULT_JITTER;
+    state->seed = params->seed;
     if (params->suffix > 0) {
         polka_status status =
-            polka_average_create(p, c, params->suffix, params->horizon, &budget->average);
+            polka_average_create(p, c, params->suffix, params->horizon, &state->average);
         if (status != POLKA_OK) {
-            polka_budget_free(&budget);
+            polka_maintenance_free(&state);
             return status;
         }
     }
-    *out = budget;
+    *out = state;
     return POLKA_OK;
 }
 
-void polka_budget_free(polka_budget **budget) {
-    if (budget == NULL || *budget == NULL) return;
-    free((*budget)->ids);
-    free((*budget)->work);
-    free((*budget)->index_work);
-    polka_average_free(&(*budget)->average);
-    free(*budget);
-    *budget = NULL;
+void polka_maintenance_free(polka_maintenance **state) {
+    if (state == NULL || *state == NULL) return;
+    free((*state)->ids);
+    free((*state)->work);
+    free((*state)->index_work);
+    polka_average_free(&(*state)->average);
+    free(*state);
+    *state = NULL;
 }
 
-static polka_status reserve_work(polka_budget *budget, size_t size, size_t indices) {
-    if (size > budget->work_size) {
-        double *work = realloc(budget->work, size * sizeof *work);
+static polka_status reserve_work(polka_maintenance *state, size_t size, size_t indices) {
+    if (size > state->work_size) {
+        double *work = realloc(state->work, size * sizeof *work);
         POLKA_CHECK_ALLOC(work);
-        budget->work = work;
-        budget->work_size = size;
+        state->work = work;
+        state->work_size = size;
     }
-    if (indices > budget->index_size) {
-        size_t *index_work = realloc(budget->index_work, indices * sizeof *index_work);
+    if (indices > state->index_size) {
+        size_t *index_work = realloc(state->index_work, indices * sizeof *index_work);
         POLKA_CHECK_ALLOC(index_work);
-        budget->index_work = index_work;
-        budget->index_size = indices;
+        state->index_work = index_work;
+        state->index_size = indices;
     }
     return POLKA_OK;
 }
 
-polka_status polka_budget_appended(polka_budget *budget, const polka_model *model, size_t first) {
-    if (model->m > budget->ids_cap) {
-        size_t cap = budget->ids_cap ? budget->ids_cap : 64;
+polka_status polka_maintenance_appended(polka_maintenance *state, const polka_model *model,
+                                        size_t first) {
+    if (model->m > state->ids_cap) {
+        size_t cap = state->ids_cap ? state->ids_cap : 64;
         while (cap < model->m) cap *= 2;
-        size_t *ids = realloc(budget->ids, cap * sizeof *ids);
+        size_t *ids = realloc(state->ids, cap * sizeof *ids);
         POLKA_CHECK_ALLOC(ids);
-        budget->ids = ids;
-        budget->ids_cap = cap;
+        state->ids = ids;
+        state->ids_cap = cap;
     }
     for (size_t j = first; j < model->m; j++) {
-        budget->ids[j] = budget->next_id++;
-        if (budget->average)
-            POLKA_CALL(polka_average_add_point(budget->average, model->dict + j * model->p));
+        state->ids[j] = state->next_id++;
+        if (state->average)
+            POLKA_CALL(polka_average_add_point(state->average, model->dict + j * model->p));
     }
     return POLKA_OK;
 }
 
-static void remove_row(polka_budget *budget, polka_model *model, size_t j) {
-    memmove(budget->ids + j, budget->ids + j + 1, (model->m - j - 1) * sizeof *budget->ids);
+static void remove_row(polka_maintenance *state, polka_model *model, size_t j) {
+    memmove(state->ids + j, state->ids + j + 1, (model->m - j - 1) * sizeof *state->ids);
     polka_model_remove(model, j);
 }
 
@@ -123,11 +124,11 @@ static size_t smallest_term(const polka_model *model) {
     return best;
 }
 
-static void remove_smallest(polka_budget *budget, polka_model *model, polka_komp_stats *stats) {
+static void remove_smallest(polka_maintenance *state, polka_model *model, polka_komp_stats *stats) {
     size_t j = smallest_term(model);
     stats->sqerror += row_sqnorm(model, j) * self_kernel(model, j);
     stats->removed++;
-    remove_row(budget, model, j);
+    remove_row(state, model, j);
 }
 
 /*
@@ -135,11 +136,10 @@ static void remove_smallest(polka_budget *budget, polka_model *model, polka_komp
  * largest correlation k(x_j, x_i)/√k(x_i, x_i) (the k nearest for radial kernels).
  * krow holds k(x_j, x_i) for all i; score has room for k numbers. Returns |S|.
  */
-static size_t projection_set(const polka_budget *budget, const polka_model *model, size_t j,
+static size_t projection_set(const polka_maintenance *state, const polka_model *model, size_t j,
                              const double *krow, double *score, size_t *set) {
     size_t others = model->m - 1;
-    size_t k =
-        budget->neighbours == 0 || budget->neighbours >= others ? others : budget->neighbours;
+    size_t k = state->neighbours == 0 || state->neighbours >= others ? others : state->neighbours;
     if (k == others) {
         for (size_t i = 0, s = 0; i < model->m; i++)
             if (i != j) set[s++] = i;
@@ -164,13 +164,13 @@ static size_t projection_set(const polka_budget *budget, const polka_model *mode
 }
 
 /* Solves (K_SS + jitter·diag) β = k_Sj by Cholesky; gram (k×k) is overwritten. */
-static polka_status solve_projection(const polka_budget *budget, const polka_model *model,
+static polka_status solve_projection(const polka_maintenance *state, const polka_model *model,
                                      const size_t *set, size_t k, double *xs, double *gram,
                                      double *beta) {
     for (size_t s = 0; s < k; s++)
         memcpy(xs + s * model->p, model->dict + set[s] * model->p, model->p * sizeof *xs);
     POLKA_CALL(polka_kernel_block(&model->kernel, xs, k, xs, NULL, k, model->p, gram));
-    for (size_t s = 0; s < k; s++) gram[s * k + s] *= 1.0 + budget->jitter;
+    for (size_t s = 0; s < k; s++) gram[s * k + s] *= 1.0 + state->jitter;
     lapack_int info =
         LAPACKE_dposv(LAPACK_ROW_MAJOR, 'L', (lapack_int)k, 1, gram, (lapack_int)k, beta, 1);
     POLKA_CHECK(info == 0, POLKA_ERR_NUMERIC,
@@ -180,23 +180,23 @@ static polka_status solve_projection(const polka_budget *budget, const polka_mod
     return POLKA_OK;
 }
 
-static polka_status project_smallest(polka_budget *budget, polka_model *model,
+static polka_status project_smallest(polka_maintenance *state, polka_model *model,
                                      polka_komp_stats *stats) {
     size_t m = model->m, p = model->p, c = model->c, j = smallest_term(model);
     if (m < 2) {
-        remove_smallest(budget, model, stats);
+        remove_smallest(state, model, stats);
         return POLKA_OK;
     }
     /* work: krow (m) | β (m) | score (m) | xs (m·p) | gram (m²); indices: the set S */
-    POLKA_CALL(reserve_work(budget, 3 * m + m * p + m * m, m));
-    double *krow = budget->work, *beta = krow + m, *score = beta + m, *xs = score + m;
+    POLKA_CALL(reserve_work(state, 3 * m + m * p + m * m, m));
+    double *krow = state->work, *beta = krow + m, *score = beta + m, *xs = score + m;
     double *gram = xs + m * p;
-    size_t *set = budget->index_work;
+    size_t *set = state->index_work;
     POLKA_CALL(polka_kernel_block(&model->kernel, model->dict + j * p, 1, model->dict,
                                   model->sqnorm, m, p, krow));
-    size_t k = projection_set(budget, model, j, krow, score, set);
+    size_t k = projection_set(state, model, j, krow, score, set);
     for (size_t s = 0; s < k; s++) beta[s] = krow[set[s]];
-    POLKA_CALL(solve_projection(budget, model, set, k, xs, gram, beta));
+    POLKA_CALL(solve_projection(state, model, set, k, xs, gram, beta));
     double explained = 0.0;
     for (size_t s = 0; s < k; s++) explained += krow[set[s]] * beta[s];
     const double *wj = model->weights + j * c;
@@ -205,7 +205,7 @@ static polka_status project_smallest(polka_budget *budget, polka_model *model,
         cblas_daxpy((int)c, beta[s], wj, 1, model->weights + set[s] * c, 1);
     stats->removed++;
     stats->folded++;
-    remove_row(budget, model, j);
+    remove_row(state, model, j);
     return POLKA_OK;
 }
 
@@ -278,56 +278,56 @@ static double best_partner(const polka_model *model, size_t m, size_t *n_out, do
     return fmax(0.0, best);
 }
 
-static polka_status merge_smallest(polka_budget *budget, polka_model *model,
+static polka_status merge_smallest(polka_maintenance *state, polka_model *model,
                                    polka_komp_stats *stats) {
     size_t p = model->p, c = model->c, m = smallest_term(model), n = 0;
     if (model->m < 2) {
-        remove_smallest(budget, model, stats);
+        remove_smallest(state, model, stats);
         return POLKA_OK;
     }
     double h = 0.0;
     stats->sqerror += best_partner(model, m, &n, &h);
-    POLKA_CALL(reserve_work(budget, p + c, 0));
-    double *z = budget->work, *wz = z + p;
+    POLKA_CALL(reserve_work(state, p + c, 0));
+    double *z = state->work, *wz = z + p;
     const double *xm = model->dict + m * p, *xn = model->dict + n * p;
     double log_a = -sqdist(xm, xn, p) / (2.0 * model->kernel.sigma * model->kernel.sigma);
     double km = exp((1.0 - h) * (1.0 - h) * log_a), kn = exp(h * h * log_a);
     for (size_t k = 0; k < p; k++) z[k] = h * xm[k] + (1.0 - h) * xn[k];
     for (size_t k = 0; k < c; k++)
         wz[k] = model->weights[m * c + k] * km + model->weights[n * c + k] * kn;
-    remove_row(budget, model, m > n ? m : n);
-    remove_row(budget, model, m > n ? n : m);
+    remove_row(state, model, m > n ? m : n);
+    remove_row(state, model, m > n ? n : m);
     POLKA_CALL(polka_model_append(model, z, 1, wz));
     stats->removed++;
-    return polka_budget_appended(budget, model, model->m - 1);
+    return polka_maintenance_appended(state, model, model->m - 1);
 }
 
 /* One maintenance, by the budget's kind, on a model over budget. */
-static polka_status maintain_once(polka_budget *budget, polka_model *model,
+static polka_status maintain_once(polka_maintenance *state, polka_model *model,
                                   polka_komp_stats *stats) {
-    switch (budget->kind) {
+    switch (state->kind) {
     case POLKA_CONTROL_BSGD_PROJECT:
     case POLKA_CONTROL_NBSGD_PROJECT:
-        return project_smallest(budget, model, stats);
+        return project_smallest(state, model, stats);
     case POLKA_CONTROL_BSGD_MERGE:
-        return merge_smallest(budget, model, stats);
+        return merge_smallest(state, model, stats);
     default:
-        remove_smallest(budget, model, stats);
+        remove_smallest(state, model, stats);
         return POLKA_OK;
     }
 }
 
-polka_status polka_budget_maintain(polka_budget *budget, polka_model *model, uint64_t t,
-                                   size_t added, polka_komp_stats *stats) {
+polka_status polka_maintenance_apply(polka_maintenance *state, polka_model *model, uint64_t t,
+                                     size_t added, polka_komp_stats *stats) {
     int nonparametric =
-        budget->kind == POLKA_CONTROL_NBSGD_REMOVE || budget->kind == POLKA_CONTROL_NBSGD_PROJECT;
+        state->kind == POLKA_CONTROL_NBSGD_REMOVE || state->kind == POLKA_CONTROL_NBSGD_PROJECT;
     if (!nonparametric) {
-        while (model->m > budget->max_points) POLKA_CALL(maintain_once(budget, model, stats));
+        while (model->m > state->budget) POLKA_CALL(maintain_once(state, model, stats));
         return POLKA_OK;
     }
     /* NBSGD (paper 001 Alg. 3): each point added beyond B triggers one maintenance with
      * probability min(β/t, 1). */
-    for (size_t r = 0; r < added && model->m > budget->max_points; r++)
-        if (polka_nbsgd_fires(budget, t, r)) POLKA_CALL(maintain_once(budget, model, stats));
+    for (size_t r = 0; r < added && model->m > state->budget; r++)
+        if (polka_nbsgd_fires(state, t, r)) POLKA_CALL(maintain_once(state, model, stats));
     return POLKA_OK;
 }

@@ -10,7 +10,7 @@
 #include "polka/graph.h"
 #include "polka/learner.h"
 #include "sim_impl.h"
-#include "stream.h"
+#include "stream_impl.h"
 
 typedef struct {
     size_t id, degree, batch, dim, outputs;
