@@ -25,3 +25,7 @@ add_test(NAME configure_nonstandard_prefix COMMAND bash
 set_tests_properties(install_prefix_run configure_nonstandard_prefix PROPERTIES
                      ENVIRONMENT "${POLKA_INSTALL_ENV};MPIEXEC=${POLKA_MPIEXEC}" TIMEOUT 600)
 set_tests_properties(configure_hdf5_parallel PROPERTIES TIMEOUT 300)
+# They configure and build polka again (or install it): the sanitizer pass of run_all.sh skips
+# them, since the code they run is the same as in the plain pass and the rest of the suite.
+set_tests_properties(install_prefix_run configure_hdf5_parallel configure_nonstandard_prefix
+                     PROPERTIES LABELS no_asan)

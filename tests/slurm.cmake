@@ -1,6 +1,7 @@
 # The batch scripts under a real Slurm: tests/slurm_cluster.sh starts a private single-node
 # cluster (Debian's slurm-wlm and munge) per test; they are skipped (77) where Slurm is not
-# installed. `ctest -L slurm` runs them alone.
+# installed. `ctest -L slurm` runs them alone. The sanitizer pass skips them (no_asan): they
+# test the batch scripts and Slurm, with the same polka as the plain pass.
 set(SLURM_DIR ${CMAKE_CURRENT_BINARY_DIR}/slurm)
 set(SLURM_ENV "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1")
 set(SLURM_CLUSTER bash ${CMAKE_CURRENT_SOURCE_DIR}/slurm_cluster.sh)
@@ -16,7 +17,7 @@ add_test(NAME slurm_sbatch_sweep COMMAND ${SLURM_CLUSTER} ${SLURM_JOBS} sweep
                                          $<TARGET_FILE:polka> ${SLURM_DIR}/sweep)
 add_test(NAME slurm_cluster_stop COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/slurm_stop_test.sh)
 set(SLURM_TESTS slurm_sbatch_run slurm_sbatch_run_no_pmix slurm_sbatch_sweep slurm_cluster_stop)
-set_tests_properties(${SLURM_TESTS} PROPERTIES LABELS slurm SKIP_RETURN_CODE 77 TIMEOUT 400
+set_tests_properties(${SLURM_TESTS} PROPERTIES LABELS "slurm;no_asan" SKIP_RETURN_CODE 77 TIMEOUT 400
                      ENVIRONMENT "${SLURM_ENV}")
 # Debian's Slurm has the PMIx plugin: the job must pick srun --mpi=pmix, and mpirun without it.
 set_tests_properties(slurm_sbatch_run slurm_sbatch_sweep PROPERTIES
@@ -30,5 +31,5 @@ set_tests_properties(slurm_sbatch_run_no_pmix PROPERTIES
 add_test(NAME slurm_cluster_requeue COMMAND ${SLURM_CLUSTER} bash
                                             ${CMAKE_CURRENT_SOURCE_DIR}/slurm_requeue_test.sh
                                             ${SLURM_DIR}/requeue)
-set_tests_properties(slurm_cluster_requeue PROPERTIES LABELS slurm SKIP_RETURN_CODE 77
+set_tests_properties(slurm_cluster_requeue PROPERTIES LABELS "slurm;no_asan" SKIP_RETURN_CODE 77
                      TIMEOUT 400)
