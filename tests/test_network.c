@@ -6,6 +6,7 @@
 
 #include "polka/config.h"
 #include "polka/sim.h"
+#include "sim/sim_impl.h"
 #include "sim/stream_impl.h"
 #include "test_util.h"
 
@@ -175,6 +176,22 @@ static void test_file_stream_holds_only_its_share(void **state) {
     remove(path);
 }
 
+/* A model with a non-finite number ends the run with an error naming the agent, never exit 0. */
+static void test_non_finite_model_is_an_error(void **state) {
+    (void)state;
+    polka_kernel kernel = {.kind = POLKA_KERNEL_GAUSSIAN, .sigma = 1.0};
+    polka_model *model = NULL;
+    CHECK_OK(polka_model_create(&kernel, 2, 1, &model));
+    double x[4] = {0.0, 1.0, 2.0, 3.0}, w[2] = {0.5, -0.25};
+    CHECK_OK(polka_model_append(model, x, 2, w));
+    CHECK_OK(polka_sim_check_finite(model, 3));
+    double bad_x[2] = {1.0, 1.0}, bad_w[1] = {NAN};
+    CHECK_OK(polka_model_append(model, bad_x, 1, bad_w));
+    assert_int_equal(polka_sim_check_finite(model, 3), POLKA_ERR_NUMERIC);
+    assert_non_null(strstr(polka_error_message(), "agent 3's model has a non-finite number"));
+    polka_model_free(&model);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_agent_batches_tile_the_network_stream),
@@ -183,6 +200,7 @@ int main(void) {
         cmocka_unit_test(test_penalty_lowers_disagreement),
         cmocka_unit_test(test_unstable_penalty_is_refused),
         cmocka_unit_test(test_file_stream_holds_only_its_share),
+        cmocka_unit_test(test_non_finite_model_is_an_error),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -108,6 +108,7 @@ polka_status polka_sim_run_centralized(const polka_plan *plan, size_t agents,
     if (status == POLKA_OK)
         status = polka_sim_loop(plan, polka_stream_facts(stream)->n_train, batch, central_round,
                                 central_log, &run, hooks, summary);
+    if (status == POLKA_OK) status = polka_sim_check_finite(polka_learner_model(run.learner), 0);
     if (status == POLKA_OK) {
         const polka_model *model = polka_learner_model(run.learner);
         double stages[4] = {run.time_compute, 0.0, run.time_update, summary->seconds};

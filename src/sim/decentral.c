@@ -208,6 +208,15 @@ static polka_status copy_models(const mpi_run *run, polka_model **models) {
     return status;
 }
 
+/* Every local agent's final model is finite (a diverged run does not end with exit 0). */
+static polka_status check_models(const mpi_run *run) {
+    polka_status status = POLKA_OK;
+    for (size_t a = 0; a < run->halo.count && status == POLKA_OK; a++)
+        status =
+            polka_sim_check_finite(polka_learner_model(run->local[a].learner), run->halo.first + a);
+    return status;
+}
+
 /* Collective: the bytes that really cross ranks per round, mean and largest over the ranks. */
 static polka_status rank_traffic(const mpi_run *run, polka_sim_summary *summary) {
     double bytes = run->halo.crossed * sizeof(double), total = 0.0, most = 0.0;
@@ -249,6 +258,7 @@ polka_status polka_sim_run_decentralized(const polka_plan *plan, MPI_Comm comm,
         status = polka_sim_loop(plan, run.facts->n_train, run.agents * plan->learner.batch,
                                 mpi_round_fn, mpi_log_fn, &run, hooks, summary);
     summary->agents = run.agents;
+    if (status == POLKA_OK) status = polka_net_agree(comm, check_models(&run));
     if (status == POLKA_OK) status = rank_traffic(&run, summary);
     polka_status closed = run.rank == 0 ? polka_netlog_close(&run.log) : POLKA_OK;
     if (status == POLKA_OK) status = polka_net_agree(comm, closed);

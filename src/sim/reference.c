@@ -131,6 +131,8 @@ polka_status polka_sim_run_reference(const polka_plan *plan, size_t agents,
     summary->agents = agents;
     polka_status closed = polka_netlog_close(&run.log);
     if (status == POLKA_OK) status = closed;
+    for (size_t a = 0; a < agents && status == POLKA_OK; a++)
+        status = polka_sim_check_finite(polka_learner_model(run.agents[a].learner), a);
     if (status == POLKA_OK && models) status = copy_models(&run, models);
     for (size_t a = 0; run.agents && a < agents; a++) polka_agent_free(&run.agents[a]);
     free(run.agents);

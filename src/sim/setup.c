@@ -89,6 +89,23 @@ polka_dataset polka_sim_log_test(const polka_plan *plan, const polka_dataset *te
     return view;
 }
 
+static int all_finite(const double *values, size_t n) {
+    for (size_t e = 0; e < n; e++)
+        if (!isfinite(values[e])) return 0;
+    return 1;
+}
+
+polka_status polka_sim_check_finite(const polka_model *model, size_t agent) {
+    size_t m = polka_model_order(model);
+    int finite = all_finite(polka_model_weights(model), m * polka_model_outputs(model)) &&
+                 all_finite(polka_model_dictionary(model), m * polka_model_dim(model));
+    POLKA_CHECK(finite, POLKA_ERR_NUMERIC,
+                "the run diverged: agent %zu's model has a non-finite number (lower learner.eta "
+                "or net.c, or rescale the data)",
+                agent);
+    return POLKA_OK;
+}
+
 size_t polka_sim_rounds(double passes, size_t n_train, size_t per_round) {
     double total = ceil(passes * (double)n_train);
     size_t rounds = (size_t)ceil(total / (double)per_round);

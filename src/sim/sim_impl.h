@@ -60,6 +60,13 @@ void polka_sim_report(const polka_sim_hooks *hooks, size_t round, size_t rounds,
 polka_dataset polka_sim_log_test(const polka_plan *plan, const polka_dataset *test, size_t round,
                                  const polka_sim_summary *summary);
 
+/**
+ * POLKA_OK when every number of the model is finite; else the run diverged (or its data were
+ * too large for the kernel) and the error names the agent. A run never ends with exit 0 and
+ * a non-finite model.
+ */
+polka_status polka_sim_check_finite(const polka_model *model, size_t agent);
+
 /** Rounds of a run: enough rounds of `per_round` samples to cover passes × n_train. */
 size_t polka_sim_rounds(double passes, size_t n_train, size_t per_round);
 
