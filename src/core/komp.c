@@ -95,8 +95,9 @@ polka_status polka_komp_reserve(polka_komp *komp, size_t n) {
     }
     for (size_t r = 0; r < komp->base; r++)
         memcpy(g + r * ld, komp->g + r * komp->ld, komp->base * sizeof *g);
-    memcpy(diag, komp->diag, komp->n * sizeof *diag);
-    memcpy(pos, komp->pos, komp->known * sizeof *pos);
+    /* the first reserve has nothing to copy (and NULL arrays: memcpy must not see them) */
+    if (komp->n > 0) memcpy(diag, komp->diag, komp->n * sizeof *diag);
+    if (komp->known > 0) memcpy(pos, komp->pos, komp->known * sizeof *pos);
     for (size_t t = 0; t < komp->nterms; t++) {
         memcpy(terms + t * ld, komp->terms + t * komp->ld, komp->n * sizeof *terms);
         memset(terms + t * ld + komp->n, 0, (ld - komp->n) * sizeof *terms);
