@@ -8,7 +8,9 @@
 #
 #   experiments/many_agents.sh            Environment: NS ["16 64 256 1024 4096 16384"],
 #                                         PS ["1 2"], CENTRAL_MAX [4096] (the largest N
-#                                         centralized POLK runs for), OUT [out/many_agents], POLKA
+#                                         centralized POLK runs for), ONE_PER_RANK [""] (sizes
+#                                         also run the old way, one rank per agent: P = N,
+#                                         oversubscribed), OUT [out/many_agents], POLKA
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 . "$root/experiments/locate.sh"
@@ -51,7 +53,9 @@ for n in $ns; do
         c_rate=$(field "$central" '/samples\/s/ { for (i = 1; i <= NF; i++) if ($i == "samples/s,") print $(i - 1) }')
         c_err=$(field "$central" '/test error/ { print $4 }')
     fi
-    for p in $ps; do
+    extra=""
+    for m in ${ONE_PER_RANK:-}; do [ "$m" = "$n" ] && extra=$n; done
+    for p in $ps $extra; do
         [ "$p" -le "$n" ] || continue
         # shellcheck disable=SC2046
         secs=$(wall mpirun --oversubscribe -n "$p" "$polka" run --quiet $(settings "$n"))
