@@ -82,7 +82,4 @@ void polka_exchange_free(polka_exchange **exchange);
 polka_status polka_exchange_alltoallv(polka_exchange *exchange, const double *send,
                                       const int *send_counts, double *recv, const int *recv_counts);
 
-/** Bytes this rank has sent through the exchange so far (what really crossed ranks). */
-double polka_exchange_bytes_sent(const polka_exchange *exchange);
-
 #endif

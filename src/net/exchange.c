@@ -9,7 +9,6 @@ struct polka_exchange_s {
     MPI_Comm graph_comm; /* the ranks' neighbourhood */
     int degree;
     int *send_displs, *recv_displs; /* degree each: prefix sums of the counts */
-    double bytes;
 };
 
 static polka_status create_comm(MPI_Comm comm, const int *ranks, int degree,
@@ -58,10 +57,6 @@ void polka_exchange_free(polka_exchange **exchange) {
     *exchange = NULL;
 }
 
-double polka_exchange_bytes_sent(const polka_exchange *exchange) {
-    return exchange->bytes;
-}
-
 polka_status polka_exchange_alltoallv(polka_exchange *exchange, const double *send,
                                       const int *send_counts, double *recv,
                                       const int *recv_counts) {
@@ -72,7 +67,6 @@ polka_status polka_exchange_alltoallv(polka_exchange *exchange, const double *se
         sent += send_counts[k];
         received += recv_counts[k];
     }
-    exchange->bytes += (double)sent * sizeof(double);
     /* blocking, or polled against the watchdog's deadline when it is on (every rank has the
      * same setting, so the calls match) */
     if (!polka_net_watchdog_on())

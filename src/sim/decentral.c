@@ -87,11 +87,8 @@ static polka_status mpi_log_step(mpi_run *run, size_t round, double samples,
         polka_agent *agent = &run->local[a];
         double *f = NULL;
         status = test_values(run, a, &f);
-        /* bytes the agent has sent: its points and its values, to every neighbour */
-        double bytes = (double)round * (double)agent->degree *
-                       (double)(agent->batch * (agent->payload + agent->outputs)) * sizeof(double);
         if (status == POLKA_OK)
-            polka_agent_collect(agent, &run->scored, f, run->fbar, bytes, &run->mine[a]);
+            polka_agent_collect(agent, round, &run->scored, f, run->fbar, &run->mine[a]);
     }
     int count = (int)(run->halo.count * POLKA_METRICS_DOUBLES);
     POLKA_CALL(polka_net_check(MPI_Gatherv(run->mine, count, MPI_DOUBLE, run->all, run->counts,

@@ -13,9 +13,11 @@ polka_status polka_agent_test_values(const polka_agent *agent, const polka_datas
     return polka_learner_predict_output(agent->learner, test->x, test->n, f);
 }
 
-void polka_agent_collect(polka_agent *agent, const polka_dataset *test, const double *f,
-                         const double *fbar, double bytes, polka_agent_metrics *out) {
+void polka_agent_collect(polka_agent *agent, size_t round, const polka_dataset *test,
+                         const double *f, const double *fbar, polka_agent_metrics *out) {
     size_t c = agent->outputs;
+    double bytes = (double)round * (double)agent->degree *
+                   (double)(agent->batch * (agent->payload + agent->outputs)) * sizeof(double);
     double sq = 0.0;
     for (size_t e = 0; e < test->n * c; e++) sq += (f[e] - fbar[e]) * (f[e] - fbar[e]);
     double loss = 0.0;

@@ -49,11 +49,12 @@ polka_status polka_agent_test_values(const polka_agent *agent, const polka_datas
                                      double *f);
 
 /**
- * The agent's metrics from its test values f and the network average fbar (both n×C):
- * disagreement = mean over test points of ‖f_i(x) − f̄(x)‖². Resets the training-loss sum.
+ * The agent's metrics after `round` rounds from its test values f and the network average fbar
+ * (both n×C): disagreement = mean over test points of ‖f_i(x) − f̄(x)‖²; bytes sent = its
+ * points and its values to every neighbour, every round. Resets the training-loss sum.
  */
-void polka_agent_collect(polka_agent *agent, const polka_dataset *test, const double *f,
-                         const double *fbar, double bytes, polka_agent_metrics *out);
+void polka_agent_collect(polka_agent *agent, size_t round, const polka_dataset *test,
+                         const double *f, const double *fbar, polka_agent_metrics *out);
 
 /** Where log steps go: the log hook and a CSV file (rank 0 / the serial reference), and the
  * HDF5 run file (every rank of the run). */

@@ -66,11 +66,8 @@ static polka_status reference_log_step(reference_run *run, size_t round, double 
     }
     for (size_t e = 0; e < len; e++) run->fbar[e] /= (double)run->n;
     for (size_t a = 0; a < run->n; a++) {
-        polka_agent *agent = &run->agents[a];
-        /* bytes an MPI rank would have sent: the payload and the values, to every neighbour */
-        double bytes = (double)round * (double)agent->degree *
-                       (double)(agent->batch * (agent->payload + agent->outputs)) * sizeof(double);
-        polka_agent_collect(agent, &scored, run->f + a * len, run->fbar, bytes, &run->metrics[a]);
+        polka_agent_collect(&run->agents[a], round, &scored, run->f + a * len, run->fbar,
+                            &run->metrics[a]);
     }
     return polka_netlog_step(&run->log, round, samples, run->metrics, summary);
 }
