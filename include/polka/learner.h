@@ -44,6 +44,7 @@
 #include "polka/komp.h"
 #include "polka/loss.h"
 #include "polka/model.h"
+#include "polka/state.h"
 
 typedef enum {
     POLKA_CONTROL_KOMP,          /**< POLK: destructive KOMP to the error bound ε */
@@ -209,5 +210,18 @@ polka_status polka_learner_evaluate(const polka_learner *learner, const double *
 /** The score of model values f (n×C) against targets y: accuracy, MSE or flagged. Pure. */
 double polka_learner_score(const polka_learner *learner, const double *f, const double *y, size_t n,
                            double *mean_loss);
+
+/**
+ * Saves everything the learner's future steps depend on into state (entries "learner.*",
+ * "model.*", and "komp.*" or "budget.*"/"average.*" by control), for a checkpoint.
+ */
+polka_status polka_learner_save(const polka_learner *learner, polka_state *state);
+
+/**
+ * Restores a state saved by polka_learner_save into a learner just created with the same
+ * parameters, dimension and classes: its next steps are bit for bit those the saved learner
+ * would have taken. A state that does not fit is a format error naming the entry.
+ */
+polka_status polka_learner_restore(polka_learner *learner, const polka_state *state);
 
 #endif

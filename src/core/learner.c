@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "control_impl.h"
+#include "learner_impl.h"
 
 /* NORMA's global scale is folded into the stored weights before it can underflow. */
 #define SCALE_FLOOR 1e-100
@@ -19,32 +19,6 @@ static const char *const control_names[] = {"komp",         "none",         "nor
                                             "bsgd-remove",  "bsgd-project", "bsgd-merge",
                                             "nbsgd-remove", "nbsgd-project"};
 static const char *const schedule_names[] = {"constant", "invsqrt", "pegasos"};
-
-/* What the const accessors may update: NORMA's scale, the ν-trick's pending counts and the
- * largest target seen. */
-typedef struct {
-    double scale;          /* norma: true weights = scale × the model's stored weights */
-    double pending_hits;   /* ν-trick indicators recorded by loss_grad since the last update */
-    double pending_points; /* points they were recorded on */
-    double y_max;          /* max |y| over the targets loss_grad has seen */
-} learner_cache;
-
-struct polka_learner_s {
-    polka_learner_params params;
-    size_t classes, outputs;
-    double komp_epsilon;   /* KOMP ε at the constant step */
-    polka_loss loss;       /* the loss with its current (adapted) ρ and ε */
-    uint64_t steps;        /* updates taken */
-    double *offset;        /* C: b (zeros unless params.offset) */
-    double *output_offset; /* C: the suffix average's b */
-    polka_model *model;
-    polka_komp *komp;
-    polka_maintenance *bounded; /* bsgd-*, nbsgd-* */
-    polka_komp_stats last;
-    learner_cache *cache;
-    double *scratch; /* 3 × n×C + n×p: weight rows, f values, gradients, kept points */
-    size_t scratch_rows;
-};
 
 static int is_budget_control(polka_control_kind kind) {
     return kind >= POLKA_CONTROL_BSGD_REMOVE && kind <= POLKA_CONTROL_NBSGD_PROJECT;

@@ -1,0 +1,33 @@
+/* Private layout of the learner, shared by learner.c and its checkpoint (learner_state.c). */
+#ifndef POLKA_LEARNER_IMPL_H
+#define POLKA_LEARNER_IMPL_H
+
+#include "control_impl.h"
+
+/* What the const accessors may update: NORMA's scale, the ν-trick's pending counts and the
+ * largest target seen. */
+typedef struct {
+    double scale;          /* norma: true weights = scale × the model's stored weights */
+    double pending_hits;   /* ν-trick indicators recorded by loss_grad since the last update */
+    double pending_points; /* points they were recorded on */
+    double y_max;          /* max |y| over the targets loss_grad has seen */
+} learner_cache;
+
+struct polka_learner_s {
+    polka_learner_params params;
+    size_t classes, outputs;
+    double komp_epsilon;   /* KOMP ε at the constant step */
+    polka_loss loss;       /* the loss with its current (adapted) ρ and ε */
+    uint64_t steps;        /* updates taken */
+    double *offset;        /* C: b (zeros unless params.offset) */
+    double *output_offset; /* C: the suffix average's b */
+    polka_model *model;
+    polka_komp *komp;
+    polka_maintenance *bounded; /* bsgd-*, nbsgd-* */
+    polka_komp_stats last;
+    learner_cache *cache;
+    double *scratch; /* 3 × n×C + n×p: weight rows, f values, gradients, kept points */
+    size_t scratch_rows;
+};
+
+#endif
