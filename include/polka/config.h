@@ -33,6 +33,9 @@ typedef struct {
     char csv[POLKA_PATH_LEN];
     double watchdog;      /* seconds before a stalled round ends the run; 0: never */
     size_t central_batch; /* centralized batch; 0 = the union of a round (agents × batch) */
+    char checkpoint[POLKA_PATH_LEN]; /* checkpoint file; empty: run.output + ".ckpt" */
+    size_t checkpoint_every;         /* rounds between checkpoints; 0: none */
+    double checkpoint_seconds;       /* seconds between checkpoints; 0: none */
     /* [data] */
     char source[POLKA_NAME_LEN]; /* multidist | checkerboard | sinc | friedman | file */
     size_t classes, components, dim, n_train, n_test;

@@ -131,4 +131,11 @@ polka_status polka_sim_class_histogram(const polka_plan *plan, size_t ranks,
                                        polka_class_histogram *out);
 void polka_class_histogram_free(polka_class_histogram *histogram);
 
+/**
+ * Installs the handlers of SIGTERM, SIGINT and SIGUSR1 (`polka run`): a run that gets one
+ * finishes its round, writes a checkpoint (run.checkpoint) on every rank's agreement and
+ * returns POLKA_STOPPED. The handlers only set a flag. Not collective.
+ */
+void polka_sim_catch_signals(void);
+
 #endif

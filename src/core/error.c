@@ -64,6 +64,8 @@ const char *polka_status_name(polka_status code) {
         return "MPI error";
     case POLKA_ERR_HDF5:
         return "HDF5 error";
+    case POLKA_STOPPED:
+        return "stopped on a signal";
     }
     return "unknown error";
 }

@@ -32,6 +32,13 @@ static const polka_config_key config_keys[] = {
         "that stopped; 0: forever"),
     KEY("run", central_batch, POLKA_KEY_SIZE, "0",
         "centralized mini-batch; 0: the union of one round (agents x learner.batch)"),
+    KEY("run", checkpoint, POLKA_KEY_STRING, "",
+        "checkpoint file (written on SIGTERM, SIGINT, SIGUSR1 and periodically; polka run --resume "
+        "FILE goes on from it); empty: run.output + .ckpt, or polka.ckpt without run.output"),
+    KEY("run", checkpoint_every, POLKA_KEY_SIZE, "0",
+        "rounds between periodic checkpoints; 0: none"),
+    KEY("run", checkpoint_seconds, POLKA_KEY_DOUBLE, "0",
+        "seconds (wall clock) between periodic checkpoints; 0: none"),
     KEY("data", source, POLKA_KEY_STRING, "multidist",
         "data source, generated or file (data.train, data.test); the sources are listed below"),
     KEY("data", board, POLKA_KEY_SIZE, "4",

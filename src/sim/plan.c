@@ -1,6 +1,7 @@
 /* The run plan: every setting of a configuration checked once and typed (plan.h). */
 #include "polka/plan.h"
 
+#include <math.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -59,6 +60,9 @@ static polka_status plan_run(const polka_config *config, polka_run_spec *run) {
     PLAN_CHECK(config->passes > 0 ? NULL : "run.passes must be > 0");
     PLAN_CHECK(config->log_every >= 1 ? NULL : "run.log_every must be >= 1");
     PLAN_CHECK(config->watchdog >= 0 ? NULL : "run.watchdog must be >= 0 (0: off)");
+    PLAN_CHECK(config->checkpoint_seconds >= 0 && isfinite(config->checkpoint_seconds)
+                   ? NULL
+                   : "run.checkpoint_seconds must be >= 0 (0: off)");
     PLAN_CHECK(check_sizes(config));
     *run = (polka_run_spec){.mode = (polka_run_mode)mode,
                             .seed = config->seed,
@@ -66,8 +70,11 @@ static polka_status plan_run(const polka_config *config, polka_run_spec *run) {
                             .log_every = config->log_every,
                             .log_test = config->log_test,
                             .watchdog = config->watchdog,
-                            .central_batch = config->central_batch};
+                            .central_batch = config->central_batch,
+                            .checkpoint_every = config->checkpoint_every,
+                            .checkpoint_seconds = config->checkpoint_seconds};
     memcpy(run->output, config->output, sizeof run->output);
+    memcpy(run->checkpoint, config->checkpoint, sizeof run->checkpoint);
     memcpy(run->csv, config->csv, sizeof run->csv);
     return POLKA_OK;
 }
@@ -264,6 +271,9 @@ static const char *check_outputs(const polka_plan *plan) {
     const char *inputs[] = {d->train, d->train_labels, d->test, d->test_labels};
     if (same_file(plan->run.output, plan->run.csv))
         return "run.output and run.csv name the same file";
+    if (same_file(plan->run.checkpoint, plan->run.output) ||
+        same_file(plan->run.checkpoint, plan->run.csv))
+        return "run.checkpoint names the run file or the CSV file";
     for (size_t k = 0; k < POLKA_COUNT(inputs) && d->source == POLKA_SOURCE_FILE; k++) {
         if (same_file(plan->run.output, inputs[k]))
             return "run.output names an input data file: the run would overwrite its data";

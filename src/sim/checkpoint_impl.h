@@ -1,0 +1,83 @@
+/*
+ * Checkpoints (checkpoint.c: when and the signals; checkpoint_file.c: the file).
+ *
+ * A checkpoint is an HDF5 file: attributes at the root (format, format_version, polka_version,
+ * round, next_log, rows, agents, signal), /settings (the run's key = value lines), /history
+ * (the metric rows written so far: round, samples, metrics rows × agents × D) and one group
+ * /agents/NNNNNN per agent whose datasets are the agent's named state entries (polka_state):
+ * "learner.*", "model.*", "komp.*", "budget.*", "average.*", "agent.*". New state is new named
+ * entries (and a new format_version when an old reader must refuse it).
+ */
+#ifndef POLKA_SIM_CHECKPOINT_H
+#define POLKA_SIM_CHECKPOINT_H
+
+#include <mpi.h>
+#include <stdint.h>
+
+#include "polka/plan.h"
+#include "polka/state.h"
+
+#define POLKA_CKPT_FORMAT_VERSION 1
+
+/* What a rank wants at the end of a round; the ranks agree on the largest. */
+enum { POLKA_CKPT_NONE = 0, POLKA_CKPT_SAVE = 1, POLKA_CKPT_STOP = 2 };
+
+/* Where a run stands after `round` rounds: what the loop needs to go on. */
+typedef struct {
+    uint64_t round;
+    double next_log; /* samples at which the next log step falls */
+    uint64_t rows;   /* log steps done: rows of the run file */
+} polka_sim_point;
+
+/* The metric rows of the log steps so far (rank 0 / a serial run): the run file's rows. */
+typedef struct {
+    size_t rows, cap, width; /* width: agents × metric doubles */
+    double *round, *samples, *metrics;
+} polka_history;
+
+polka_status polka_history_add(polka_history *history, double round, double samples,
+                               const double *row);
+void polka_history_free(polka_history *history);
+
+/* The signal that asked the run to stop (SIGTERM, SIGINT, SIGUSR1), 0 when none. */
+int polka_ckpt_signal(void);
+
+/* This rank's wish after round `round` (1-based) of `rounds`: stop on a signal, save when
+ * run.checkpoint_seconds passed since `last_save` (polka_now) or run.checkpoint_every divides
+ * the round; never after the last round. */
+int polka_ckpt_wish(const polka_plan *plan, uint64_t round, uint64_t rounds, double last_save);
+
+/* The checkpoint file of a plan: run.checkpoint, else run.output + ".ckpt", else polka.ckpt. */
+void polka_ckpt_path(const polka_plan *plan, char *out, size_t size);
+
+/* The settings as "key = value" lines, for the checkpoint and its comparison. */
+polka_status polka_ckpt_settings_text(const polka_plan *plan, char **out);
+
+/*
+ * Collective over comm: writes the checkpoint of plan at point (this rank's agents
+ * first .. first + count − 1 with their states; history on rank 0) to a temporary file
+ * renamed over the checkpoint (a kill while writing leaves the previous one whole).
+ */
+polka_status polka_ckpt_write(const polka_plan *plan, MPI_Comm comm, const polka_sim_point *point,
+                              size_t agents, size_t first, size_t count, polka_state *const *states,
+                              const polka_history *history, int signal);
+
+/* A checkpoint opened for a resumed run (not collective: each rank opens it). */
+typedef struct polka_ckpt_s polka_ckpt;
+
+/*
+ * Opens the checkpoint the plan resumes from (plan->run.resume) and checks it: its format
+ * and polka version, the settings (those that may change aside), the agents. One message
+ * naming the file and what does not fit.
+ */
+polka_status polka_ckpt_open(const polka_plan *plan, size_t agents, polka_ckpt **out);
+void polka_ckpt_close(polka_ckpt **ckpt);
+const polka_sim_point *polka_ckpt_point(const polka_ckpt *ckpt);
+
+/* Agent a's state (the caller frees it). */
+polka_status polka_ckpt_agent(const polka_ckpt *ckpt, size_t agent, polka_state **out);
+
+/* The metric rows written before the checkpoint (read on first use). */
+polka_status polka_ckpt_history(polka_ckpt *ckpt, const polka_history **out);
+
+#endif
