@@ -18,6 +18,12 @@
  */
 polka_status polka_net_agree(MPI_Comm comm, polka_status local);
 
+/**
+ * The same agreement, carrying in the same allreduce each rank's wish (a small integer ≥ 0,
+ * e.g. "checkpoint now"): on return *wish is the largest over the ranks. Collective.
+ */
+polka_status polka_net_agree_wish(MPI_Comm comm, polka_status local, int *wish);
+
 /** Seconds a rank whose own step failed waits in polka_net_agree for the others before it
  *  gives up (they may be stuck in a library's collective call, e.g. libhdf5 flushing a run
  *  file another rank could not write); polka_net_stalled() is then true. */

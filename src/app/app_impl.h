@@ -13,6 +13,10 @@
  * An argument of a sub-command beyond the settings: returns 1 when it used arg, 0 when it does
  * not know it, −1 (with the error set) when arg is its but wrong. Called on every rank.
  */
+/** `polka run`'s exit status after a signal stopped it with a checkpoint written (the
+ * sysexits EX_TEMPFAIL: "try again later", here with --resume). */
+#define POLKA_EXIT_STOPPED 75
+
 typedef int (*polka_extra_fn)(const char *arg, void *context);
 
 /**

@@ -14,10 +14,30 @@ typedef enum { PROGRESS_AUTO, PROGRESS_TTY, PROGRESS_PLAIN, PROGRESS_OFF } progr
 typedef struct {
     int quiet;
     progress_mode progress;
+    int expect_resume;           /* the previous argument was --resume */
+    char resume[POLKA_PATH_LEN]; /* --resume FILE */
 } run_options;
+
+/* --resume FILE (or --resume=FILE): the checkpoint to go on from. */
+static int resume_extra(const char *arg, run_options *options) {
+    const char *file = options->expect_resume ? arg : arg + 9;
+    options->expect_resume = 0;
+    if (strlen(file) >= sizeof options->resume || file[0] == '\0') {
+        polka_error_set(POLKA_ERR_ARG, "--resume needs a checkpoint file name");
+        return -1;
+    }
+    snprintf(options->resume, sizeof options->resume, "%s", file);
+    return 1;
+}
 
 static int run_extra(const char *arg, void *context) {
     run_options *options = context;
+    if (options->expect_resume || strncmp(arg, "--resume=", 9) == 0)
+        return resume_extra(arg, options);
+    if (strcmp(arg, "--resume") == 0) {
+        options->expect_resume = 1;
+        return 1;
+    }
     if (strcmp(arg, "--quiet") == 0 || strcmp(arg, "-q") == 0) {
         options->quiet = 1;
         return 1;
@@ -113,6 +133,9 @@ int polka_cmd_run(int argc, char **argv, MPI_Comm comm) {
     polka_plan plan;
     run_options options = {0};
     polka_status status = polka_app_read_plan(argc, argv, comm, &plan, run_extra, &options);
+    if (status == POLKA_OK && options.expect_resume)
+        status = polka_error_set(POLKA_ERR_ARG, "--resume needs a checkpoint file name");
+    if (status == POLKA_OK) memcpy(plan.run.resume, options.resume, sizeof plan.run.resume);
     polka_sim_summary summary;
     int talk = rank == 0 && !options.quiet;
     progress_state progress = {.tty = is_terminal(options.progress)};
@@ -121,7 +144,13 @@ int polka_cmd_run(int argc, char **argv, MPI_Comm comm) {
                                  talk && options.progress != PROGRESS_OFF ? print_progress : NULL,
                              .context = &progress};
     if (status == POLKA_OK) polka_net_set_watchdog(plan.run.watchdog);
+    if (status == POLKA_OK) polka_sim_catch_signals();
     if (status == POLKA_OK) status = polka_sim_run(&plan, comm, &hooks, &summary);
+    if (status == POLKA_STOPPED) {
+        if (rank == 0) printf("polka run: %s\n", polka_error_message());
+        fflush(stdout);
+        return POLKA_EXIT_STOPPED;
+    }
     if (status != POLKA_OK) {
         /* a rank that gave up waiting prints: rank 0 may be the one that stopped */
         if ((rank == 0 && polka_net_stalled() != 2) || polka_net_stalled() == 1)

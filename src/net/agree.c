@@ -121,9 +121,10 @@ polka_status polka_net_wait(MPI_Request *request, MPI_Comm comm, const char *wha
 }
 
 /* The allreduce of the agreement: a failed rank waits at most POLKA_NET_FAILED_WAIT. */
-static polka_status agree_first(MPI_Comm comm, polka_status local, int *mine, int *first) {
+static polka_status agree_first(MPI_Comm comm, polka_status local, int *mine, int *first,
+                                int count) {
     MPI_Request request;
-    POLKA_CALL(polka_net_check(MPI_Iallreduce(mine, first, 1, MPI_INT, MPI_MIN, comm, &request),
+    POLKA_CALL(polka_net_check(MPI_Iallreduce(mine, first, count, MPI_INT, MPI_MIN, comm, &request),
                                "MPI_Iallreduce"));
     if (local == POLKA_OK) return polka_net_wait(&request, comm, "the status agreement");
     double limit = watchdog_seconds > 0 && watchdog_seconds < POLKA_NET_FAILED_WAIT
@@ -139,19 +140,30 @@ static polka_status agree_first(MPI_Comm comm, polka_status local, int *mine, in
                            message, limit);
 }
 
-polka_status polka_net_agree(MPI_Comm comm, polka_status local) {
+/* The status, and (wish not NULL) the largest wish, in one allreduce: MIN over
+ * {failing rank or size, −wish}. */
+static polka_status agree(MPI_Comm comm, polka_status local, int *wish) {
     if (stalled) return local != POLKA_OK ? local : POLKA_ERR_MPI; /* the job is ending */
     int rank = 0, size = 1;
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &size);
-    int mine = local != POLKA_OK ? rank : size, first = size;
-    POLKA_CALL(agree_first(comm, local, &mine, &first));
-    if (first == size) return POLKA_OK;
+    int mine[2] = {local != POLKA_OK ? rank : size, wish ? -*wish : 0}, first[2] = {size, 0};
+    POLKA_CALL(agree_first(comm, local, mine, first, wish ? 2 : 1));
+    if (wish) *wish = -first[1];
+    if (first[0] == size) return POLKA_OK;
     int code = (int)local;
     char message[1024] = {0};
-    if (rank == first) snprintf(message, sizeof message, "%s", polka_error_message());
-    MPI_Bcast(&code, 1, MPI_INT, first, comm);
-    MPI_Bcast(message, (int)sizeof message, MPI_CHAR, first, comm);
-    if (rank != first) polka_error_set((polka_status)code, "%s", message);
+    if (rank == first[0]) snprintf(message, sizeof message, "%s", polka_error_message());
+    MPI_Bcast(&code, 1, MPI_INT, first[0], comm);
+    MPI_Bcast(message, (int)sizeof message, MPI_CHAR, first[0], comm);
+    if (rank != first[0]) polka_error_set((polka_status)code, "%s", message);
     return (polka_status)code;
+}
+
+polka_status polka_net_agree(MPI_Comm comm, polka_status local) {
+    return agree(comm, local, NULL);
+}
+
+polka_status polka_net_agree_wish(MPI_Comm comm, polka_status local, int *wish) {
+    return agree(comm, local, wish);
 }

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 
 #include "metrics_impl.h"
+#include "resume_impl.h"
 #include "sim_impl.h"
 #include "stream_impl.h"
 
@@ -22,7 +23,8 @@ typedef struct {
     polka_online_error online;
 } central_run;
 
-static polka_status central_round(void *context, uint64_t t) {
+static polka_status central_round(void *context, uint64_t t, int *wish) {
+    (void)wish; /* one process: its own wish is the agreed one */
     central_run *run = context;
     size_t batch = run->batch.n, dim = run->dim;
     double start = polka_now();
@@ -73,6 +75,33 @@ static polka_status central_log(void *context, size_t round, double samples,
     return polka_netlog_append_h5(&run->log, round, samples, 0, 1, &metrics);
 }
 
+/* The one learner's state for a checkpoint, with the sums since the last log step. */
+static polka_status central_save(void *context, size_t k, polka_state *state) {
+    const central_run *run = context;
+    double sums[6] = {run->online.sum,         run->online.count, run->loss_sum,
+                      (double)run->loss_count, run->time_compute, run->time_update};
+    (void)k;
+    POLKA_CALL(polka_learner_save(run->learner, state));
+    return polka_state_put(state, "agent.sums", POLKA_STATE_F64, sums, 6);
+}
+
+static polka_status central_restore(void *context, size_t k, const polka_state *state) {
+    central_run *run = context;
+    double sums[6];
+    (void)k;
+    POLKA_CALL(polka_learner_restore(run->learner, state));
+    POLKA_CALL(polka_state_get(state, "agent.sums", POLKA_STATE_F64, sums, 6));
+    run->online.sum = sums[0], run->online.count = sums[1], run->loss_sum = sums[2];
+    run->loss_count = (size_t)sums[3], run->time_compute = sums[4], run->time_update = sums[5];
+    return POLKA_OK;
+}
+
+static polka_status central_save_fn(void *context, const polka_sim_point *point, int signal) {
+    central_run *run = context;
+    return polka_sim_save(run->plan, MPI_COMM_SELF, 1, 0, 1, central_save, run, &run->log, point,
+                          signal);
+}
+
 /* The learner, the buffers and the log of a centralized run on an open stream. */
 static polka_status central_setup(central_run *run, const polka_plan *plan, size_t batch,
                                   const polka_sim_hooks *hooks) {
@@ -105,9 +134,13 @@ polka_status polka_sim_run_centralized(const polka_plan *plan, size_t agents,
     polka_status status = polka_stream_test_set(stream, &test);
     if (status == POLKA_OK) status = central_setup(&run, plan, batch, hooks);
     run.start = polka_now();
+    polka_sim_point from = {.next_log = (double)plan->run.log_every};
+    if (status == POLKA_OK)
+        status =
+            polka_sim_resume(plan, MPI_COMM_SELF, 1, 0, 1, central_restore, &run, &run.log, &from);
     if (status == POLKA_OK)
         status = polka_sim_loop(plan, polka_stream_facts(stream)->n_train, batch, central_round,
-                                central_log, &run, hooks, summary);
+                                central_log, central_save_fn, &from, &run, hooks, summary);
     if (status == POLKA_OK) status = polka_sim_check_finite(polka_learner_model(run.learner), 0);
     if (status == POLKA_OK) {
         const polka_model *model = polka_learner_model(run.learner);

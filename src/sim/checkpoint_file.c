@@ -77,11 +77,25 @@ static polka_status write_history(hid_t file, const polka_history *h, const char
     return polka_h5_first(status, polka_h5_close(&group, path));
 }
 
+/* A fixed-length string attribute (the reader refuses variable-length ones: libhdf5 reading a
+ * damaged variable-length attribute may hang, fuzz defect 4). */
+static polka_status attr_text(hid_t file, const char *name, const char *value, const char *path) {
+    hid_t type = H5Tcopy(H5T_C_S1), space = H5Screate(H5S_SCALAR);
+    hid_t attr = type >= 0 && space >= 0 && H5Tset_size(type, strlen(value) + 1) >= 0
+                     ? H5Acreate2(file, name, type, space, H5P_DEFAULT, H5P_DEFAULT)
+                     : -1;
+    int ok = attr >= 0 && H5Awrite(attr, type, value) >= 0;
+    if (attr >= 0) H5Aclose(attr);
+    if (space >= 0) H5Sclose(space);
+    if (type >= 0) H5Tclose(type);
+    return ok ? POLKA_OK : polka_h5_fail("write attribute", name, path);
+}
+
 static polka_status write_root(hid_t file, const polka_plan *plan, const polka_sim_point *point,
                                size_t agents, int signal, const char *path) {
-    POLKA_CALL(polka_h5_attr_string(file, "format", FORMAT_NAME, path));
+    POLKA_CALL(attr_text(file, "format", FORMAT_NAME, path));
     POLKA_CALL(polka_h5_attr_u64(file, "format_version", POLKA_CKPT_FORMAT_VERSION, path));
-    POLKA_CALL(polka_h5_attr_string(file, "polka_version", POLKA_VERSION, path));
+    POLKA_CALL(attr_text(file, "polka_version", POLKA_VERSION, path));
     POLKA_CALL(polka_h5_attr_u64(file, "round", point->round, path));
     POLKA_CALL(polka_h5_attr_double(file, "next_log", point->next_log, path));
     POLKA_CALL(polka_h5_attr_u64(file, "rows", point->rows, path));

@@ -10,6 +10,7 @@
 #include "polka/loss.h"
 #include "metrics_impl.h"
 #include "polka/net.h"
+#include "resume_impl.h"
 #include "sim_impl.h"
 
 /* Test values kept between the two passes of a log step, at most this many doubles; past it
@@ -39,7 +40,7 @@ typedef struct {
 } mpi_run;
 
 /* One synchronous round; every rank runs both exchanges whatever happens locally. */
-static polka_status mpi_round(mpi_run *run, uint64_t t) {
+static polka_status mpi_round(mpi_run *run, uint64_t t, int *wish) {
     polka_status status = POLKA_OK;
     for (size_t a = 0; a < run->halo.count && status == POLKA_OK; a++)
         status = polka_agent_prepare(&run->local[a], run->stream, t);
@@ -49,7 +50,7 @@ static polka_status mpi_round(mpi_run *run, uint64_t t) {
     for (size_t a = 0; a < run->halo.count; a++) run->local[a].time_exchange += spent;
     for (size_t a = 0; a < run->halo.count && status == POLKA_OK; a++)
         status = polka_agent_update(&run->local[a]);
-    return polka_net_agree(run->comm, status);
+    return polka_net_agree_wish(run->comm, status, wish); /* the checkpoint wish rides along */
 }
 
 /* f_a on the test set: kept from the first pass, or evaluated again into the scratch. */
@@ -101,8 +102,14 @@ static polka_status mpi_log_step(mpi_run *run, size_t round, double samples,
                                   run->mine);
 }
 
-static polka_status mpi_round_fn(void *context, uint64_t t) {
-    return mpi_round(context, t);
+static polka_status mpi_round_fn(void *context, uint64_t t, int *wish) {
+    return mpi_round(context, t, wish);
+}
+
+static polka_status mpi_save_fn(void *context, const polka_sim_point *point, int signal) {
+    mpi_run *run = context;
+    return polka_sim_save(run->plan, run->comm, run->agents, run->halo.first, run->halo.count,
+                          polka_agents_save, run->local, &run->log, point, signal);
 }
 
 static polka_status mpi_log_fn(void *context, size_t round, double samples,
@@ -251,9 +258,13 @@ polka_status polka_sim_run_decentralized(const polka_plan *plan, MPI_Comm comm,
     if (status == POLKA_OK)
         status = polka_net_agree(
             comm, polka_exchange_create(comm, run.halo.ranks, run.halo.degree, &run.exchange));
+    polka_sim_point from = {.next_log = (double)plan->run.log_every};
+    if (status == POLKA_OK)
+        status = polka_sim_resume(plan, comm, run.agents, run.halo.first, run.halo.count,
+                                  polka_agents_restore, run.local, &run.log, &from);
     if (status == POLKA_OK)
         status = polka_sim_loop(plan, run.facts->n_train, run.agents * plan->learner.batch,
-                                mpi_round_fn, mpi_log_fn, &run, hooks, summary);
+                                mpi_round_fn, mpi_log_fn, mpi_save_fn, &from, &run, hooks, summary);
     summary->agents = run.agents;
     if (status == POLKA_OK) status = polka_net_agree(comm, check_models(&run));
     if (status == POLKA_OK) status = rank_traffic(&run, summary);

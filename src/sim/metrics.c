@@ -59,6 +59,7 @@ static double metric_value(const polka_agent_metrics *m, size_t k) {
 polka_status polka_netlog_open(polka_netlog *log, const polka_plan *plan,
                                const polka_sim_hooks *hooks, size_t agents) {
     *log = (polka_netlog){.hooks = hooks, .agents = agents};
+    log->history.width = agents * POLKA_METRICS_DOUBLES;
     const char *path = plan->run.csv;
     if (path[0] == '\0') return POLKA_OK;
     log->csv = fopen(path, "w");
@@ -72,6 +73,7 @@ polka_status polka_netlog_open(polka_netlog *log, const polka_plan *plan,
 }
 
 polka_status polka_netlog_close(polka_netlog *log) {
+    polka_history_free(&log->history);
     if (log->csv == NULL) return POLKA_OK;
     int earlier = ferror(log->csv); /* a log step failed and said why: keep its message */
     errno = 0;
@@ -103,18 +105,9 @@ static void summarize(const polka_agent_metrics *m, size_t n, polka_sim_summary 
     }
 }
 
-polka_status polka_netlog_step(polka_netlog *log, size_t round, double samples,
-                               const polka_agent_metrics *metrics, polka_sim_summary *summary) {
-    summarize(metrics, log->agents, summary);
-    double bytes = 0.0;
-    for (size_t a = 0; a < log->agents; a++) bytes += metrics[a].bytes;
-    summary->bytes_per_round = round ? bytes / (double)round : 0.0;
-    polka_sim_log(log->hooks,
-                  "round %zu  samples %.0f  test score %.4f [%.4f, %.4f]  order %.1f (max %zu)  "
-                  "disagreement %.3g  bytes/round %.0f",
-                  round, samples, summary->mean_score, summary->min_score, summary->max_score,
-                  summary->mean_order, summary->max_order, summary->disagreement,
-                  summary->bytes_per_round);
+/* One log step's rows of the CSV file (if any). */
+static polka_status write_csv(polka_netlog *log, size_t round, double samples,
+                              const polka_agent_metrics *metrics) {
     if (log->csv == NULL) return POLKA_OK;
     for (size_t a = 0; a < log->agents; a++) {
         fprintf(log->csv, "%zu,%.0f,%zu", round, samples, a);
@@ -127,6 +120,43 @@ polka_status polka_netlog_step(polka_netlog *log, size_t round, double samples,
     }
     POLKA_CHECK(fflush(log->csv) == 0 && !ferror(log->csv), POLKA_ERR_IO,
                 "cannot write CSV file '%s': %s", log->csv_path, strerror(errno));
+    return POLKA_OK;
+}
+
+polka_status polka_netlog_step(polka_netlog *log, size_t round, double samples,
+                               const polka_agent_metrics *metrics, polka_sim_summary *summary) {
+    summarize(metrics, log->agents, summary);
+    double bytes = 0.0;
+    for (size_t a = 0; a < log->agents; a++) bytes += metrics[a].bytes;
+    summary->bytes_per_round = round ? bytes / (double)round : 0.0;
+    polka_sim_log(log->hooks,
+                  "round %zu  samples %.0f  test score %.4f [%.4f, %.4f]  order %.1f (max %zu)  "
+                  "disagreement %.3g  bytes/round %.0f",
+                  round, samples, summary->mean_score, summary->min_score, summary->max_score,
+                  summary->mean_order, summary->max_order, summary->disagreement,
+                  summary->bytes_per_round);
+    POLKA_CALL(polka_history_add(&log->history, (double)round, samples, (const double *)metrics));
+    return write_csv(log, round, samples, metrics);
+}
+
+polka_status polka_netlog_replay(polka_netlog *log, const polka_history *rows, size_t first,
+                                 size_t count) {
+    size_t width = POLKA_METRICS_DOUBLES;
+    for (size_t r = 0; r < rows->rows; r++) {
+        const polka_agent_metrics *row =
+            (const polka_agent_metrics *)(rows->metrics + r * rows->width);
+        size_t round = (size_t)rows->round[r];
+        if (log->history.width) {
+            POLKA_CHECK(rows->width == log->history.width, POLKA_ERR_FORMAT,
+                        "the checkpoint's metric rows do not fit this run's agents");
+            POLKA_CALL(polka_history_add(&log->history, rows->round[r], rows->samples[r],
+                                         rows->metrics + r * rows->width));
+            POLKA_CALL(write_csv(log, round, rows->samples[r], row));
+        }
+        POLKA_CHECK(rows->width >= (first + count) * width, POLKA_ERR_FORMAT,
+                    "the checkpoint's metric rows do not fit this run's agents");
+        POLKA_CALL(polka_netlog_append_h5(log, round, rows->samples[r], first, count, row + first));
+    }
     return POLKA_OK;
 }
 

@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "agent_impl.h"
+#include "checkpoint_impl.h"
 #include "polka/h5log.h"
 #include "polka/sim.h"
 
@@ -64,6 +65,7 @@ typedef struct {
     const char *csv_path; /* config->csv, for messages */
     size_t agents;
     polka_h5log *h5;
+    polka_history history; /* the rows of the log steps so far (where netlog_step runs) */
 } polka_netlog;
 
 /** Opens the CSV file run.csv (if any) and writes its header. */
@@ -95,5 +97,13 @@ polka_status polka_netlog_finish_h5(polka_netlog *log, size_t first_agent, size_
 
 /** Collective: closes the run file after an error (NULL-safe). */
 void polka_netlog_abandon_h5(polka_netlog *log);
+
+/**
+ * A resumed run: the rows written before the checkpoint again, into the CSV file and the
+ * history (where the log was opened, with rows of all agents) and into the run file (this
+ * rank's agents first .. first + count − 1; collective when the run file is open).
+ */
+polka_status polka_netlog_replay(polka_netlog *log, const polka_history *rows, size_t first,
+                                 size_t count);
 
 #endif

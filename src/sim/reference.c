@@ -7,6 +7,7 @@
 
 #include "agent_impl.h"
 #include "metrics_impl.h"
+#include "resume_impl.h"
 #include "sim_impl.h"
 
 typedef struct {
@@ -72,8 +73,15 @@ static polka_status reference_log_step(reference_run *run, size_t round, double 
     return polka_netlog_step(&run->log, round, samples, run->metrics, summary);
 }
 
-static polka_status reference_round_fn(void *context, uint64_t t) {
+static polka_status reference_round_fn(void *context, uint64_t t, int *wish) {
+    (void)wish; /* one process: its own wish is the agreed one */
     return reference_round(context, t);
+}
+
+static polka_status reference_save_fn(void *context, const polka_sim_point *point, int signal) {
+    reference_run *run = context;
+    return polka_sim_save(run->plan, MPI_COMM_SELF, run->n, 0, run->n, polka_agents_save,
+                          run->agents, &run->log, point, signal);
 }
 
 static polka_status reference_log_fn(void *context, size_t round, double samples,
@@ -121,10 +129,14 @@ polka_status polka_sim_run_reference(const polka_plan *plan, size_t agents,
     run.graph = graph;
     polka_status status = polka_sim_check_network(plan, graph, agents);
     if (status == POLKA_OK) status = reference_setup(&run, hooks);
+    polka_sim_point from = {.next_log = (double)plan->run.log_every};
+    if (status == POLKA_OK)
+        status = polka_sim_resume(plan, MPI_COMM_SELF, agents, 0, agents, polka_agents_restore,
+                                  run.agents, &run.log, &from);
     if (status == POLKA_OK)
         status = polka_sim_loop(plan, polka_stream_facts(run.stream)->n_train,
                                 agents * plan->learner.batch, reference_round_fn, reference_log_fn,
-                                &run, hooks, summary);
+                                reference_save_fn, &from, &run, hooks, summary);
     summary->agents = agents;
     polka_status closed = polka_netlog_close(&run.log);
     if (status == POLKA_OK) status = closed;

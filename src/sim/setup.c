@@ -1,4 +1,5 @@
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <time.h>
 
@@ -34,21 +35,46 @@ void polka_sim_report(const polka_sim_hooks *hooks, size_t round, size_t rounds,
     hooks->progress(hooks->context, &progress);
 }
 
+/* After a signal: the checkpoint is written, the run stops with one line saying where. */
+static polka_status stopped(const polka_plan *plan, uint64_t round, size_t rounds, int signal) {
+    char path[POLKA_PATH_LEN];
+    polka_ckpt_path(plan, path, sizeof path);
+    const char *name = signal == SIGTERM   ? "SIGTERM"
+                       : signal == SIGINT  ? "SIGINT"
+                       : signal == SIGUSR1 ? "SIGUSR1"
+                                           : "a signal (on another rank)";
+    return polka_error_set(POLKA_STOPPED,
+                           "stopped by %s after round %llu of %zu; checkpoint in '%s' (go on with "
+                           "polka run --resume %s and the same settings)",
+                           name, (unsigned long long)round, rounds, path, path);
+}
+
 polka_status polka_sim_loop(const polka_plan *plan, size_t n_train, size_t per_round,
-                            polka_round_fn round, polka_log_step_fn log_step, void *context,
+                            polka_round_fn round, polka_log_step_fn log_step, polka_save_fn save,
+                            const polka_sim_point *from, void *context,
                             const polka_sim_hooks *hooks, polka_sim_summary *summary) {
     size_t rounds = polka_sim_rounds(plan->run.passes, n_train, per_round);
-    double every = (double)plan->run.log_every, next_log = every, start = polka_now();
+    double every = (double)plan->run.log_every, start = polka_now();
+    polka_sim_point at = from ? *from : (polka_sim_point){.next_log = every};
+    double last_save = start;
     summary->rounds = rounds; /* the log steps know the last one */
     summary->loop_start = start;
-    for (size_t t = 0; t < rounds; t++) {
-        POLKA_CALL(round(context, t));
+    for (size_t t = (size_t)at.round; t < rounds; t++) {
+        int wish = save ? polka_ckpt_wish(plan, t + 1, rounds, last_save) : POLKA_CKPT_NONE;
+        POLKA_CALL(round(context, t, &wish));
         double samples = (double)((t + 1) * per_round);
-        if (samples >= next_log || t + 1 == rounds) {
+        if (samples >= at.next_log || t + 1 == rounds) {
             POLKA_CALL(log_step(context, t + 1, samples, summary));
-            while (next_log <= samples) next_log += every;
+            while (at.next_log <= samples) at.next_log += every;
+            at.rows++;
         }
         polka_sim_report(hooks, t + 1, rounds, samples, start, summary);
+        if (wish == POLKA_CKPT_NONE || save == NULL) continue;
+        at.round = t + 1;
+        int signal = wish == POLKA_CKPT_STOP ? polka_ckpt_signal() : 0;
+        POLKA_CALL(save(context, &at, signal));
+        last_save = polka_now();
+        if (wish == POLKA_CKPT_STOP) return stopped(plan, at.round, rounds, signal);
     }
     summary->rounds = rounds;
     summary->samples = (double)(rounds * per_round);

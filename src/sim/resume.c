@@ -1,0 +1,78 @@
+/* Saving a run's agents into a checkpoint and going on from one (resume_impl.h). */
+#include <stdlib.h>
+
+#include "polka/net.h"
+#include "resume_impl.h"
+
+polka_status polka_agent_save(const polka_agent *agent, polka_state *state) {
+    double sums[7] = {agent->online.sum,          agent->online.count, agent->train_loss,
+                      (double)agent->train_count, agent->time_compute, agent->time_exchange,
+                      agent->time_update};
+    POLKA_CALL(polka_learner_save(agent->learner, state));
+    return polka_state_put(state, "agent.sums", POLKA_STATE_F64, sums, 7);
+}
+
+polka_status polka_agent_restore(polka_agent *agent, const polka_state *state) {
+    double sums[7];
+    POLKA_CALL(polka_learner_restore(agent->learner, state));
+    POLKA_CALL(polka_state_get(state, "agent.sums", POLKA_STATE_F64, sums, 7));
+    agent->online.sum = sums[0], agent->online.count = sums[1];
+    agent->train_loss = sums[2], agent->train_count = (size_t)sums[3];
+    agent->time_compute = sums[4], agent->time_exchange = sums[5], agent->time_update = sums[6];
+    return POLKA_OK;
+}
+
+polka_status polka_agents_save(void *context, size_t k, polka_state *state) {
+    return polka_agent_save((const polka_agent *)context + k, state);
+}
+
+polka_status polka_agents_restore(void *context, size_t k, const polka_state *state) {
+    return polka_agent_restore((polka_agent *)context + k, state);
+}
+
+polka_status polka_sim_save(const polka_plan *plan, MPI_Comm comm, size_t agents, size_t first,
+                            size_t count, polka_agent_save_fn save, void *context,
+                            const polka_netlog *log, const polka_sim_point *point, int signal) {
+    polka_state **states = calloc(count ? count : 1, sizeof *states);
+    polka_status status = states ? POLKA_OK : polka_error_set(POLKA_ERR_MEM, "out of memory");
+    for (size_t k = 0; k < count && status == POLKA_OK; k++) {
+        status = polka_state_create(&states[k]);
+        if (status == POLKA_OK) status = save(context, k, states[k]);
+    }
+    status = polka_net_agree(comm, status);
+    if (status == POLKA_OK)
+        status = polka_ckpt_write(plan, comm, point, agents, first, count, states, &log->history,
+                                  signal);
+    for (size_t k = 0; states && k < count; k++) polka_state_free(&states[k]);
+    free(states);
+    return status;
+}
+
+/* This rank's agents from the checkpoint, and its metric rows. */
+static polka_status restore_agents(polka_ckpt *ckpt, size_t first, size_t count,
+                                   polka_agent_restore_fn restore, void *context,
+                                   const polka_history **rows) {
+    for (size_t k = 0; k < count; k++) {
+        polka_state *state = NULL;
+        POLKA_CALL(polka_ckpt_agent(ckpt, first + k, &state));
+        polka_status status = restore(context, k, state);
+        polka_state_free(&state);
+        POLKA_CALL(status);
+    }
+    return polka_ckpt_history(ckpt, rows);
+}
+
+polka_status polka_sim_resume(const polka_plan *plan, MPI_Comm comm, size_t agents, size_t first,
+                              size_t count, polka_agent_restore_fn restore, void *context,
+                              polka_netlog *log, polka_sim_point *from) {
+    if (plan->run.resume[0] == '\0') return POLKA_OK;
+    polka_ckpt *ckpt = NULL;
+    const polka_history *rows = NULL;
+    polka_status status = polka_ckpt_open(plan, agents, &ckpt);
+    if (status == POLKA_OK) status = restore_agents(ckpt, first, count, restore, context, &rows);
+    status = polka_net_agree(comm, status);
+    if (status == POLKA_OK) status = polka_netlog_replay(log, rows, first, count);
+    if (status == POLKA_OK) *from = *polka_ckpt_point(ckpt);
+    polka_ckpt_close(&ckpt);
+    return polka_net_agree(comm, status);
+}
