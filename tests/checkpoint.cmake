@@ -1,0 +1,69 @@
+# Checkpoints (issue 16): a run interrupted at a round and resumed from its checkpoint ends
+# with the run file of the uninterrupted run, field by field (checkpoint_test.sh and
+# compare_runs.py: every metric row but the timers, every final model byte for byte), for
+# every model-order control, centralized and decentralized, P = 1, 2, 4, many agents per rank
+# and another number of ranks on resume; checkpoints that do not fit are refused clearly.
+set(CKPT_DIR ${CMAKE_CURRENT_BINARY_DIR}/checkpoints)
+set(CKPT_ENV "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OPENBLAS_NUM_THREADS=1"
+    "POLKA=$<TARGET_FILE:polka>;PY=/usr/bin/python3;MPIEXEC=${POLKA_MPIEXEC}"
+    "HERE=${CMAKE_CURRENT_SOURCE_DIR}")
+set(CKPT_SMALL --set data.n_train=3000 --set data.n_test=500 --set run.log_every=500)
+
+# polka_ckpt_test(name mode ranks resume_ranks every settings...)
+function(polka_ckpt_test name mode ranks resume_ranks every)
+  add_test(NAME ckpt_${name} COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/checkpoint_test.sh ${mode}
+                                     ${CKPT_DIR}/${name} ${ranks} ${resume_ranks} ${ARGN})
+  set_tests_properties(ckpt_${name} PROPERTIES ENVIRONMENT "${CKPT_ENV};EVERY=${every}"
+                       TIMEOUT 240)
+endfunction()
+
+# Every control, 5 agents on 2 ranks (uneven blocks), resumed inside a pass (round 592 of 600).
+foreach(control komp norma bsgd-remove bsgd-project bsgd-merge nbsgd-remove nbsgd-project)
+  polka_ckpt_test(${control} periodic 2 2 37 ${CKPT_SMALL} --set net.agents=5
+                  --set learner.control=${control} --set learner.budget=30 --set learner.tau=40)
+endforeach()
+# The suffix average and the offset carried over; the ν-trick's adapted margin.
+polka_ckpt_test(suffix_offset periodic 2 2 37 ${CKPT_SMALL} --set net.agents=5
+                --set learner.control=nbsgd-remove --set learner.budget=30
+                --set learner.suffix=0.5 --set learner.offset=1)
+polka_ckpt_test(nu_trick periodic 2 2 37 ${CKPT_SMALL} --set net.agents=5 --set net.graph=ring
+                --set learner.control=norma --set learner.loss=soft-margin --set learner.nu=0.3
+                --set data.classes=2)
+# At a log step (every 125 rounds = 500 samples of 4 agents), two passes; P = 1 (all agents on
+# one rank), P = 4 (one per rank), centralized, and resumed on 4 ranks from 2.
+polka_ckpt_test(log_step_p4 periodic 4 4 125 ${CKPT_SMALL} --set run.passes=2)
+polka_ckpt_test(p1 periodic 1 1 125 ${CKPT_SMALL} --set net.agents=4 --set run.passes=2)
+polka_ckpt_test(central periodic 0 0 40 ${CKPT_SMALL} --centralized --set net.agents=4)
+polka_ckpt_test(ranks_2_to_4 periodic 2 4 70 ${CKPT_SMALL} --set net.agents=8)
+# Real interruptions at a random log step: SIGTERM, and SIGKILL between periodic checkpoints.
+set(CKPT_LONG --set data.n_train=16000 --set data.n_test=500 --set run.log_every=1200)
+polka_ckpt_test(sigterm_p2 signal 2 2 0 ${CKPT_LONG} --set net.agents=6)
+polka_ckpt_test(sigterm_central signal 0 0 0 ${CKPT_LONG} --centralized --set net.agents=4)
+polka_ckpt_test(sigkill_p4 kill9 4 4 150 ${CKPT_LONG})
+# timing-dependent (a signal at a log step) and long under ASan
+set_tests_properties(ckpt_sigterm_p2 ckpt_sigterm_central ckpt_sigkill_p4 PROPERTIES
+                     LABELS no_asan)
+
+# Refusals: another configuration, another polka version, a damaged file, no file.
+add_test(NAME ckpt_refuse_setup COMMAND bash -c
+         "rm -rf ${CKPT_DIR}/refuse && mkdir -p ${CKPT_DIR}/refuse && cd ${CKPT_DIR}/refuse && \
+          ${POLKA_MPIEXEC} --oversubscribe -n 3 $<TARGET_FILE:polka> run --quiet --set data.n_train=800 \
+            --set run.checkpoint_every=10 --set run.checkpoint=good.ckpt && \
+          head -c 2000 good.ckpt >damaged.ckpt && cp good.ckpt version.ckpt && \
+          /usr/bin/python3 -c \"import h5py, numpy; h5py.File('version.ckpt', 'r+').attrs['polka_version'] = numpy.bytes_('0.0.1')\"")
+set_tests_properties(ckpt_refuse_setup PROPERTIES FIXTURES_SETUP ckpt_refuse
+                     ENVIRONMENT "${CKPT_ENV}")
+function(polka_ckpt_refused name ranks file regex)
+  add_test(NAME ckpt_refuse_${name} COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/expect_fail.sh
+           "${regex}" ${POLKA_MPIEXEC} --oversubscribe -n ${ranks} $<TARGET_FILE:polka> run
+           --set data.n_train=800 --resume ${CKPT_DIR}/refuse/${file} ${ARGN})
+  set_tests_properties(ckpt_refuse_${name} PROPERTIES FIXTURES_REQUIRED ckpt_refuse
+                       ENVIRONMENT "${CKPT_ENV}" TIMEOUT 90)
+endfunction()
+polka_ckpt_refused(config 3 good.ckpt
+                   "another configuration: 'learner.eta = 0.5' there, 'learner.eta = 0.25' here"
+                   --set learner.eta=0.25)
+polka_ckpt_refused(version 3 version.ckpt "written by polka 0.0.1, this is polka")
+polka_ckpt_refused(damaged 3 damaged.ckpt "cannot resume from '.*damaged.ckpt': .*damaged")
+polka_ckpt_refused(missing 3 none.ckpt "cannot resume: no checkpoint '.*none.ckpt'")
+polka_ckpt_refused(agents 4 good.ckpt "it holds 3 agents, this run has 4")

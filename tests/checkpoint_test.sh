@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# checkpoint_test.sh MODE DIR RANKS RESUME_RANKS [SETTINGS...]: a run interrupted and resumed
+# from its checkpoint ends with the run file of the uninterrupted run, field by field
+# (compare_runs.py: every metric row but the timers, every final model byte for byte).
+#   MODE periodic:  checkpoints every $EVERY rounds and runs to the end (the checkpoints do
+#                   not change the run); resumed from the last checkpoint on RESUME_RANKS.
+#   MODE signal:    SIGTERM (to mpirun, or to polka with RANKS = 0: no mpirun) once the CSV
+#                   file holds a random number of rows; the run must stop with its one line
+#                   and exit 75 (without mpirun), then is resumed.
+#   MODE kill9:     checkpoints every $EVERY rounds, killed with SIGKILL (the whole process
+#                   group) at a random row, resumed from the last checkpoint on disk.
+# Environment: POLKA, PY (python3 with h5py), MPIEXEC, EVERY (rounds), HERE (tests dir).
+set -u
+mode=$1 dir=$2 ranks=$3 resume_ranks=$4
+shift 4
+settings=("$@")
+rm -rf "$dir" && mkdir -p "$dir" || exit 1
+fail() { echo "FAIL: $*"; exit 1; }
+launch() { # launch NP ARGS...: polka alone (NP 0) or under mpirun
+    local np=$1
+    shift
+    if [ "$np" -eq 0 ]; then "$POLKA" "$@"; else $MPIEXEC --oversubscribe -n "$np" "$POLKA" "$@"; fi
+}
+np_full=$ranks
+launch "$np_full" run --quiet "${settings[@]}" --set run.output="$dir/full.h5" >"$dir/full.out" 2>&1 ||
+    fail "the uninterrupted run failed: $(cat "$dir/full.out")"
+rows=$("$PY" -c "import h5py,sys; print(h5py.File(sys.argv[1])['metrics/round'].shape[0])" "$dir/full.h5")
+ck="$dir/run.ckpt"
+run_args=(run --quiet "${settings[@]}" --set run.output="$dir/cut.h5" --set run.csv="$dir/cut.csv"
+    --set run.checkpoint="$ck")
+
+# waits until the CSV file of the interrupted run holds more than $1 log steps (of $agents rows)
+wait_rows() {
+    local want=$1 pid=$2 agents
+    agents=$("$PY" -c "import h5py,sys; print(h5py.File(sys.argv[1])['metrics/test_score'].shape[1])" "$dir/full.h5")
+    for _ in $(seq 1 600); do
+        local have=0
+        [ -f "$dir/cut.csv" ] && have=$(( ($(wc -l <"$dir/cut.csv") - 1) / agents ))
+        [ "$have" -gt "$want" ] && return 0
+        kill -0 "$pid" 2>/dev/null || return 1
+        sleep 0.05
+    done
+    return 1
+}
+
+case $mode in
+periodic)
+    launch "$ranks" "${run_args[@]}" --set run.checkpoint_every="$EVERY" >"$dir/cut.out" 2>&1 ||
+        fail "the checkpointing run failed: $(cat "$dir/cut.out")"
+    "$PY" "$HERE/compare_runs.py" "$dir/full.h5" "$dir/cut.h5" >/dev/null ||
+        fail "checkpointing changed the run: $("$PY" "$HERE/compare_runs.py" "$dir/full.h5" "$dir/cut.h5")"
+    ;;
+signal | kill9)
+    target=$(( 1 + RANDOM % (rows > 4 ? rows * 2 / 3 : 1) ))
+    extra=()
+    [ "$mode" = kill9 ] && extra=(--set run.checkpoint_every="$EVERY")
+    setsid bash -c 'exec "$@"' _ $( [ "$ranks" -eq 0 ] || echo "$MPIEXEC --oversubscribe -n $ranks" ) \
+        "$POLKA" "${run_args[@]}" "${extra[@]}" >"$dir/cut.out" 2>&1 &
+    pid=$!
+    wait_rows "$target" "$pid" || fail "the run ended before row $target: $(cat "$dir/cut.out")"
+    if [ "$mode" = signal ]; then kill -TERM "$pid"; else kill -KILL -- -"$pid"; fi
+    wait "$pid"
+    code=$?
+    if [ "$mode" = signal ]; then
+        [ "$(grep -c '^polka run: stopped by SIGTERM after round' "$dir/cut.out")" -eq 1 ] ||
+            fail "no one line saying where the checkpoint is: $(cat "$dir/cut.out")"
+        [ "$ranks" -ne 0 ] || [ "$code" -eq 75 ] || fail "exit status $code, not 75"
+    fi
+    echo "interrupted ($mode) after log step $target of $rows, exit $code"
+    sleep 0.5 # SIGKILL: the ranks of the group are gone
+    ;;
+*) fail "unknown mode $mode" ;;
+esac
+[ -f "$ck" ] || fail "no checkpoint $ck"
+"$PY" -c "import h5py,sys; a=h5py.File(sys.argv[1]).attrs; print('checkpoint at round', a['round'], 'rows', a['rows'], 'signal', a['signal'])" "$ck"
+launch "$resume_ranks" run --quiet "${settings[@]}" --set run.output="$dir/resumed.h5" \
+    --resume "$ck" >"$dir/resumed.out" 2>&1 || fail "the resumed run failed: $(cat "$dir/resumed.out")"
+except=()
+[ "$resume_ranks" = "$ranks" ] || except=(--except disagreement)
+"$PY" "$HERE/compare_runs.py" "$dir/full.h5" "$dir/resumed.h5" "${except[@]}" ||
+    fail "the resumed run differs from the uninterrupted one"
