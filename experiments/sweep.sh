@@ -78,20 +78,30 @@ ranks_for() { # agents -> the ranks of its run
     echo "$r"
 }
 
+# A point is done when its run file exists and no checkpoint says it is unfinished.
+done_already() {
+    [ -s "$1" ] && [ ! -e "$1.ckpt" ] && { echo "exists: $1"; return 0; }
+    return 1
+}
+
+# Every run checkpoints into FILE.ckpt and resumes from it (slurm/resumable.sh); a job-array
+# task (--point) becomes the script, so that Slurm's signals to the batch shell reach it.
+resumable=$root/slurm/resumable.sh
+
 run_point() {
     set -- $1
     local kind=$1 topo=$2 n=$3 c=$4 kp=$5 seed=$6 file
     mkdir -p "$out"
     if [ "$kind" = central ]; then
         file=$out/central_n${n}_kp${kp}_s${seed}.h5
-        [ -s "$file" ] && { echo "exists: $file"; return; }
-        "$polka" run --quiet --config "$config" --centralized --set net.agents="$n" \
+        done_already "$file" && return
+        $resumable "$file.ckpt" "$polka" run --quiet --config "$config" --centralized --set net.agents="$n" \
             --set learner.kp="$kp" --set run.seed="$seed" --set run.output="$file" ${EXTRA:-}
     else
         file=$out/$(basename "$topo" .txt)_n${n}_c${c}_kp${kp}_s${seed}.h5
-        [ -s "$file" ] && { echo "exists: $file"; return; }
+        done_already "$file" && return
         # shellcheck disable=SC2046
-        $launch "$(ranks_for "$n")" "$polka" run --quiet --config "$config" \
+        $resumable "$file.ckpt" $launch "$(ranks_for "$n")" "$polka" run --quiet --config "$config" \
             --set net.agents="$n" $(graph_settings "$topo" "$n") --set net.c="$c" \
             --set learner.kp="$kp" --set run.seed="$seed" --set run.output="$file" ${EXTRA:-} </dev/null
     fi
@@ -101,7 +111,10 @@ run_point() {
 case "${1:-}" in
     --list) points | nl -v0 ;;
     --count) points | wc -l ;;
-    --point) run_point "$(points | sed -n "$(( $2 + 1 ))p")" ;;
+    --point)
+        resumable="exec $resumable"
+        run_point "$(points | sed -n "$(( $2 + 1 ))p")"
+        ;;
     "") points | while read -r line; do run_point "$line"; done ;;
     *) echo "usage: $0 [--list | --count | --point K]" >&2; exit 2 ;;
 esac

@@ -15,8 +15,12 @@ add_test(NAME slurm_sbatch_run_no_pmix
          COMMAND ${SLURM_CLUSTER} ${SLURM_JOBS} run $<TARGET_FILE:polka> ${SLURM_DIR}/run_no_pmix)
 add_test(NAME slurm_sbatch_sweep COMMAND ${SLURM_CLUSTER} ${SLURM_JOBS} sweep
                                          $<TARGET_FILE:polka> ${SLURM_DIR}/sweep)
+# slurm/run.sbatch preempted (USR1): checkpoint, requeue, resume, same run file as uninterrupted.
+add_test(NAME slurm_sbatch_preempt COMMAND ${SLURM_CLUSTER} ${SLURM_JOBS} preempt
+                                           $<TARGET_FILE:polka> ${SLURM_DIR}/preempt)
 add_test(NAME slurm_cluster_stop COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/slurm_stop_test.sh)
-set(SLURM_TESTS slurm_sbatch_run slurm_sbatch_run_no_pmix slurm_sbatch_sweep slurm_cluster_stop)
+set(SLURM_TESTS slurm_sbatch_run slurm_sbatch_run_no_pmix slurm_sbatch_sweep slurm_sbatch_preempt
+                slurm_cluster_stop)
 set_tests_properties(${SLURM_TESTS} PROPERTIES LABELS "slurm;no_asan" SKIP_RETURN_CODE 77 TIMEOUT 400
                      ENVIRONMENT "${SLURM_ENV}")
 # Debian's Slurm has the PMIx plugin: the job must pick srun --mpi=pmix, and mpirun without it.
@@ -25,9 +29,8 @@ set_tests_properties(slurm_sbatch_run slurm_sbatch_sweep PROPERTIES
 set_tests_properties(slurm_sbatch_run_no_pmix PROPERTIES
                      ENVIRONMENT "${SLURM_ENV};SLURM_CLUSTER_NO_PMIX=1;EXPECT_LAUNCHER=mpirun")
 
-# What a checkpoint-and-requeue test will need: a job signalled with scancel --signal=USR1
-# --batch requeues itself and completes on its second run (a shell job: no polka checkpoints
-# yet).
+# The cluster side of preemption: a job signalled with scancel --signal=USR1 --batch requeues
+# itself and completes on its second run (a shell job; polka's is slurm_sbatch_preempt).
 add_test(NAME slurm_cluster_requeue COMMAND ${SLURM_CLUSTER} bash
                                             ${CMAKE_CURRENT_SOURCE_DIR}/slurm_requeue_test.sh
                                             ${SLURM_DIR}/requeue)

@@ -3,6 +3,10 @@
 #
 #   tests/slurm_cluster.sh tests/slurm_jobs_test.sh run POLKA WORK    sbatch slurm/run.sbatch
 #   tests/slurm_cluster.sh tests/slurm_jobs_test.sh sweep POLKA WORK  sbatch --array sweep.sbatch
+#   tests/slurm_cluster.sh tests/slurm_jobs_test.sh preempt POLKA WORK
+#       sbatch slurm/run.sbatch, signalled (scancel --signal=USR1 --batch) midway: it checkpoints,
+#       requeues itself, resumes and ends with the run file of an uninterrupted job (the same
+#       metric rows but the timers, the same final models byte for byte: compare_runs.py)
 #
 # submits from the repository's root with the job logs and run files under WORK, waits for
 # the jobs (scontrol: no accounting here), says which launcher the job picked and reads every
@@ -62,8 +66,32 @@ case $mode in
         check "$OUT/central_n4_kp0.04_s1.h5" 1
         for c in $CS; do check "$OUT/ring_4_n4_c${c}_kp0.04_s1.h5" 4; done
         ;;
+    preempt)
+        long="--set data.n_train=60000 --set data.n_test=400 --set run.log_every=3000 --set net.agents=6"
+        export POLKA=$polka SETTINGS=$long
+        full=$(OUTPUT=$work/full.h5 slurm_submit --ntasks=2 --time=00:05:00 \
+            --output="$work/full-%j.out" slurm/run.sbatch)
+        job=$(OUTPUT=$work/cut.h5 slurm_submit --ntasks=2 --time=00:05:00 \
+            --output="$work/cut-%j.out" slurm/run.sbatch)
+        echo "submitted an uninterrupted job $full and job $job, which will be preempted"
+        slurm_wait "$job" RUNNING 60
+        for _ in $(seq 600); do grep -q '^round 2000 ' "$work/cut-$job.out" 2>/dev/null && break; sleep 0.2; done
+        echo "scancel --signal=USR1 --batch $job"
+        scancel --signal=USR1 --batch "$job"
+        slurm_wait "$job" 'COMPLETED [1-9]' 240 || { slurm_show_logs "$work/cut-$job.out"; exit 1; }
+        finish "$job" "$work/cut-$job.out"
+        finish "$full" "$work/full-$full.out"
+        grep -h '^polka run: stopped by SIGUSR1\|^polka: stopped\|^polka: resuming' "$work/cut-$job.out"
+        slurm_job_states "$job" | grep -q ' COMPLETED [1-9]' ||
+            { echo "FAIL: the job was not requeued"; exit 1; }
+        grep -q '^polka: resuming from' "$work/cut-$job.out" ||
+            { echo "FAIL: the requeued job did not resume"; exit 1; }
+        [ ! -e "$work/cut.h5.ckpt" ] || { echo "FAIL: the finished job left its checkpoint"; exit 1; }
+        check "$work/cut.h5" 6
+        /usr/bin/python3 "$tests/compare_runs.py" "$work/full.h5" "$work/cut.h5"
+        ;;
     *)
-        echo "usage: $0 run|sweep POLKA WORK" >&2
+        echo "usage: $0 run|sweep|preempt POLKA WORK" >&2
         exit 2
         ;;
 esac

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# What a preemption test needs from the private cluster, with a plain shell job (polka has
-# no checkpoints yet): the batch script gets USR1 from `scancel --signal=USR1 --batch`,
+# What preemption needs from the private cluster, with a plain shell job (the polka job is
+# slurm_jobs_test.sh preempt): the batch script gets USR1 from `scancel --signal=USR1 --batch`,
 # requeues itself (scontrol requeue) and its second run (SLURM_RESTART_COUNT=1) completes.
 #
 #   tests/slurm_cluster.sh tests/slurm_requeue_test.sh WORK

@@ -149,6 +149,7 @@ int polka_cmd_run(int argc, char **argv, MPI_Comm comm) {
     if (status == POLKA_STOPPED) {
         if (rank == 0) printf("polka run: %s\n", polka_error_message());
         fflush(stdout);
+        MPI_Barrier(comm); /* the line is out before a launcher sees a rank end with 75 */
         return POLKA_EXIT_STOPPED;
     }
     if (status != POLKA_OK) {
