@@ -1,5 +1,6 @@
 #include <math.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <time.h>
 
@@ -49,6 +50,17 @@ static polka_status stopped(const polka_plan *plan, uint64_t round, size_t round
                            name, (unsigned long long)round, rounds, path, path);
 }
 
+/* One line per checkpoint: where, how large, how long it took (rank 0's hook). */
+static void log_checkpoint(const polka_plan *plan, const polka_sim_hooks *hooks, uint64_t round,
+                           double seconds) {
+    char path[POLKA_PATH_LEN];
+    polka_ckpt_path(plan, path, sizeof path);
+    struct stat info;
+    double mb = stat(path, &info) == 0 ? (double)info.st_size / 1e6 : 0.0;
+    polka_sim_log(hooks, "checkpoint: round %llu, %.1f MB in %.3f s -> %s",
+                  (unsigned long long)round, mb, seconds, path);
+}
+
 polka_status polka_sim_loop(const polka_plan *plan, size_t n_train, size_t per_round,
                             polka_round_fn round, polka_log_step_fn log_step, polka_save_fn save,
                             const polka_sim_point *from, void *context,
@@ -72,8 +84,10 @@ polka_status polka_sim_loop(const polka_plan *plan, size_t n_train, size_t per_r
         if (wish == POLKA_CKPT_NONE || save == NULL) continue;
         at.round = t + 1;
         int signal = wish == POLKA_CKPT_STOP ? polka_ckpt_signal() : 0;
+        double began = polka_now();
         POLKA_CALL(save(context, &at, signal));
         last_save = polka_now();
+        log_checkpoint(plan, hooks, at.round, last_save - began);
         if (wish == POLKA_CKPT_STOP) return stopped(plan, at.round, rounds, signal);
     }
     summary->rounds = rounds;

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# What checkpoints cost (issue 16) on the Fashion-MNIST run (experiments/configs/fashion_mnist.ini,
+# centralized POLK, Debian's dataset-fashion-mnist): the size of a checkpoint and the time to
+# write it as the model grows, and the slow-down of the whole run when it checkpoints every
+# minute (run.checkpoint_seconds = 60) against the same run without checkpoints. The two runs
+# alternate REPEAT times (default 2) on the same machine; the loop time is polka's own
+# ("summary: ... N s"), the start-up (reading the data) aside.
+#
+#   experiments/checkpoint_cost.sh [--set key=value ...]   Environment: OUT, REPEAT, EVERY (s)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+if ! dpkg-query -W -f='${Status}' dataset-fashion-mnist 2>/dev/null | grep -q "install ok installed"; then
+    sudo=""
+    [ "$(id -u)" -ne 0 ] && sudo="sudo"
+    $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq dataset-fashion-mnist >/dev/null
+fi
+export OPENBLAS_NUM_THREADS=1
+. "$root/experiments/locate.sh"
+out=${OUT:-$outdir/checkpoint_cost}
+repeat=${REPEAT:-2}
+every=${EVERY:-60}
+config=$root/experiments/configs/fashion_mnist.ini
+mkdir -p "$out"
+loop_seconds() { sed -nE 's/^summary: model order .* samples\/s, ([0-9.]+) s$/\1/p' "$1"; }
+plain=() saving=()
+for ((k = 1; k <= repeat; k++)); do
+    "$polka" run --config "$config" --progress=off --set run.output="$out/plain.h5" "$@" \
+        >"$out/plain_$k.log"
+    plain+=("$(loop_seconds "$out/plain_$k.log")")
+    rm -f "$out/saving.ckpt"
+    "$polka" run --config "$config" --progress=off --set run.output="$out/saving.h5" \
+        --set run.checkpoint_seconds="$every" --set run.checkpoint="$out/saving.ckpt" "$@" \
+        >"$out/saving_$k.log"
+    saving+=("$(loop_seconds "$out/saving_$k.log")")
+    echo "pass $k: loop without checkpoints ${plain[-1]} s, with a checkpoint every $every s ${saving[-1]} s"
+done
+echo
+echo "checkpoints of the runs that saved every $every s (round, size, time to write):"
+grep -h '^checkpoint:' "$out"/saving_*.log | sort | uniq -c | sed 's/^ */  /'
+/usr/bin/python3 - "$out/saving.ckpt" "$out/saving.h5" "$out/plain.h5" <<'PY'
+import sys
+import h5py
+ckpt, saving, plain = sys.argv[1:]
+with h5py.File(ckpt) as f:
+    group = f["agents/000000"]
+    sizes = sorted(((group[k].size * group[k].dtype.itemsize, k) for k in group), reverse=True)
+    print(f"last checkpoint: round {f.attrs['round']} of the run, its largest entries:",
+          ", ".join(f"{k} {b / 1e6:.1f} MB" for b, k in sizes[:4]))
+with h5py.File(saving) as a, h5py.File(plain) as b:
+    same = all(a["models"][m][k][()].tobytes() == b["models"][m][k][()].tobytes()
+               for m in a["models"] for k in ("dictionary", "weights"))
+    print("final models of the two runs byte-identical:", same)
+PY
+/usr/bin/python3 - "$every" "${plain[@]}" -- "${saving[@]}" <<'PY'
+import sys
+every = sys.argv[1]
+args = sys.argv[2:]
+cut = args.index("--")
+plain = [float(x) for x in args[:cut]]
+saving = [float(x) for x in args[cut + 1:]]
+p, s = sum(plain) / len(plain), sum(saving) / len(saving)
+print(f"mean loop time: {p:.2f} s without checkpoints, {s:.2f} s with one every {every} s: "
+      f"slow-down {100 * (s - p) / p:+.2f} % (target <= 2 %)")
+print(f"spread of the plain runs alone: {min(plain):.2f} .. {max(plain):.2f} s")
+PY
