@@ -8,7 +8,7 @@
 
 static const char *const usage_lines[] = {
     "mpirun -n N polka run --config FILE [--set section.key=value ...] [--centralized]",
-    "                      [--quiet] [--progress=auto|tty|plain|off]",
+    "                      [--quiet] [--progress=auto|tty|plain|off] [--resume CHECKPOINT]",
     "polka data multidist -o FILE [--config FILE] [--set ...]   LIBSVM files FILE, FILE.t",
     "polka data split [-o FIG.png|FILE.csv] [--config FILE] [--set ...]   per-agent class "
     "histogram",
@@ -22,8 +22,13 @@ static const char *const usage_lines[] = {
 
 static const char summary[] = "decentralized online learning with kernels (agents on MPI ranks, "
                               "one or many per rank)";
-static const char centralized_note[] = "With one agent (or run.mode = centralized) `polka run` is "
-                                       "centralized POLK.";
+static const char centralized_note[] =
+    "With one agent (or run.mode = centralized) `polka run` is centralized POLK.\n"
+    "SIGTERM, SIGINT or SIGUSR1: the ranks finish the round, write the checkpoint (run.checkpoint) "
+    "and exit with status 75; `polka run --resume CHECKPOINT` with the same settings goes on "
+    "to the run an uninterrupted one would have given (run.passes, run.output, run.csv, "
+    "run.watchdog and run.checkpoint* may change). Exit status: 0 done, 1 error, 75 stopped "
+    "with a checkpoint.";
 
 static const char *const type_names[] = {
     [POLKA_KEY_SIZE] = "integer",
