@@ -68,3 +68,8 @@ polka_mpi_fails(fault_resample_unstable 2
 add_test(NAME faults_run_file COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/faults_run_test.sh
                                       $<TARGET_FILE:polka> ${CMAKE_CURRENT_BINARY_DIR}/faults)
 set_tests_properties(faults_run_file PROPERTIES ENVIRONMENT "${POLKA_MPI_ENV}" TIMEOUT 180)
+# One rank of a faulty run killed: the job still ends within seconds, the file readable.
+add_test(NAME faults_rank_killed COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/fault_kill_test.sh
+                                         $<TARGET_FILE:polka> /usr/bin/python3
+                                         ${CMAKE_CURRENT_BINARY_DIR}/faults)
+set_tests_properties(faults_rank_killed PROPERTIES TIMEOUT 180)
