@@ -33,6 +33,23 @@ static polka_graph *ring(size_t n) {
     return graph;
 }
 
+/* The faults of settings on a ring of n agents. */
+typedef struct {
+    polka_faults faults;
+    polka_graph *graph;
+} network;
+
+static network network_of(const char *const *settings, size_t n) {
+    network net = {.graph = ring(n)};
+    CHECK_OK(polka_faults_create(plan_with(settings), n, &net.faults));
+    return net;
+}
+
+static void network_free(network *net) {
+    polka_graph_free(&net->graph);
+    polka_faults_free(&net->faults);
+}
+
 /* |count − n·p| within 5 binomial standard deviations. */
 static void assert_rate(double count, double n, double p) {
     double sd = sqrt(n * p * (1 - p));
@@ -43,15 +60,15 @@ static void assert_rate(double count, double n, double p) {
 static void test_draws_keep_their_rates(void **state) {
     (void)state;
     static const char *const settings[] = {"fault.link_loss=0.2", "fault.offline=0.1", NULL};
-    polka_faults faults;
-    CHECK_OK(polka_faults_create(plan_with(settings), 40, &faults));
-    polka_graph *graph = ring(40);
+    network net = network_of(settings, 40);
+    const polka_faults *faults = &net.faults;
+    const polka_graph *graph = net.graph;
     double offline = 0, due = 0, lost = 0, values_due = 0, values_lost = 0;
     for (uint64_t t = 0; t < 500; t++)
         for (size_t i = 0; i < 40; i++) {
-            offline += !polka_faults_online(&faults, t, i);
-            polka_link link = polka_faults_link(&faults, graph, t, i, (i + 1) % 40);
-            polka_link again = polka_faults_link(&faults, graph, t, i, (i + 1) % 40);
+            offline += !polka_faults_online(faults, t, i);
+            polka_link link = polka_faults_link(faults, graph, t, i, (i + 1) % 40);
+            polka_link again = polka_faults_link(faults, graph, t, i, (i + 1) % 40);
             assert_memory_equal(&link, &again, sizeof link); /* a pure function */
             assert_true(!link.value || link.point);
             due += link.point || link.point_lost;
@@ -63,46 +80,43 @@ static void test_draws_keep_their_rates(void **state) {
     assert_rate(due, 500 * 40, 0.9 * 0.9); /* both ends online */
     assert_rate(lost, due, 0.2);
     assert_rate(values_lost, values_due, 0.2);
-    polka_graph_free(&graph);
-    polka_faults_free(&faults);
+    network_free(&net);
 }
 
 static void test_delays_are_uniform_up_to_the_bound(void **state) {
     (void)state;
     static const char *const settings[] = {"fault.delay=3", NULL};
-    polka_faults faults;
-    CHECK_OK(polka_faults_create(plan_with(settings), 10, &faults));
-    polka_graph *graph = ring(10);
+    network net = network_of(settings, 10);
+    const polka_faults *faults = &net.faults;
+    const polka_graph *graph = net.graph;
     double seen[4] = {0};
     for (uint64_t t = 0; t < 2000; t++) {
-        polka_link link = polka_faults_link(&faults, graph, t, 3, 4);
+        polka_link link = polka_faults_link(faults, graph, t, 3, 4);
         assert_true(link.point && link.value && link.delay <= 3);
         seen[link.delay]++;
     }
     for (int d = 0; d < 4; d++) assert_rate(seen[d], 2000, 0.25);
-    polka_graph_free(&graph);
-    polka_faults_free(&faults);
+    network_free(&net);
 }
 
 static void test_gossip_talks_to_one_neighbour(void **state) {
     (void)state;
     static const char *const settings[] = {"net.gossip=1", NULL};
-    polka_faults faults;
-    CHECK_OK(polka_faults_create(plan_with(settings), 12, &faults));
-    polka_graph *graph = ring(12);
+    network net = network_of(settings, 12);
+    const polka_faults *faults = &net.faults;
+    const polka_graph *graph = net.graph;
     double first = 0;
     for (uint64_t t = 0; t < 400; t++)
         for (size_t i = 0; i < 12; i++) {
             const size_t *list = polka_graph_neighbors(graph, i);
             int chosen = 0;
             for (size_t k = 0; k < 2; k++)
-                chosen += polka_faults_link(&faults, graph, t, i, list[k]).point;
+                chosen += polka_faults_link(faults, graph, t, i, list[k]).point;
             assert_int_equal(chosen, 1);
-            first += polka_faults_link(&faults, graph, t, i, list[0]).point;
+            first += polka_faults_link(faults, graph, t, i, list[0]).point;
         }
     assert_rate(first, 400 * 12, 0.5);
-    polka_graph_free(&graph);
-    polka_faults_free(&faults);
+    network_free(&net);
 }
 
 static void test_agents_leave_and_return(void **state) {
