@@ -123,7 +123,9 @@ for n in $sizes; do
     done
 done
 centrals=()
-for split in $splits; do centrals+=(--centralized "$out/central_${split}_n${sizes%% *}.h5"); done
+for n in $sizes; do
+    for split in $splits; do centrals+=(--centralized "$out/central_${split}_n$n.h5"); done
+done
 /usr/bin/python3 "$root/experiments/plot.py" faults "${qruns[@]}" "${centrals[@]}" \
     --key fault.link_loss -o "$out/faults_q.png" > "$out/faults_q.txt"
 first=${sizes%% *}

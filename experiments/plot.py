@@ -449,7 +449,8 @@ def plot_faults(args):
     for run in centrals:
         err = final_error(run)
         axes[0].axhline(err, ls="--", color="k", lw=1,
-                        label=f"centralized POLK ({run.config.get('data.split', 'iid')} stream)")
+                        label=f"centralized POLK ({run.config.get('data.split', 'iid')} stream, "
+                              f"N={run.config.get('net.agents', '?')})")
         print(f"{'central':>10} {'':>6} {'':>18} {err:>10.3f}  ({run.path})")
     axes[0].set_ylabel("final mean test error (%)" if unit else "final mean test MSE")
     axes[1].set_ylabel("final disagreement")
