@@ -18,8 +18,14 @@ python3-matplotlib); run it with the system python: /usr/bin/python3 experiments
       agents (mean, band = best..worst), centralized POLK, and the model of FROZEN.h5 (a
       learner that stopped learning at its last sample), evaluated here on TEST.svm (the test
       set at phase 0, `polka data multidist`) turned by data.drift x samples, as polka does.
+  plot.py faults RUN.h5 ... [--centralized C.h5 ...] [--key fault.link_loss] -o OUT.png
+      final mean error (or MSE) and disagreement against one fault setting (--key), one line
+      per data split and network size; centralized runs as horizontal lines. Prints the table.
   plot.py split HIST.csv -o OUT.png
       the per-agent class histogram written by `polka data split` (stacked bars, one per agent).
+
+`plot.py run` adds a fourth panel when the run had faults: messages lost per agent and round,
+the fraction of agents offline and the mean age of the values used, per log interval.
 
 Reads only the run files: /metrics/<name> (rows = log steps, columns = agents),
 /metrics/round, /metrics/samples and the attributes of /config.
@@ -102,10 +108,43 @@ def plot_single_agent_errors(ax, run, x):
     ax.grid(alpha=0.3, which="both")
 
 
+def had_faults(run):
+    return any(name in run.metrics and np.any(run.metrics[name] != 0)
+               for name in ("messages_lost", "rounds_offline", "value_age"))
+
+
+def plot_faults_panel(ax, run):
+    """Per log interval: messages lost per agent and round, fraction offline, mean value age."""
+    rounds = run.metrics["round"].astype(float)
+    span = np.diff(np.concatenate([[0.0], rounds]))
+    span[span == 0] = 1.0
+
+    def per_round(name):
+        total = run.metrics[name].sum(axis=1)
+        return np.diff(np.concatenate([[0.0], total])) / span / run.agents
+
+    ax.plot(rounds, per_round("messages_lost"), color="tab:red", lw=2, label="messages lost / agent / round")
+    ax.plot(rounds, per_round("rounds_offline"), color="tab:gray", lw=2, label="fraction offline")
+    ax.set_xlabel("round")
+    ax.set_ylabel("per agent and round")
+    ax.grid(alpha=0.3)
+    twin = ax.twinx()
+    twin.plot(rounds, run.metrics["value_age"].mean(axis=1), color="tab:purple", lw=1.5, ls="--",
+              label="mean age of values used")
+    twin.set_ylabel("value age (rounds)")
+    lines = ax.get_legend_handles_labels()
+    more = twin.get_legend_handles_labels()
+    ax.legend(lines[0] + more[0], lines[1] + more[1], fontsize=8)
+    c = run.config
+    ax.set_title(f"faults: loss {c.get('fault.link_loss', '0')}, offline {c.get('fault.offline', '0')}, "
+                 f"delay {c.get('fault.delay', '0')}")
+
+
 def plot_run(args):
     run = Run(args.decentralized)
     central = Run(args.centralized) if args.centralized else None
-    fig, axes = plt.subplots(1, 3, figsize=(16, 4.6))
+    faults = had_faults(run)
+    fig, axes = plt.subplots(1, 4 if faults else 3, figsize=(21 if faults else 16, 4.6))
     ax = axes[0]
     x = run.metrics["round"] if run.batch else run.samples_per_agent()
     score = run.metrics["test_score"]
@@ -145,6 +184,8 @@ def plot_run(args):
     ax.set_title("model order")
     ax.grid(alpha=0.3)
     ax.legend()
+    if faults:
+        plot_faults_panel(axes[3], run)
     fig.tight_layout()
     fig.savefig(args.output, dpi=110)
     print(f"wrote {args.output}")
@@ -384,6 +425,44 @@ def plot_drift(args):
           f"{100 * (1 - stopped.metrics['test_score'][-1, 0]):.2f} % (its run file)")
 
 
+def plot_faults(args):
+    """Final mean error and disagreement against one fault setting, a line per split and size."""
+    lines = {}
+    for path in args.runs:
+        run = Run(path)
+        key = (run.config.get("data.split", "iid"), run.agents)
+        x = float(run.config.get(args.key, "0"))
+        dis = run.metrics["disagreement"][-1].mean()
+        lines.setdefault(key, []).append((x, final_error(run), dis, run.metrics["model_order"][-1].max()))
+    centrals = [Run(path) for path in (args.centralized or [])]
+    fig, axes = plt.subplots(1, 2, figsize=(12, 4.6))
+    unit = "%" if all(Run(p).classification for p in args.runs[:1]) else ""
+    print(f"{'split':>10} {'agents':>6} {args.key:>18} {'error' + unit:>10} {'disagreement':>13} {'max order':>9}")
+    for (split, agents), points in sorted(lines.items()):
+        points.sort()
+        xs, errs, dis, orders = (np.array(v) for v in zip(*points))
+        label = f"{split}, {agents} agents"
+        axes[0].plot(xs, errs, "o-", label=label)
+        axes[1].semilogy(xs, np.maximum(dis, 1e-16), "o-", label=label)
+        for x, e, d, o in points:
+            print(f"{split:>10} {agents:>6} {x:>18g} {e:>10.3f} {d:>13.4g} {o:>9.0f}")
+    for run in centrals:
+        err = final_error(run)
+        axes[0].axhline(err, ls="--", color="k", lw=1,
+                        label=f"centralized POLK ({run.config.get('data.split', 'iid')} stream, "
+                              f"N={run.config.get('net.agents', '?')})")
+        print(f"{'central':>10} {'':>6} {'':>18} {err:>10.3f}  ({run.path})")
+    axes[0].set_ylabel("final mean test error (%)" if unit else "final mean test MSE")
+    axes[1].set_ylabel("final disagreement")
+    for ax in axes:
+        ax.set_xlabel(args.key)
+        ax.grid(alpha=0.3, which="both")
+        ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(args.output, dpi=110)
+    print(f"wrote {args.output}")
+
+
 def main(argv):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -409,12 +488,17 @@ def main(argv):
     p.add_argument("--frozen", required=True)
     p.add_argument("--test", required=True)
     p.add_argument("-o", "--output", required=True)
+    p = sub.add_parser("faults")
+    p.add_argument("runs", nargs="+")
+    p.add_argument("--centralized", action="append")
+    p.add_argument("--key", default="fault.link_loss")
+    p.add_argument("-o", "--output", required=True)
     p = sub.add_parser("split")
     p.add_argument("histogram")
     p.add_argument("-o", "--output", required=True)
     args = parser.parse_args(argv)
     commands = {"run": plot_run, "compare": plot_compare, "sweep": plot_sweep, "split": plot_split,
-                "drift": plot_drift, "lambda2": plot_lambda2}
+                "drift": plot_drift, "lambda2": plot_lambda2, "faults": plot_faults}
     commands[args.command](args)
 
 

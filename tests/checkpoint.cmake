@@ -67,3 +67,12 @@ polka_ckpt_refused(version 3 version.ckpt "written by polka 0.0.1, this is polka
 polka_ckpt_refused(damaged 3 damaged.ckpt "cannot resume from '.*damaged.ckpt': .*damaged")
 polka_ckpt_refused(missing 3 none.ckpt "cannot resume: no checkpoint '.*none.ckpt'")
 polka_ckpt_refused(agents 4 good.ckpt "it holds 3 agents, this run has 4")
+# The network's faults: the counters and the values in flight go into the checkpoint, the
+# draws and the graph of the round are made again; resumed inside an epoch of the changing
+# graph (37 rounds, epochs of 11), and at an epoch's edge on another number of ranks.
+set(CKPT_FAULTS --set fault.link_loss=0.3 --set fault.offline=0.1 --set fault.delay=3
+    --set net.penalty=symmetric --set net.graph=er --set net.p=0.5)
+polka_ckpt_test(faults periodic 2 2 37 ${CKPT_SMALL} ${CKPT_FAULTS} --set net.agents=6
+                --set net.resample_every=11)
+polka_ckpt_test(faults_ranks_2_to_3 periodic 2 3 70 ${CKPT_SMALL} ${CKPT_FAULTS}
+                --set net.agents=7 --set net.resample_every=7 --set net.gossip=1)

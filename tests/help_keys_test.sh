@@ -13,7 +13,7 @@ diff "$work/help" "$work/man" || { echo "FAIL: --help and the man page list diff
 "$polka" help $(cat "$work/help") | sed -nE 's/^  ([a-z_]+\.[a-z_0-9]+) +\[.*/\1/p' |
     sort | diff "$work/help" - || { echo "FAIL: polka help KEY differs"; exit 1; }
 # Key names in the README: section.key not inside a path, not a file name (run.h5, run.csv).
-grep -oE "(^|[^a-z_/.])(run|data|learner|net)\.[a-z_0-9]+" "$readme" | sed -E 's/^[^a-z]//' |
+grep -oE "(^|[^a-z_/.])(run|data|learner|net|fault)\.[a-z_0-9]+" "$readme" | sed -E 's/^[^a-z]//' |
     grep -vE '\.(h5|svm|txt|ini|png|sbatch|sh|py)$' | sort -u >"$work/readme"
 [ -s "$work/readme" ] || { echo "FAIL: no keys found in the README"; exit 1; }
 missing=$(comm -23 "$work/readme" "$work/help")

@@ -13,6 +13,7 @@ endforeach()
 
 polka_unit_test(test_network test_network.c)
 polka_unit_test(test_splits test_splits.c)
+polka_unit_test(test_faults test_faults.c)
 
 # MPI errors are returned as codes and reported, not MPI's abort (MPI_ERRORS_RETURN).
 add_executable(test_mpi_errors test_mpi_errors.c)
@@ -50,3 +51,25 @@ polka_mpi_fails(unstable 4 "unstable penalty step" --set net.graph=${GRAPHS}/com
 polka_mpi_fails(bad_config_all_ranks 3 "learner.eta must be > 0" --set learner.eta=-1)
 # A bad option of `polka run` itself reaches every rank too (it hung: parsed on rank 0 only).
 polka_mpi_fails(bad_option_all_ranks 2 "unknown --progress mode 'bogus'" --progress=bogus)
+
+# The network's faults: bad settings stop every rank with one message; a resampled graph that
+# breaks the stability bound names its round.
+polka_mpi_fails(fault_loss_range 2 "fault.link_loss must be in \\[0, 1\\)" --set fault.link_loss=1.5)
+polka_mpi_fails(fault_leave_beyond 2 "fault.leave = '1,7': an agent number is out of range"
+                --set net.agents=4 --set fault.leave=1,7)
+polka_mpi_fails(fault_resample_file 2 "net.resample_every = 5 draws new graphs from a generator"
+                --set net.graph=${GRAPHS}/ring_4.txt --set net.resample_every=5)
+polka_mpi_fails(fault_resample_unstable 2
+                "the graph of round 3 \\(net.resample_every = 1\\): unstable penalty step"
+                --set net.agents=12 --set net.graph=er --set net.p=0.3 --set net.weights=uniform
+                --set learner.eta=0.2 --set net.resample_every=1 --set data.n_train=600)
+# A run with every fault, read back with h5py and `polka report`: the fault columns, /config,
+# fewer bytes than the fault-free run, the same models on 1 and 2 ranks.
+add_test(NAME faults_run_file COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/faults_run_test.sh
+                                      $<TARGET_FILE:polka> ${CMAKE_CURRENT_BINARY_DIR}/faults)
+set_tests_properties(faults_run_file PROPERTIES ENVIRONMENT "${POLKA_MPI_ENV}" TIMEOUT 180)
+# One rank of a faulty run killed: the job still ends within seconds, the file readable.
+add_test(NAME faults_rank_killed COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/fault_kill_test.sh
+                                         $<TARGET_FILE:polka> /usr/bin/python3
+                                         ${CMAKE_CURRENT_BINARY_DIR}/faults)
+set_tests_properties(faults_rank_killed PROPERTIES TIMEOUT 180)

@@ -178,6 +178,19 @@ int main(int argc, char **argv) {
                                            NULL};
     static const char *const drift[] = {"data.drift=0.002", "data.split=dirichlet",
                                         "data.quantity_sigma=0.5", NULL};
+    /* the network's faults (fault.c): every message drawn alike on every rank */
+    static const char *const link_loss[] = {"fault.link_loss=0.3", "net.penalty=symmetric", NULL};
+    static const char *const offline[] = {"fault.offline=0.2", "fault.leave=0", "fault.leave_at=20",
+                                          "fault.return_at=90", NULL};
+    static const char *const delay[] = {"fault.delay=3", "learner.batch=2", NULL};
+    static const char *const delay_loss[] = {"fault.delay=4", "fault.link_loss=0.2",
+                                             "net.penalty=symmetric", "fault.renormalise=1", NULL};
+    static const char *const resample[] = {"net.resample_every=7", "fault.delay=2", NULL};
+    static const char *const gossip[] = {"net.gossip=1", "net.penalty=symmetric", NULL};
+    static const char *const everything[] = {"fault.link_loss=0.5",   "fault.offline=0.1",
+                                             "fault.delay=2",         "net.resample_every=5",
+                                             "net.gossip=1",          "fault.renormalise=1",
+                                             "net.penalty=symmetric", NULL};
     const char *const file_shards[] = {"data.source=file",  train_set,       test_set,
                                        "data.split=shards", "data.shards=1", NULL};
     struct {
@@ -198,6 +211,13 @@ int main(int argc, char **argv) {
         {"symmetric, quantity skew sigma 1.5", quantity},
         {"drift, dirichlet, quantity skew", drift},
         {"file source, shards k=1", file_shards},
+        {"link loss 0.3, symmetric", link_loss},
+        {"offline 0.2, agent 0 leaves and returns", offline},
+        {"values up to 3 rounds late, batch 2", delay},
+        {"late 4, loss 0.2, symmetric, renormalised", delay_loss},
+        {"graph resampled every 7 rounds, late 2", resample},
+        {"one-peer gossip, symmetric", gossip},
+        {"every fault at once, renormalised", everything},
     };
     static const char *const controls[] = {"none",         "norma",      "bsgd-remove",
                                            "bsgd-project", "bsgd-merge", "nbsgd-remove",

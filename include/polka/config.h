@@ -75,6 +75,15 @@ typedef struct {
     char weights[POLKA_NAME_LEN];
     char penalty[POLKA_NAME_LEN];
     double c;
+    size_t resample_every; /* a new graph every this many rounds; 0: never */
+    size_t gossip;         /* 1: each agent talks to one random neighbour per round */
+    /* [fault] */
+    double link_loss;           /* probability that a directed message is lost */
+    double offline;             /* probability that an agent sits out a round */
+    char leave[POLKA_PATH_LEN]; /* agents that leave at leave_at and return at return_at */
+    size_t leave_at, return_at;
+    size_t delay;       /* values arrive up to this many rounds late */
+    size_t renormalise; /* 1: the heard neighbours' weights carry the whole row sum */
 } polka_config;
 
 typedef enum { POLKA_KEY_SIZE, POLKA_KEY_U64, POLKA_KEY_DOUBLE, POLKA_KEY_STRING } polka_key_type;

@@ -33,7 +33,8 @@ polka_status polka_dataset_write_libsvm(const polka_dataset *data, const char *p
  * Streams of a generator: each is an independent counter-based sequence. SPLIT: the split's
  * draw for network sample g (index g); AGENT: a split's per-agent draws (index: the agent);
  * SHUFFLE: a split's one-off draws (index 0); ACTIVE: quantity skew (index a: agent a's rate;
- * agents + t·agents + a: whether agent a learns in round t).
+ * agents + t·agents + a: whether agent a learns in round t); LINK, OFFLINE, DELAY, GOSSIP:
+ * the network's faults (index: the round; sub: the agent or the directed edge, fault.c).
  */
 enum {
     POLKA_STREAM_TRAIN = 1,
@@ -41,7 +42,11 @@ enum {
     POLKA_STREAM_SPLIT = 3,
     POLKA_STREAM_AGENT = 4,
     POLKA_STREAM_SHUFFLE = 5,
-    POLKA_STREAM_ACTIVE = 6
+    POLKA_STREAM_ACTIVE = 6,
+    POLKA_STREAM_LINK = 7,
+    POLKA_STREAM_OFFLINE = 8,
+    POLKA_STREAM_DELAY = 9,
+    POLKA_STREAM_GOSSIP = 10
 };
 
 /**

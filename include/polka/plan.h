@@ -112,14 +112,27 @@ typedef struct {
     polka_weight_kind weights;
     polka_penalty_kind penalty;
     double c;
-    size_t agents; /**< net.agents: 0 = from the graph file or the ranks */
+    size_t agents;         /**< net.agents: 0 = from the graph file or the ranks */
+    size_t resample_every; /**< a new generated graph every this many rounds; 0: never */
+    int gossip;            /**< 1: one-peer gossip */
 } polka_net_spec;
+
+/** The network's faults (src/sim/fault.c draws them; all 0: a perfect network). */
+typedef struct {
+    double link_loss;           /**< a directed message is lost with this probability */
+    double offline;             /**< an agent sits out a round with this probability */
+    char leave[POLKA_PATH_LEN]; /**< agents offline in rounds [leave_at, return_at) */
+    size_t leave_at, return_at; /**< 1-based rounds; return_at 0: never back */
+    size_t delay;               /**< values arrive up to this many rounds late */
+    int renormalise;            /**< 1: the heard neighbours carry the whole weight row sum */
+} polka_fault_spec;
 
 typedef struct {
     polka_run_spec run;
     polka_data_spec data;
     polka_learner_spec learner;
     polka_net_spec net;
+    polka_fault_spec fault;
     polka_config settings; /**< the text the plan was built from, for the run file's /config */
 } polka_plan;
 

@@ -13,6 +13,7 @@
 
 typedef struct {
     uint64_t seed, stream, index; /* the key and the first counter word */
+    uint64_t sub;                 /* the third counter word (polka_rng_start_sub) */
     uint64_t block;               /* the next counter block */
     double buffer[4];
     int left; /* unused numbers in buffer */
@@ -20,6 +21,10 @@ typedef struct {
 
 /** A cursor over the numbers of sample `index` of `stream` under `seed`. */
 polka_rng polka_rng_start(uint64_t seed, uint64_t stream, uint64_t index);
+
+/** A cursor over the numbers of (index, sub) of `stream` under `seed`: draws keyed by two
+ * counters (a round and an edge, say). sub = 0 is polka_rng_start's sequence. */
+polka_rng polka_rng_start_sub(uint64_t seed, uint64_t stream, uint64_t index, uint64_t sub);
 
 /** Uniform on (0, 1), never 0 or 1. */
 double polka_rng_uniform(polka_rng *rng);

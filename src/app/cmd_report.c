@@ -26,14 +26,18 @@ enum {
     COL_ORDER_MAX,
     COL_RATE,
     COL_BYTES,
+    COL_LOST,
+    COL_OFFLINE,
+    COL_AGE,
     COLUMNS
 };
 
 #define CELL_LEN 64
 
 static const char *const headers[COLUMNS] = {
-    "file", "mode", "agents",       "rows",  "rounds",    "score",     "mean",
-    "min",  "max",  "disagreement", "order", "max_order", "samples/s", "bytes/round"};
+    "file",      "mode",        "agents",     "rows",         "rounds",   "score",
+    "mean",      "min",         "max",        "disagreement", "order",    "max_order",
+    "samples/s", "bytes/round", "lost/round", "offline",      "value_age"};
 
 typedef struct {
     char cell[COLUMNS][CELL_LEN];
@@ -49,7 +53,11 @@ static void print_usage(FILE *out) {
             "         from test_score, with its mean, min and max over the agents,\n"
             "  disagreement: mean over the agents; order: mean and max model order,\n"
             "  samples/s: samples seen / the largest wall time of an agent,\n"
-            "  bytes/round: bytes sent by all agents / rounds.\n"
+            "  bytes/round: bytes sent by all agents / rounds,\n"
+            "  lost/round: messages lost by all agents / rounds (fault.link_loss),\n"
+            "  offline: the fraction of agent-rounds sat out (fault.offline, fault.leave),\n"
+            "  value_age: mean over the agents of the mean age of the values used in the last\n"
+            "             log interval (fault.delay).\n"
             "A metric the file does not hold shows as '-'.\n"
             "Reading one file fails after S seconds (default %d, 0: never), as a damaged\n"
             "HDF5 file can make libhdf5 loop.\n",
@@ -138,7 +146,7 @@ static polka_status describe_run(const polka_h5run *run, report_row *row) {
 }
 
 static polka_status fill_metrics(const polka_h5run *run, report_row *row, double *values) {
-    stats score, disagreement, order, wall, bytes;
+    stats score, disagreement, order, wall, bytes, lost, offline, age;
     double round = NAN, samples = NAN;
     POLKA_CALL(scalar(run, "round", &round));
     POLKA_CALL(scalar(run, "samples", &samples));
@@ -147,6 +155,9 @@ static polka_status fill_metrics(const polka_h5run *run, report_row *row, double
     POLKA_CALL(metric_stats(run, "model_order", values, &order));
     POLKA_CALL(metric_stats(run, "wall_time", values, &wall));
     POLKA_CALL(metric_stats(run, "bytes_sent", values, &bytes));
+    POLKA_CALL(metric_stats(run, "messages_lost", values, &lost));
+    POLKA_CALL(metric_stats(run, "rounds_offline", values, &offline));
+    POLKA_CALL(metric_stats(run, "value_age", values, &age));
     put_number(row, COL_ROUNDS, round);
     put_number(row, COL_MEAN, score.mean);
     put_number(row, COL_MIN, score.count ? score.min : NAN);
@@ -156,6 +167,10 @@ static polka_status fill_metrics(const polka_h5run *run, report_row *row, double
     put_number(row, COL_ORDER_MAX, order.count ? order.max : NAN);
     put_number(row, COL_RATE, wall.count && wall.max > 0 ? samples / wall.max : NAN);
     put_number(row, COL_BYTES, bytes.count && round > 0 ? bytes.sum / round : NAN);
+    put_number(row, COL_LOST, lost.count && round > 0 ? lost.sum / round : NAN);
+    put_number(row, COL_OFFLINE,
+               offline.count && round > 0 ? offline.sum / ((double)offline.count * round) : NAN);
+    put_number(row, COL_AGE, age.mean);
     return POLKA_OK;
 }
 

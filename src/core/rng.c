@@ -7,8 +7,12 @@ polka_rng polka_rng_start(uint64_t seed, uint64_t stream, uint64_t index) {
     return (polka_rng){.seed = seed, .stream = stream, .index = index};
 }
 
+polka_rng polka_rng_start_sub(uint64_t seed, uint64_t stream, uint64_t index, uint64_t sub) {
+    return (polka_rng){.seed = seed, .stream = stream, .index = index, .sub = sub};
+}
+
 static void refill(polka_rng *rng) {
-    philox4x64_ctr_t ctr = {{rng->index, rng->block, 0, 0}};
+    philox4x64_ctr_t ctr = {{rng->index, rng->block, rng->sub, 0}};
     philox4x64_key_t key = {{rng->seed, rng->stream}};
     philox4x64_ctr_t out = philox4x64(ctr, key);
     for (int k = 0; k < 4; k++) /* 53 random bits, centred in their interval: never 0 or 1 */

@@ -138,6 +138,29 @@ static const polka_config_key config_keys[] = {
         "edge weights: uniform | metropolis | file"),
     KEY("net", penalty, POLKA_KEY_STRING, "paper", "consensus penalty: paper | symmetric"),
     KEY("net", c, POLKA_KEY_DOUBLE, "1", "consensus penalty coefficient"),
+    KEY("net", resample_every, POLKA_KEY_SIZE, "0",
+        "time-varying graph: a new graph from the generator every this many rounds (epoch e "
+        "seeded by run.seed and e, retried until connected); 0: never"),
+    KEY("net", gossip, POLKA_KEY_SIZE, "0",
+        "1: one-peer gossip, each round each agent sends its points to one random neighbour "
+        "(which answers); 0: to all"),
+    KEY("fault", link_loss, POLKA_KEY_DOUBLE, "0",
+        "probability that a directed message is lost in a round (a point going out and the values "
+        "coming back are separate messages); a lost message is not sent"),
+    KEY("fault", offline, POLKA_KEY_DOUBLE, "0",
+        "probability that an agent sits out a round (no learning, sends and answers nothing)"),
+    KEY("fault", leave, POLKA_KEY_STRING, "",
+        "agents offline from round fault.leave_at until fault.return_at, e.g. 0,3,8-11"),
+    KEY("fault", leave_at, POLKA_KEY_SIZE, "1",
+        "the first round (1-based, as the run file counts) the fault.leave agents are offline"),
+    KEY("fault", return_at, POLKA_KEY_SIZE, "0",
+        "the first round the fault.leave agents are back; 0: never"),
+    KEY("fault", delay, POLKA_KEY_SIZE, "0",
+        "stale values: a neighbour's values arrive up to this many rounds late (uniform); an "
+        "agent uses the newest it has, at most this old, at the points they were computed at"),
+    KEY("fault", renormalise, POLKA_KEY_SIZE, "0",
+        "1: scale the weights of the neighbours heard from in a round to the full row sum; 0: "
+        "the missing terms are dropped"),
 };
 
 const polka_config_key *polka_config_keys(size_t *count) {

@@ -22,9 +22,12 @@ typedef struct {
     const polka_data_facts *facts; /* the stream's */
     MPI_Comm comm;
     int rank, size;
-    size_t agents; /* in the whole network */
+    size_t agents;      /* in the whole network */
+    polka_graph *graph; /* the current epoch's */
+    polka_faults faults;
     polka_halo halo;
-    polka_agent *local; /* halo.count agents: first .. first + count − 1 */
+    size_t point_block, value_block; /* doubles per agent and neighbouring rank */
+    polka_agent *local;              /* halo.count agents: first .. first + count − 1 */
     polka_stream *stream;
     polka_dataset test;
     polka_dataset scored; /* the test points of the current log step (run.log_test) */
@@ -39,11 +42,53 @@ typedef struct {
     double time_exchange;
 } mpi_run;
 
+/* The halo and the exchange of the current graph (collective; the caller agrees). */
+static polka_status connect(mpi_run *run) {
+    POLKA_CALL(polka_halo_create(run->graph, run->rank, run->size, run->point_block,
+                                 run->value_block, &run->halo));
+    return polka_exchange_create(run->comm, run->halo.ranks, run->halo.degree, &run->exchange);
+}
+
+/* net.resample_every: the next epoch's graph, the local agents' neighbours from it and the
+ * exchange between the ranks that now neighbour (every rank takes the same branches). */
+static polka_status next_epoch(mpi_run *run, uint64_t t) {
+    size_t every = run->plan->net.resample_every;
+    if (every == 0 || t == 0 || t % every != 0) return POLKA_OK;
+    polka_graph *graph = NULL;
+    polka_status status = polka_sim_epoch_graph(run->plan, run->agents, t, &graph);
+    for (size_t a = 0; a < run->halo.count && status == POLKA_OK; a++)
+        status = polka_agent_rewire(&run->local[a], graph);
+    status = polka_net_agree(run->comm, status);
+    if (status != POLKA_OK) {
+        polka_graph_free(&graph);
+        return status;
+    }
+    double crossed = run->halo.crossed;
+    polka_halo_free(&run->halo);
+    polka_exchange_free(&run->exchange);
+    polka_graph_free(&run->graph);
+    run->graph = graph;
+    POLKA_CALL(polka_net_agree(run->comm, connect(run)));
+    run->halo.crossed = crossed;
+    return POLKA_OK;
+}
+
+/* A resumed run of a time-varying network: the graph of the checkpoint's last round. */
+static polka_status resume_epoch(mpi_run *run) {
+    uint64_t round = 0;
+    POLKA_CALL(polka_net_agree(run->comm, polka_sim_resume_round(run->plan, run->agents, &round)));
+    size_t every = run->plan->net.resample_every;
+    if (every == 0 || round <= every) return POLKA_OK; /* epoch 0's graph */
+    return next_epoch(run, (round - 1) / every * every);
+}
+
 /* One synchronous round; every rank runs both exchanges whatever happens locally. */
 static polka_status mpi_round(mpi_run *run, uint64_t t, int *wish) {
+    POLKA_CALL(next_epoch(run, t));
     polka_status status = POLKA_OK;
+    for (size_t a = 0; a < run->halo.count; a++) polka_agent_links(&run->local[a], t);
     for (size_t a = 0; a < run->halo.count && status == POLKA_OK; a++)
-        status = polka_agent_prepare(&run->local[a], run->stream, t);
+        status = polka_agent_prepare(&run->local[a], run->stream);
     double start = polka_now();
     status = polka_halo_round(&run->halo, run->exchange, run->local, status);
     double spent = polka_now() - start;
@@ -89,7 +134,7 @@ static polka_status mpi_log_step(mpi_run *run, size_t round, double samples,
         double *f = NULL;
         status = test_values(run, a, &f);
         if (status == POLKA_OK)
-            polka_agent_collect(agent, round, &run->scored, f, run->fbar, &run->mine[a]);
+            polka_agent_collect(agent, &run->scored, f, run->fbar, &run->mine[a]);
     }
     int count = (int)(run->halo.count * POLKA_METRICS_DOUBLES);
     POLKA_CALL(polka_net_check(MPI_Gatherv(run->mine, count, MPI_DOUBLE, run->all, run->counts,
@@ -145,8 +190,7 @@ static polka_status alloc_metrics(mpi_run *run) {
 }
 
 /* Everything a rank needs before the loop; the status is agreed by the caller. */
-static polka_status mpi_setup(mpi_run *run, const polka_graph *graph,
-                              const polka_sim_hooks *hooks) {
+static polka_status mpi_setup(mpi_run *run, const polka_sim_hooks *hooks) {
     const polka_plan *plan = run->plan;
     size_t first = polka_block_first(run->agents, run->size, run->rank);
     size_t count = polka_block_first(run->agents, run->size, run->rank + 1) - first;
@@ -155,15 +199,18 @@ static polka_status mpi_setup(mpi_run *run, const polka_graph *graph,
     run->facts = polka_stream_facts(run->stream);
     run->local = calloc(count ? count : 1, sizeof *run->local);
     POLKA_CHECK(run->local, POLKA_ERR_MEM, "out of memory for %zu agents", count);
+    POLKA_CALL(polka_faults_create(plan, run->agents, &run->faults));
     for (size_t a = 0; a < count; a++)
-        POLKA_CALL(polka_agent_init(&run->local[a], plan, run->facts, graph, first + a));
+        POLKA_CALL(polka_agent_init(&run->local[a], plan, run->facts, run->graph, &run->faults,
+                                    first + a));
     /* the blocks an agent sends (as polka_agent_init sizes them; also on a rank without agents) */
     size_t batch = plan->learner.batch, dim = run->facts->dim;
     run->outputs = polka_loss_outputs(plan->learner.params.loss.kind, run->facts->classes);
     size_t payload = dim + (plan->net.penalty == POLKA_PENALTY_SYMMETRIC ? run->outputs : 0);
-    size_t point_block = batch * payload, value_block = batch * run->outputs;
-    POLKA_CALL(
-        polka_halo_create(graph, run->rank, run->size, point_block, value_block, &run->halo));
+    run->point_block = batch * payload;
+    run->value_block = batch * run->outputs;
+    POLKA_CALL(polka_halo_create(run->graph, run->rank, run->size, run->point_block,
+                                 run->value_block, &run->halo));
     POLKA_CALL(polka_stream_test_set(run->stream, &run->test));
     POLKA_CALL(alloc_metrics(run));
     if (run->rank == 0) POLKA_CALL(polka_netlog_open(&run->log, plan, hooks, run->agents));
@@ -177,6 +224,8 @@ static void mpi_teardown(mpi_run *run) {
     polka_halo_free(&run->halo);
     polka_stream_free(&run->stream);
     polka_dataset_free(&run->test);
+    polka_faults_free(&run->faults);
+    polka_graph_free(&run->graph);
     free(run->f);
     free(run->fbar);
     free(run->mine);
@@ -221,9 +270,10 @@ static polka_status check_models(const mpi_run *run) {
     return status;
 }
 
-/* Collective: the bytes that really cross ranks per round, mean and largest over the ranks. */
+/* Collective: the bytes that really crossed ranks per round, mean and largest over the ranks. */
 static polka_status rank_traffic(const mpi_run *run, polka_sim_summary *summary) {
-    double bytes = run->halo.crossed * sizeof(double), total = 0.0, most = 0.0;
+    double rounds = summary->rounds ? (double)summary->rounds : 1.0;
+    double bytes = run->halo.crossed * sizeof(double) / rounds, total = 0.0, most = 0.0;
     POLKA_CALL(polka_net_check(MPI_Allreduce(&bytes, &total, 1, MPI_DOUBLE, MPI_SUM, run->comm),
                                "MPI_Allreduce"));
     POLKA_CALL(polka_net_check(MPI_Allreduce(&bytes, &most, 1, MPI_DOUBLE, MPI_MAX, run->comm),
@@ -234,9 +284,9 @@ static polka_status rank_traffic(const mpi_run *run, polka_sim_summary *summary)
 }
 
 /* The graph, checked for this run; the status is the same on every rank. */
-static polka_status network(mpi_run *run, polka_graph **graph) {
-    polka_status status = polka_sim_graph(run->plan, run->agents, graph);
-    if (status == POLKA_OK) status = polka_sim_check_network(run->plan, *graph, run->agents);
+static polka_status network(mpi_run *run) {
+    polka_status status = polka_sim_graph(run->plan, run->agents, &run->graph);
+    if (status == POLKA_OK) status = polka_sim_check_network(run->plan, run->graph, run->agents);
     return status;
 }
 
@@ -247,18 +297,18 @@ polka_status polka_sim_run_decentralized(const polka_plan *plan, MPI_Comm comm,
     MPI_Comm_rank(comm, &run.rank);
     MPI_Comm_size(comm, &run.size);
     *summary = (polka_sim_summary){0};
-    polka_graph *graph = NULL;
     polka_status status = polka_sim_network_agents(plan, (size_t)run.size, &run.agents);
-    if (status == POLKA_OK) status = network(&run, &graph);
-    if (status == POLKA_OK) status = mpi_setup(&run, graph, hooks);
+    if (status == POLKA_OK) status = network(&run);
+    if (status == POLKA_OK) status = mpi_setup(&run, hooks);
     status = polka_net_agree(comm, status);
     /* from here on every rank takes the same branches: the statuses are agreed */
     if (status == POLKA_OK)
-        status = polka_netlog_open_h5(&run.log, plan, run.facts, comm, run.agents, graph);
+        status = polka_netlog_open_h5(&run.log, plan, run.facts, comm, run.agents, run.graph);
     if (status == POLKA_OK)
         status = polka_net_agree(
             comm, polka_exchange_create(comm, run.halo.ranks, run.halo.degree, &run.exchange));
     polka_sim_point from = {.next_log = (double)plan->run.log_every};
+    if (status == POLKA_OK) status = resume_epoch(&run);
     if (status == POLKA_OK)
         status = polka_sim_resume(plan, comm, run.agents, run.halo.first, run.halo.count,
                                   polka_agents_restore, run.local, &run.log, &from);
@@ -279,6 +329,5 @@ polka_status polka_sim_run_decentralized(const polka_plan *plan, MPI_Comm comm,
         polka_netlog_abandon_h5(&run.log);
     if (status == POLKA_OK && models) status = copy_models(&run, models);
     mpi_teardown(&run);
-    polka_graph_free(&graph);
     return status;
 }

@@ -46,16 +46,30 @@ static polka_status alloc_lists(polka_halo *h, const polka_graph *graph) {
     h->point_recv_counts = calloc(q, sizeof(int));
     h->value_send_counts = calloc(q, sizeof(int));
     h->value_recv_counts = calloc(q, sizeof(int));
+    /* every block sent or received is for at least one slot: `s` bounds each list */
     h->point_send = malloc(s * sizeof *h->point_send);
+    h->point_send_rank = malloc(s * sizeof *h->point_send_rank);
+    h->point_block_rank = malloc(s * sizeof *h->point_block_rank);
+    h->point_block_due = malloc(s);
+    h->point_block_at = malloc(s * sizeof *h->point_block_at);
     h->value_send_agent = malloc(s * sizeof *h->value_send_agent);
     h->value_send_slot = malloc(s * sizeof *h->value_send_slot);
+    h->value_send_rank = malloc(s * sizeof *h->value_send_rank);
+    h->value_block_slot = malloc(s * sizeof *h->value_block_slot);
+    h->value_block_rank = malloc(s * sizeof *h->value_block_rank);
+    h->value_block_at = malloc(s * sizeof *h->value_block_at);
+    h->slot_agent = malloc(s * sizeof *h->slot_agent);
+    h->slot_rank = malloc(s * sizeof *h->slot_rank);
     h->point_from = malloc(s * sizeof *h->point_from);
     h->value_from = malloc(s * sizeof *h->value_from);
     h->local_slot = malloc(s * sizeof *h->local_slot);
-    POLKA_CHECK(h->ranks && h->point_send_counts && h->point_recv_counts && h->value_send_counts &&
-                    h->value_recv_counts && h->point_send && h->value_send_agent &&
-                    h->value_send_slot && h->point_from && h->value_from && h->local_slot,
-                POLKA_ERR_MEM, "out of memory for the neighbour lists of %zu agents", h->count);
+    POLKA_CHECK(
+        h->ranks && h->point_send_counts && h->point_recv_counts && h->value_send_counts &&
+            h->value_recv_counts && h->point_send && h->point_send_rank && h->point_block_rank &&
+            h->point_block_due && h->point_block_at && h->value_send_agent && h->value_send_slot &&
+            h->value_send_rank && h->value_block_slot && h->value_block_rank && h->value_block_at &&
+            h->slot_agent && h->slot_rank && h->point_from && h->value_from && h->local_slot,
+        POLKA_ERR_MEM, "out of memory for the neighbour lists of %zu agents", h->count);
     return POLKA_OK;
 }
 
@@ -77,15 +91,15 @@ static void plan_points(polka_halo *h, const polka_graph *graph, int q, long *re
     int r = h->ranks[q];
     for (size_t a = 0; a < h->count; a++) {
         if (!touches(h, graph, h->first + a, r)) continue;
+        h->point_send_rank[h->point_sends] = q;
         h->point_send[h->point_sends++] = a;
-        h->point_send_counts[q] += (int)h->point_block;
     }
     size_t first = polka_block_first(h->agents, h->size, r),
            end = polka_block_first(h->agents, h->size, r + 1);
     for (size_t i = first; i < end; i++) {
         if (!touches(h, graph, i, h->rank)) continue;
+        h->point_block_rank[*received] = q;
         remote_block[i] = (*received)++;
-        h->point_recv_counts[q] += (int)h->point_block;
     }
 }
 
@@ -97,8 +111,10 @@ static void plan_values(polka_halo *h, const polka_graph *graph, int q, long *re
         const size_t *list = polka_graph_neighbors(graph, h->first + a);
         for (size_t k = 0; k < polka_graph_degree(graph, h->first + a); k++) {
             if (owner_of(h, list[k]) != r) continue;
+            h->value_block_slot[*received] = h->slot_start[a] + k;
+            h->value_block_rank[*received] = q;
             h->value_from[h->slot_start[a] + k] = (*received)++;
-            h->value_recv_counts[q] += (int)h->value_block;
+            h->slot_rank[h->slot_start[a] + k] = q;
         }
     }
     size_t first = polka_block_first(h->agents, h->size, r),
@@ -109,8 +125,8 @@ static void plan_values(polka_halo *h, const polka_graph *graph, int q, long *re
             size_t j = list[k];
             if (j < h->first || j >= h->first + h->count) continue;
             h->value_send_agent[h->value_sends] = j - h->first;
+            h->value_send_rank[h->value_sends] = q;
             h->value_send_slot[h->value_sends++] = slot_of(graph, j, i);
-            h->value_send_counts[q] += (int)h->value_block;
         }
     }
 }
@@ -122,6 +138,8 @@ static void plan_local(polka_halo *h, const polka_graph *graph, const long *remo
         for (size_t k = 0; k < polka_graph_degree(graph, h->first + a); k++) {
             size_t j = list[k], slot = h->slot_start[a] + k;
             int local = j >= h->first && j < h->first + h->count;
+            h->slot_agent[slot] = a;
+            if (local) h->slot_rank[slot] = -1;
             h->point_from[slot] = local ? -1 - (long)(j - h->first) : remote_block[j];
             h->local_slot[slot] = local ? slot_of(graph, j, h->first + a) : 0;
             if (local) h->value_from[slot] = -1 - (long)(j - h->first);
@@ -139,6 +157,8 @@ static polka_status plan(polka_halo *h, const polka_graph *graph) {
     for (int q = 0; q < h->degree; q++) plan_values(h, graph, q, &values);
     plan_local(h, graph, remote_block);
     free(remote_block);
+    h->point_blocks = (size_t)points;
+    h->value_blocks = (size_t)values;
     size_t largest = 1, sent_points = h->point_sends * h->point_block,
            sent_values = h->value_sends * h->value_block;
     size_t got_points = (size_t)points * h->point_block,
@@ -147,7 +167,6 @@ static polka_status plan(polka_halo *h, const polka_graph *graph) {
     if (sent_values > largest) largest = sent_values;
     if (got_points > largest) largest = got_points;
     if (got_values > largest) largest = got_values;
-    h->crossed = (double)(sent_points + sent_values);
     h->send = malloc(largest * sizeof *h->send);
     h->recv = malloc(largest * sizeof *h->recv);
     POLKA_CHECK(h->send && h->recv, POLKA_ERR_MEM, "out of memory for the exchange buffers");
@@ -177,9 +196,19 @@ void polka_halo_free(polka_halo *h) {
     free(h->value_send_counts);
     free(h->value_recv_counts);
     free(h->point_send);
+    free(h->point_send_rank);
+    free(h->point_block_rank);
+    free(h->point_block_due);
+    free(h->point_block_at);
     free(h->value_send_agent);
     free(h->value_send_slot);
+    free(h->value_send_rank);
+    free(h->value_block_slot);
+    free(h->value_block_rank);
+    free(h->value_block_at);
     free(h->slot_start);
+    free(h->slot_agent);
+    free(h->slot_rank);
     free(h->point_from);
     free(h->value_from);
     free(h->local_slot);
@@ -188,15 +217,77 @@ void polka_halo_free(polka_halo *h) {
     memset(h, 0, sizeof *h);
 }
 
-/* Each local agent's neighbours' points into agent->received: from memory or the exchange. */
+/* Phase 1 out: the points of the local agents with a message to some agent of the rank. */
+static void pack_points(polka_halo *h, const polka_agent *agents) {
+    size_t pb = h->point_block, packed = 0;
+    memset(h->point_send_counts, 0, (size_t)h->degree * sizeof *h->point_send_counts);
+    for (size_t s = 0; s < h->point_sends; s++) {
+        size_t a = h->point_send[s];
+        int q = h->point_send_rank[s], due = 0;
+        for (size_t k = 0; k < agents[a].degree && !due; k++)
+            due = agents[a].out_point[k] && h->slot_rank[h->slot_start[a] + k] == q;
+        if (!due) continue;
+        memcpy(h->send + packed++ * pb, agents[a].sent, pb * sizeof *h->send);
+        h->point_send_counts[q] += (int)pb;
+    }
+    h->crossed += (double)(packed * pb);
+}
+
+/* Phase 1 in: a remote agent's block comes when its points reach some local agent. */
+static void expect_points(polka_halo *h, const polka_agent *agents) {
+    memset(h->point_recv_counts, 0, (size_t)h->degree * sizeof *h->point_recv_counts);
+    memset(h->point_block_due, 0, h->point_blocks);
+    for (size_t a = 0; a < h->count; a++)
+        for (size_t k = 0; k < agents[a].degree; k++) {
+            long from = h->point_from[h->slot_start[a] + k];
+            if (from >= 0 && agents[a].in_point[k]) h->point_block_due[from] = 1;
+        }
+    long at = 0;
+    for (size_t b = 0; b < h->point_blocks; b++) {
+        h->point_block_at[b] = h->point_block_due[b] ? at++ : -1;
+        if (h->point_block_due[b])
+            h->point_recv_counts[h->point_block_rank[b]] += (int)h->point_block;
+    }
+}
+
+/* Each local agent's heard neighbours' points into agent->received: from memory or the
+ * exchange. */
 static void unpack_points(const polka_halo *h, polka_agent *agents) {
     size_t block = h->point_block;
     for (size_t a = 0; a < h->count; a++) {
         for (size_t k = 0; k < agents[a].degree; k++) {
+            if (!agents[a].in_point[k]) continue;
             long from = h->point_from[h->slot_start[a] + k];
-            const double *src = from >= 0 ? h->recv + (size_t)from * block : agents[-1 - from].sent;
+            const double *src = from >= 0 ? h->recv + (size_t)h->point_block_at[from] * block
+                                          : agents[-1 - from].sent;
             memcpy(agents[a].received + k * block, src, block * sizeof *src);
         }
+    }
+}
+
+/* Phase 2 out: f_j at the points of each remote neighbour whose values go back. */
+static void pack_values(polka_halo *h, const polka_agent *agents) {
+    size_t vb = h->value_block, packed = 0;
+    memset(h->value_send_counts, 0, (size_t)h->degree * sizeof *h->value_send_counts);
+    for (size_t s = 0; s < h->value_sends; s++) {
+        const polka_agent *j = &agents[h->value_send_agent[s]];
+        size_t slot = h->value_send_slot[s];
+        if (!j->out_value[slot]) continue;
+        memcpy(h->send + packed++ * vb, j->nbr_eval + slot * vb, vb * sizeof *h->send);
+        h->value_send_counts[h->value_send_rank[s]] += (int)vb;
+    }
+    h->crossed += (double)(packed * vb);
+}
+
+/* Phase 2 in: the values of slot (a, k) come when agent a's values message exists. */
+static void expect_values(polka_halo *h, const polka_agent *agents) {
+    memset(h->value_recv_counts, 0, (size_t)h->degree * sizeof *h->value_recv_counts);
+    long at = 0;
+    for (size_t b = 0; b < h->value_blocks; b++) {
+        size_t slot = h->value_block_slot[b], a = h->slot_agent[slot];
+        int due = agents[a].in_value[slot - h->slot_start[a]];
+        h->value_block_at[b] = due ? at++ : -1;
+        if (due) h->value_recv_counts[h->value_block_rank[b]] += (int)h->value_block;
     }
 }
 
@@ -205,10 +296,11 @@ static void unpack_values(const polka_halo *h, polka_agent *agents) {
     size_t block = h->value_block;
     for (size_t a = 0; a < h->count; a++) {
         for (size_t k = 0; k < agents[a].degree; k++) {
+            if (!agents[a].in_value[k]) continue;
             size_t slot = h->slot_start[a] + k;
             long from = h->value_from[slot];
             const double *src = from >= 0
-                                    ? h->recv + (size_t)from * block
+                                    ? h->recv + (size_t)h->value_block_at[from] * block
                                     : agents[-1 - from].nbr_eval + h->local_slot[slot] * block;
             memcpy(agents[a].nbr_values + k * block, src, block * sizeof *src);
         }
@@ -217,19 +309,16 @@ static void unpack_values(const polka_halo *h, polka_agent *agents) {
 
 polka_status polka_halo_round(polka_halo *h, polka_exchange *exchange, polka_agent *agents,
                               polka_status local) {
-    size_t pb = h->point_block, vb = h->value_block;
-    for (size_t s = 0; s < h->point_sends; s++)
-        memcpy(h->send + s * pb, agents[h->point_send[s]].sent, pb * sizeof *h->send);
+    pack_points(h, agents);
+    expect_points(h, agents);
     POLKA_CALL(polka_exchange_alltoallv(exchange, h->send, h->point_send_counts, h->recv,
                                         h->point_recv_counts));
     if (local == POLKA_OK) unpack_points(h, agents);
     for (size_t a = 0; a < h->count && local == POLKA_OK; a++)
         local = polka_agent_eval_received(&agents[a]);
     /* after an error the values sent are stale, but they are sent: no neighbour waits */
-    for (size_t s = 0; s < h->value_sends; s++)
-        memcpy(h->send + s * vb,
-               agents[h->value_send_agent[s]].nbr_eval + h->value_send_slot[s] * vb,
-               vb * sizeof *h->send);
+    pack_values(h, agents);
+    expect_values(h, agents);
     POLKA_CALL(polka_exchange_alltoallv(exchange, h->send, h->value_send_counts, h->recv,
                                         h->value_recv_counts));
     if (local == POLKA_OK) unpack_values(h, agents);

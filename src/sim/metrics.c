@@ -13,11 +13,9 @@ polka_status polka_agent_test_values(const polka_agent *agent, const polka_datas
     return polka_learner_predict_output(agent->learner, test->x, test->n, f);
 }
 
-void polka_agent_collect(polka_agent *agent, size_t round, const polka_dataset *test,
-                         const double *f, const double *fbar, polka_agent_metrics *out) {
+void polka_agent_collect(polka_agent *agent, const polka_dataset *test, const double *f,
+                         const double *fbar, polka_agent_metrics *out) {
     size_t c = agent->outputs;
-    double bytes = (double)round * (double)agent->degree *
-                   (double)(agent->batch * (agent->payload + agent->outputs)) * sizeof(double);
     double sq = 0.0;
     for (size_t e = 0; e < test->n * c; e++) sq += (f[e] - fbar[e]) * (f[e] - fbar[e]);
     double loss = 0.0;
@@ -27,9 +25,12 @@ void polka_agent_collect(polka_agent *agent, size_t round, const polka_dataset *
         .loss = loss,
         .order = (double)polka_model_order(polka_learner_model(agent->learner)),
         .disagreement = sq / (double)test->n,
-        .bytes = bytes,
+        .bytes = agent->bytes_sent,
+        .messages_lost = agent->messages_lost,
+        .rounds_offline = agent->rounds_offline,
+        .value_age = agent->age_count > 0 ? agent->age_sum / agent->age_count : 0.0,
         .train_loss = agent->train_count ? agent->train_loss / (double)agent->train_count : 0.0,
-        .online_error = polka_online_error_value(&agent->online),
+        .online_error = polka_online_error_value(&agent->online_error),
         .wall_time = polka_now() - agent->start,
         .time_compute = agent->time_compute,
         .time_exchange = agent->time_exchange,
@@ -37,6 +38,7 @@ void polka_agent_collect(polka_agent *agent, size_t round, const polka_dataset *
     };
     agent->train_loss = 0.0;
     agent->train_count = 0;
+    agent->age_sum = agent->age_count = 0.0;
 }
 
 /* The columns of the run file's /metrics and of the CSV file, from the one list (metrics_impl.h).

@@ -24,7 +24,15 @@
     X(order, "model_order", "order", "%.0f", "model order M (dictionary size)")                    \
     X(disagreement, "disagreement", "disagreement", "%.17g",                                       \
       "mean over test points of ||f_i(x) - f_bar(x)||^2, f_bar the network average")               \
-    X(bytes, "bytes_sent", "bytes_sent", "%.0f", "bytes this agent has sent so far")               \
+    X(bytes, "bytes_sent", "bytes_sent", "%.0f",                                                   \
+      "bytes this agent has sent so far (a lost message is not sent)")                             \
+    X(messages_lost, "messages_lost", "messages_lost", "%.0f",                                     \
+      "messages to this agent lost on the way so far (points and values; fault.link_loss)")        \
+    X(rounds_offline, "rounds_offline", "rounds_offline", "%.0f",                                  \
+      "rounds this agent sat out so far (fault.offline, fault.leave)")                             \
+    X(value_age, "value_age", "value_age", "%.17g",                                                \
+      "mean age in rounds of the neighbours' values used since the previous log step "             \
+      "(fault.delay)")                                                                             \
     X(wall_time, "wall_time", NULL, NULL, "seconds since the learning loop started")               \
     X(time_compute, "time_compute", "time_compute", "%.6f",                                        \
       "seconds in drawing samples and evaluating f (cumulative)")                                  \
@@ -50,12 +58,12 @@ polka_status polka_agent_test_values(const polka_agent *agent, const polka_datas
                                      double *f);
 
 /**
- * The agent's metrics after `round` rounds from its test values f and the network average fbar
- * (both n×C): disagreement = mean over test points of ‖f_i(x) − f̄(x)‖²; bytes sent = its
- * points and its values to every neighbour, every round. Resets the training-loss sum.
+ * The agent's metrics from its test values f and the network average fbar
+ * (both n×C): disagreement = mean over test points of ‖f_i(x) − f̄(x)‖²; bytes sent = the
+ * messages it really sent. Resets the sums since the previous log step.
  */
-void polka_agent_collect(polka_agent *agent, size_t round, const polka_dataset *test,
-                         const double *f, const double *fbar, polka_agent_metrics *out);
+void polka_agent_collect(polka_agent *agent, const polka_dataset *test, const double *f,
+                         const double *fbar, polka_agent_metrics *out);
 
 /** Where log steps go: the log hook and a CSV file (rank 0 / the serial reference), and the
  * HDF5 run file (every rank of the run). */

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fault_impl.h"
 #include "source_impl.h"
 
 static const char *const mode_names[] = {"decentralized", "centralized"};
@@ -240,6 +241,13 @@ static polka_status plan_net(const polka_config *config, polka_net_spec *net) {
     net->spec.rewire = config->rewire;
     net->c = config->c;
     net->agents = config->agents;
+    net->resample_every = config->resample_every;
+    net->gossip = (int)config->gossip;
+    PLAN_CHECK(config->gossip <= 1 ? NULL : "net.gossip must be 0 or 1");
+    POLKA_CHECK(config->resample_every == 0 || net->generated, POLKA_ERR_ARG,
+                "net.resample_every = %zu draws new graphs from a generator, but net.graph = %s "
+                "is a file (name a generator, or set net.resample_every = 0)",
+                config->resample_every, config->graph);
     POLKA_CALL(polka_weight_kind_parse(config->weights, &net->weights));
     int penalty;
     POLKA_CALL(polka_name_find(config->penalty, penalty_names, POLKA_COUNT(penalty_names),
@@ -283,6 +291,34 @@ static const char *check_outputs(const polka_plan *plan) {
     return NULL;
 }
 
+#define MAX_DELAY 1000
+
+static polka_status plan_fault(const polka_config *config, polka_fault_spec *fault) {
+    PLAN_CHECK(config->link_loss >= 0 && config->link_loss < 1
+                   ? NULL
+                   : "fault.link_loss must be in [0, 1)");
+    PLAN_CHECK(config->offline >= 0 && config->offline < 1 ? NULL
+                                                           : "fault.offline must be in [0, 1)");
+    PLAN_CHECK(config->delay <= MAX_DELAY ? NULL : "fault.delay must be at most 1000 rounds");
+    PLAN_CHECK(config->renormalise <= 1 ? NULL : "fault.renormalise must be 0 or 1");
+    PLAN_CHECK(config->leave_at >= 1 ? NULL : "fault.leave_at must be >= 1 (rounds count from 1)");
+    PLAN_CHECK(config->return_at == 0 || config->return_at > config->leave_at
+                   ? NULL
+                   : "fault.return_at must be 0 (never) or after fault.leave_at");
+    if (config->leave[0] != '\0') {
+        const char *why = polka_faults_parse_agents(config->leave, (size_t)1 << 20, NULL, NULL);
+        POLKA_CHECK(why == NULL, POLKA_ERR_ARG, "fault.leave = '%s': %s", config->leave, why);
+    }
+    *fault = (polka_fault_spec){.link_loss = config->link_loss,
+                                .offline = config->offline,
+                                .leave_at = config->leave_at,
+                                .return_at = config->return_at,
+                                .delay = config->delay,
+                                .renormalise = (int)config->renormalise};
+    memcpy(fault->leave, config->leave, sizeof fault->leave);
+    return POLKA_OK;
+}
+
 polka_status polka_plan_build(const polka_config *config, polka_plan *plan) {
     memset(plan, 0, sizeof *plan);
     plan->settings = *config;
@@ -292,6 +328,7 @@ polka_status polka_plan_build(const polka_config *config, polka_plan *plan) {
     POLKA_CALL(check_data(plan));
     PLAN_CHECK(check_learner(plan));
     PLAN_CHECK(check_outputs(plan));
+    POLKA_CALL(plan_fault(config, &plan->fault));
     return plan_net(config, &plan->net);
 }
 

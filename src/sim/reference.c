@@ -14,7 +14,8 @@ typedef struct {
     const polka_plan *plan;
     size_t n;
     polka_agent *agents;
-    const polka_graph *graph;
+    polka_graph *graph; /* the current epoch's */
+    polka_faults faults;
     polka_stream *stream;
     polka_dataset test;
     double *f; /* n agents × n_test × C */
@@ -30,22 +31,49 @@ static size_t slot_of(const polka_agent *j, size_t a) {
     return k;
 }
 
-/* The two collectives, by copies: points to the neighbours, their values back. */
+/* net.resample_every: a new epoch's graph, and the agents' neighbours from it. */
+static polka_status next_epoch(reference_run *run, uint64_t t) {
+    polka_graph *graph = NULL;
+    POLKA_CALL(polka_sim_epoch_graph(run->plan, run->n, t, &graph));
+    if (graph == NULL) return POLKA_OK;
+    polka_status status = POLKA_OK;
+    for (size_t a = 0; a < run->n && status == POLKA_OK; a++)
+        status = polka_agent_rewire(&run->agents[a], graph);
+    polka_graph_free(&run->graph);
+    run->graph = graph;
+    return status;
+}
+
+/* A resumed run of a time-varying network: the graph of the checkpoint's last round. */
+static polka_status resume_epoch(reference_run *run) {
+    uint64_t round = 0;
+    POLKA_CALL(polka_sim_resume_round(run->plan, run->n, &round));
+    size_t every = run->plan->net.resample_every;
+    if (every == 0 || round <= every) return POLKA_OK; /* epoch 0's graph */
+    return next_epoch(run, (round - 1) / every * every);
+}
+
+/* The two collectives, by copies: points to the neighbours, their values back (the messages
+ * of the round only: a lost one is not copied). */
 static polka_status reference_round(reference_run *run, uint64_t t) {
+    POLKA_CALL(next_epoch(run, t));
+    for (size_t a = 0; a < run->n; a++) polka_agent_links(&run->agents[a], t);
     for (size_t a = 0; a < run->n; a++)
-        POLKA_CALL(polka_agent_prepare(&run->agents[a], run->stream, t));
+        POLKA_CALL(polka_agent_prepare(&run->agents[a], run->stream));
     for (size_t a = 0; a < run->n; a++) {
         polka_agent *agent = &run->agents[a];
         size_t block = agent->batch * agent->payload;
         for (size_t k = 0; k < agent->degree; k++)
-            memcpy(agent->received + k * block, run->agents[agent->neighbors[k]].sent,
-                   block * sizeof(double));
+            if (agent->in_point[k])
+                memcpy(agent->received + k * block, run->agents[agent->neighbors[k]].sent,
+                       block * sizeof(double));
         POLKA_CALL(polka_agent_eval_received(agent));
     }
     for (size_t a = 0; a < run->n; a++) {
         polka_agent *agent = &run->agents[a];
         size_t block = agent->batch * agent->outputs;
         for (size_t k = 0; k < agent->degree; k++) {
+            if (!agent->in_value[k]) continue;
             const polka_agent *j = &run->agents[agent->neighbors[k]];
             memcpy(agent->nbr_values + k * block, j->nbr_eval + slot_of(j, a) * block,
                    block * sizeof(double));
@@ -67,7 +95,7 @@ static polka_status reference_log_step(reference_run *run, size_t round, double 
     }
     for (size_t e = 0; e < len; e++) run->fbar[e] /= (double)run->n;
     for (size_t a = 0; a < run->n; a++) {
-        polka_agent_collect(&run->agents[a], round, &scored, run->f + a * len, run->fbar,
+        polka_agent_collect(&run->agents[a], &scored, run->f + a * len, run->fbar,
                             &run->metrics[a]);
     }
     return polka_netlog_step(&run->log, round, samples, run->metrics, summary);
@@ -96,8 +124,9 @@ static polka_status reference_setup(reference_run *run, const polka_sim_hooks *h
     run->agents = calloc(run->n, sizeof *run->agents);
     run->metrics = calloc(run->n, sizeof *run->metrics);
     POLKA_CHECK(run->agents && run->metrics, POLKA_ERR_MEM, "out of memory for %zu agents", run->n);
+    POLKA_CALL(polka_faults_create(plan, run->n, &run->faults));
     for (size_t a = 0; a < run->n; a++)
-        POLKA_CALL(polka_agent_init(&run->agents[a], plan, facts, run->graph, a));
+        POLKA_CALL(polka_agent_init(&run->agents[a], plan, facts, run->graph, &run->faults, a));
     POLKA_CALL(polka_stream_test_set(run->stream, &run->test));
     size_t len = run->test.n * run->agents[0].outputs;
     run->f = malloc(run->n * len * sizeof *run->f);
@@ -124,12 +153,11 @@ polka_status polka_sim_run_reference(const polka_plan *plan, size_t agents,
                                      polka_model **models) {
     reference_run run = {.plan = plan, .n = agents};
     *summary = (polka_sim_summary){0};
-    polka_graph *graph = NULL;
-    POLKA_CALL(polka_sim_graph(plan, agents, &graph));
-    run.graph = graph;
-    polka_status status = polka_sim_check_network(plan, graph, agents);
+    POLKA_CALL(polka_sim_graph(plan, agents, &run.graph));
+    polka_status status = polka_sim_check_network(plan, run.graph, agents);
     if (status == POLKA_OK) status = reference_setup(&run, hooks);
     polka_sim_point from = {.next_log = (double)plan->run.log_every};
+    if (status == POLKA_OK) status = resume_epoch(&run);
     if (status == POLKA_OK)
         status = polka_sim_resume(plan, MPI_COMM_SELF, agents, 0, agents, polka_agents_restore,
                                   run.agents, &run.log, &from);
@@ -150,6 +178,7 @@ polka_status polka_sim_run_reference(const polka_plan *plan, size_t agents,
     free(run.fbar);
     polka_stream_free(&run.stream);
     polka_dataset_free(&run.test);
-    polka_graph_free(&graph);
+    polka_faults_free(&run.faults);
+    polka_graph_free(&run.graph);
     return status;
 }

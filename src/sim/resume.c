@@ -5,21 +5,29 @@
 #include "resume_impl.h"
 
 polka_status polka_agent_save(const polka_agent *agent, polka_state *state) {
-    double sums[7] = {agent->online.sum,          agent->online.count, agent->train_loss,
-                      (double)agent->train_count, agent->time_compute, agent->time_exchange,
+    double sums[7] = {agent->online_error.sum,    agent->online_error.count, agent->train_loss,
+                      (double)agent->train_count, agent->time_compute,       agent->time_exchange,
                       agent->time_update};
+    /* what the network did to the agent so far (the faults themselves are drawn anew) */
+    double faults[5] = {agent->bytes_sent, agent->messages_lost, agent->rounds_offline,
+                        agent->age_sum, agent->age_count};
     POLKA_CALL(polka_learner_save(agent->learner, state));
-    return polka_state_put(state, "agent.sums", POLKA_STATE_F64, sums, 7);
+    POLKA_CALL(polka_state_put(state, "agent.sums", POLKA_STATE_F64, sums, 7));
+    POLKA_CALL(polka_state_put(state, "agent.faults", POLKA_STATE_F64, faults, 5));
+    return agent->stale ? polka_agent_stale_save(agent, state) : POLKA_OK;
 }
 
 polka_status polka_agent_restore(polka_agent *agent, const polka_state *state) {
-    double sums[7];
+    double sums[7], faults[5];
     POLKA_CALL(polka_learner_restore(agent->learner, state));
     POLKA_CALL(polka_state_get(state, "agent.sums", POLKA_STATE_F64, sums, 7));
-    agent->online.sum = sums[0], agent->online.count = sums[1];
+    POLKA_CALL(polka_state_get(state, "agent.faults", POLKA_STATE_F64, faults, 5));
+    agent->online_error.sum = sums[0], agent->online_error.count = sums[1];
     agent->train_loss = sums[2], agent->train_count = (size_t)sums[3];
     agent->time_compute = sums[4], agent->time_exchange = sums[5], agent->time_update = sums[6];
-    return POLKA_OK;
+    agent->bytes_sent = faults[0], agent->messages_lost = faults[1];
+    agent->rounds_offline = faults[2], agent->age_sum = faults[3], agent->age_count = faults[4];
+    return agent->stale ? polka_agent_stale_restore(agent, state) : POLKA_OK;
 }
 
 polka_status polka_agents_save(void *context, size_t k, polka_state *state) {
@@ -46,6 +54,16 @@ polka_status polka_sim_save(const polka_plan *plan, MPI_Comm comm, size_t agents
     for (size_t k = 0; states && k < count; k++) polka_state_free(&states[k]);
     free(states);
     return status;
+}
+
+polka_status polka_sim_resume_round(const polka_plan *plan, size_t agents, uint64_t *round) {
+    *round = 0;
+    if (plan->run.resume[0] == '\0') return POLKA_OK;
+    polka_ckpt *ckpt = NULL;
+    POLKA_CALL(polka_ckpt_open(plan, agents, &ckpt));
+    *round = polka_ckpt_point(ckpt)->round;
+    polka_ckpt_close(&ckpt);
+    return POLKA_OK;
 }
 
 /* This rank's agents from the checkpoint, and its metric rows. */

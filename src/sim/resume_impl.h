@@ -25,7 +25,13 @@ polka_status polka_sim_resume(const polka_plan *plan, MPI_Comm comm, size_t agen
                               size_t count, polka_agent_restore_fn restore, void *context,
                               polka_netlog *log, polka_sim_point *from);
 
-/* A polka_agent's own state beside its learner's: online error, training-loss sums, timers. */
+/* The rounds the checkpoint plan->run.resume was written after (0 when the run does not
+ * resume); not collective. The graph of a time-varying network is the one of that round,
+ * set before the agents' states (whose late values are per neighbour) are restored. */
+polka_status polka_sim_resume_round(const polka_plan *plan, size_t agents, uint64_t *round);
+
+/* A polka_agent's own state beside its learner's: online error, training-loss sums, timers,
+ * what the network's faults did to it so far and (fault.delay) its values in flight. */
 polka_status polka_agent_save(const polka_agent *agent, polka_state *state);
 polka_status polka_agent_restore(polka_agent *agent, const polka_state *state);
 

@@ -81,6 +81,14 @@ size_t polka_sim_rounds(double passes, size_t n_train, size_t per_round);
 /** The run's graph over `agents` agents: a file, or a generated one; weighted, connected. */
 polka_status polka_sim_graph(const polka_plan *plan, size_t agents, polka_graph **out);
 
+/**
+ * A time-varying graph (net.resample_every = T): at a round t > 0 with t mod T = 0, the
+ * graph of epoch t/T (generated from the seed polka_faults_epoch_seed(run.seed, t/T),
+ * weighted, connected and checked like the first); NULL at the other rounds.
+ */
+polka_status polka_sim_epoch_graph(const polka_plan *plan, size_t agents, uint64_t round,
+                                   polka_graph **out);
+
 /** The graph has one node per agent and the penalty step is stable (η·c·max Σ_j w_ij ≤ 1). */
 polka_status polka_sim_check_network(const polka_plan *plan, const polka_graph *graph,
                                      size_t agents);

@@ -1,23 +1,31 @@
 /* The run's graph: a topology file or a generated graph over the agents, checked. */
 #include <math.h>
+#include <stdio.h>
 
+#include "fault_impl.h"
 #include "polka/graph.h"
 #include "sim_impl.h"
 
-static polka_status generate(const polka_plan *plan, size_t agents, polka_graph **out) {
+static polka_status generate(const polka_plan *plan, size_t agents, uint64_t seed,
+                             polka_graph **out) {
     if (agents == 1) return polka_graph_from_edges(1, NULL, NULL, NULL, 0, out);
     polka_graph_spec spec = plan->net.spec;
     spec.n = agents;
+    spec.seed = seed;
     POLKA_CALL(polka_graph_spec_check(&spec));
     if (!polka_graph_kind_is_random(spec.kind)) return polka_graph_generate(&spec, out);
     uint64_t used = 0;
     return polka_graph_generate_connected(&spec, 100, out, &used);
 }
 
-polka_status polka_sim_graph(const polka_plan *plan, size_t agents, polka_graph **out) {
+/* The graph of epoch `epoch` (0: the run's own; later ones from the generator). */
+static polka_status epoch_graph(const polka_plan *plan, size_t agents, uint64_t epoch,
+                                polka_graph **out) {
     polka_graph *graph = NULL;
+    uint64_t seed =
+        epoch ? polka_faults_epoch_seed(plan->net.spec.seed, epoch) : plan->net.spec.seed;
     if (plan->net.generated)
-        POLKA_CALL(generate(plan, agents, &graph));
+        POLKA_CALL(generate(plan, agents, seed, &graph));
     else
         POLKA_CALL(polka_graph_read(plan->net.graph, &graph));
     polka_status status = polka_graph_set_weights(graph, plan->net.weights);
@@ -25,6 +33,29 @@ polka_status polka_sim_graph(const polka_plan *plan, size_t agents, polka_graph 
     if (status != POLKA_OK) {
         polka_graph_free(&graph);
         return status;
+    }
+    *out = graph;
+    return POLKA_OK;
+}
+
+polka_status polka_sim_graph(const polka_plan *plan, size_t agents, polka_graph **out) {
+    return epoch_graph(plan, agents, 0, out);
+}
+
+polka_status polka_sim_epoch_graph(const polka_plan *plan, size_t agents, uint64_t round,
+                                   polka_graph **out) {
+    *out = NULL;
+    size_t every = plan->net.resample_every;
+    if (every == 0 || round == 0 || round % every != 0) return POLKA_OK;
+    polka_graph *graph = NULL;
+    POLKA_CALL(epoch_graph(plan, agents, round / every, &graph));
+    polka_status status = polka_sim_check_network(plan, graph, agents);
+    if (status != POLKA_OK) {
+        char why[512];
+        snprintf(why, sizeof why, "%s", polka_error_message());
+        polka_graph_free(&graph);
+        return polka_error_set(status, "the graph of round %llu (net.resample_every = %zu): %s",
+                               (unsigned long long)round + 1, every, why);
     }
     *out = graph;
     return POLKA_OK;

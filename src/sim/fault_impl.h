@@ -1,0 +1,57 @@
+/*
+ * The network's faults (issue 15): lost messages, offline agents, late values, one-peer
+ * gossip. Every draw is a pure function of (run.seed, round, agent or directed edge) on the
+ * counter-based generator, so both ends of an edge, on any rank, in the MPI run and in the
+ * serial reference, know alike which messages of a round exist: a lost message is simply
+ * not sent, and nobody waits for it.
+ */
+#ifndef POLKA_SIM_FAULT_H
+#define POLKA_SIM_FAULT_H
+
+#include <stdint.h>
+
+#include "polka/graph.h"
+#include "polka/plan.h"
+
+typedef struct {
+    uint64_t seed;
+    size_t agents;
+    double link_loss, offline;
+    size_t delay;
+    int gossip, renormalise;
+    unsigned char *leaving;     /* agents: 1 for the fault.leave agents; NULL: none */
+    uint64_t leave_at, back_at; /* 0-based rounds [leave_at, back_at) */
+    int any;                    /* 1 when some message of some round may be missing */
+} polka_faults;
+
+/** The faults of plan for a network of `agents` agents (checks the fault.leave ids). */
+polka_status polka_faults_create(const polka_plan *plan, size_t agents, polka_faults *faults);
+void polka_faults_free(polka_faults *faults);
+
+/** 1 when agent i takes part in round t (0-based). Pure. */
+int polka_faults_online(const polka_faults *faults, uint64_t t, size_t i);
+
+/** Round t's two messages on the edge i → j: i's points to j, then j's values at them back. */
+typedef struct {
+    int point;      /* i's points reach j */
+    int value;      /* j's values at them reach i (implies point) */
+    size_t delay;   /* rounds late the values arrive (value = 1) */
+    int point_lost; /* the points were due (both online, chosen) but lost */
+    int value_lost; /* the values were due (the points arrived) but lost */
+} polka_link;
+
+/** The messages of round t on the edge i → j of graph. Pure. */
+polka_link polka_faults_link(const polka_faults *faults, const polka_graph *graph, uint64_t t,
+                             size_t i, size_t j);
+
+/**
+ * Calls add(context, id) for each agent of a list like "0,3,8-11" (spaces allowed). NULL when
+ * the text is a valid list of ids below `limit`, else why not (a static message).
+ */
+const char *polka_faults_parse_agents(const char *text, size_t limit,
+                                      void (*add)(void *context, size_t id), void *context);
+
+/** The seed of epoch e's graph (e ≥ 1; epoch 0 is the run's seed itself). Pure. */
+uint64_t polka_faults_epoch_seed(uint64_t seed, uint64_t epoch);
+
+#endif
