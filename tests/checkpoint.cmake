@@ -67,3 +67,5 @@ polka_ckpt_refused(version 3 version.ckpt "written by polka 0.0.1, this is polka
 polka_ckpt_refused(damaged 3 damaged.ckpt "cannot resume from '.*damaged.ckpt': .*damaged")
 polka_ckpt_refused(missing 3 none.ckpt "cannot resume: no checkpoint '.*none.ckpt'")
 polka_ckpt_refused(agents 4 good.ckpt "it holds 3 agents, this run has 4")
+polka_ckpt_refused(past_the_end 3 good.ckpt "the checkpoint is at round 260, and this run has 67 rounds"
+                   --set run.passes=0.25)
