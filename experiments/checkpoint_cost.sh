@@ -37,10 +37,11 @@ for ((k = 1; k <= repeat; k++)); do
         --set run.checkpoint_seconds="$every" --set run.checkpoint="$out/saving.ckpt" "$@" \
         >"$out/saving_$k.log"
     saving+=("$(loop_seconds "$out/saving_$k.log")")
-    writing=$(sed -nE 's/^checkpoint: .* in ([0-9.]+) s .*/\1/p' "$out/saving_$k.log" | paste -sd+ | bc)
-    echo "pass $k: loop without checkpoints ${plain[-1]} s, with a checkpoint every $every s" \
-        "${saving[-1]} s, of which writing checkpoints ${writing:-0} s" \
-        "($(echo "scale=2; 100 * ${writing:-0} / ${saving[-1]}" | bc) % of its loop)"
+    awk -v k="$k" -v plain="${plain[-1]}" -v loop="${saving[-1]}" -v every="$every" '
+        /^checkpoint: / { for (i = 1; i <= NF; i++) if ($i == "in") writing += $(i + 1) }
+        END { printf "pass %d: loop without checkpoints %.2f s, with a checkpoint every %s s %.2f s, " \
+                     "of which writing checkpoints %.3f s (%.2f %% of its loop)\n",
+                     k, plain, every, loop, writing, 100 * writing / loop }' "$out/saving_$k.log"
 done
 echo
 echo "checkpoints of the runs that saved every $every s (round, size, time to write):"

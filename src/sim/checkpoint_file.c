@@ -12,8 +12,6 @@
 #include "io/h5log_impl.h"
 #include "polka/net.h"
 
-#define FORMAT_NAME "polka checkpoint"
-
 static hid_t memory_type(polka_state_type type) {
     return type == POLKA_STATE_F64   ? H5T_NATIVE_DOUBLE
            : type == POLKA_STATE_U64 ? H5T_NATIVE_UINT64
@@ -93,7 +91,7 @@ static polka_status attr_text(hid_t file, const char *name, const char *value, c
 
 static polka_status write_root(hid_t file, const polka_plan *plan, const polka_sim_point *point,
                                size_t agents, int signal, const char *path) {
-    POLKA_CALL(attr_text(file, "format", FORMAT_NAME, path));
+    POLKA_CALL(attr_text(file, "format", POLKA_CKPT_FORMAT_NAME, path));
     POLKA_CALL(polka_h5_attr_u64(file, "format_version", POLKA_CKPT_FORMAT_VERSION, path));
     POLKA_CALL(attr_text(file, "polka_version", POLKA_VERSION, path));
     POLKA_CALL(polka_h5_attr_u64(file, "round", point->round, path));
