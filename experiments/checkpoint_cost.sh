@@ -6,6 +6,11 @@
 # alternate REPEAT times (default 2) on the same machine; the loop time is polka's own
 # ("summary: ... N s"), the start-up (reading the data) aside.
 #
+# Between two runs the loop time varies by several per cent on a shared machine, more than the
+# checkpoints cost: the time the checkpointing run spends writing (its "checkpoint:" lines) as
+# a share of its loop is the precise measure of the slow-down, the difference of the means a
+# check of it.
+#
 #   experiments/checkpoint_cost.sh [--set key=value ...]   Environment: OUT, REPEAT, EVERY (s)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -32,7 +37,11 @@ for ((k = 1; k <= repeat; k++)); do
         --set run.checkpoint_seconds="$every" --set run.checkpoint="$out/saving.ckpt" "$@" \
         >"$out/saving_$k.log"
     saving+=("$(loop_seconds "$out/saving_$k.log")")
-    echo "pass $k: loop without checkpoints ${plain[-1]} s, with a checkpoint every $every s ${saving[-1]} s"
+    awk -v k="$k" -v plain="${plain[-1]}" -v loop="${saving[-1]}" -v every="$every" '
+        /^checkpoint: / { for (i = 1; i <= NF; i++) if ($i == "in") writing += $(i + 1) }
+        END { printf "pass %d: loop without checkpoints %.2f s, with a checkpoint every %s s %.2f s, " \
+                     "of which writing checkpoints %.3f s (%.2f %% of its loop)\n",
+                     k, plain, every, loop, writing, 100 * writing / loop }' "$out/saving_$k.log"
 done
 echo
 echo "checkpoints of the runs that saved every $every s (round, size, time to write):"

@@ -67,6 +67,8 @@ polka_ckpt_refused(version 3 version.ckpt "written by polka 0.0.1, this is polka
 polka_ckpt_refused(damaged 3 damaged.ckpt "cannot resume from '.*damaged.ckpt': .*damaged")
 polka_ckpt_refused(missing 3 none.ckpt "cannot resume: no checkpoint '.*none.ckpt'")
 polka_ckpt_refused(agents 4 good.ckpt "it holds 3 agents, this run has 4")
+polka_ckpt_refused(past_the_end 3 good.ckpt "the checkpoint is at round 260, and this run has 67 rounds"
+                   --set run.passes=0.25)
 # The network's faults: the counters and the values in flight go into the checkpoint, the
 # draws and the graph of the round are made again; resumed inside an epoch of the changing
 # graph (37 rounds, epochs of 11), and at an epoch's edge on another number of ranks.

@@ -6,7 +6,8 @@
 #                   not change the run); resumed from the last checkpoint on RESUME_RANKS.
 #   MODE signal:    SIGTERM (to mpirun, or to polka with RANKS = 0: no mpirun) once the CSV
 #                   file holds a random number of rows; the run must stop with its one line
-#                   and exit 75 (without mpirun), then is resumed.
+#                   and exit 75 (without mpirun: then a second SIGTERM follows while it
+#                   saves, which must change nothing), then is resumed.
 #   MODE kill9:     checkpoints every $EVERY rounds, killed with SIGKILL (the whole process
 #                   group) at a random row, resumed from the last checkpoint on disk.
 # Environment: POLKA, PY (python3 with h5py), MPIEXEC, EVERY (rounds), HERE (tests dir).
@@ -58,7 +59,14 @@ signal | kill9)
         "$POLKA" "${run_args[@]}" "${extra[@]}" >"$dir/cut.out" 2>&1 &
     pid=$!
     wait_rows "$target" "$pid" || fail "the run ended before row $target: $(cat "$dir/cut.out")"
-    if [ "$mode" = signal ]; then kill -TERM "$pid"; else kill -KILL -- -"$pid"; fi
+    if [ "$mode" = signal ]; then
+        kill -TERM "$pid"
+        # a second signal while it finishes its round and saves (mpirun would abort the job on
+        # a second TERM of its own, so only polka alone gets it)
+        [ "$ranks" -ne 0 ] || { sleep 0.02; kill -TERM "$pid" 2>/dev/null; }
+    else
+        kill -KILL -- -"$pid"
+    fi
     wait "$pid"
     code=$?
     if [ "$mode" = signal ]; then

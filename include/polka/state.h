@@ -26,6 +26,13 @@ void polka_state_free(polka_state **state);
 /** Adds entry name (a copy of count values of type); a name already there is an error. */
 polka_status polka_state_put(polka_state *state, const char *name, polka_state_type type,
                              const void *data, size_t count);
+/** The same without a copy: the state refers to data, which must stay unchanged until the
+ * state is freed (a learner's arrays while a checkpoint is written). */
+polka_status polka_state_put_ref(polka_state *state, const char *name, polka_state_type type,
+                                 const void *data, size_t count);
+/** The same taking data (malloc'ed; freed with the state, or here on an error). */
+polka_status polka_state_put_owned(polka_state *state, const char *name, polka_state_type type,
+                                   void *data, size_t count);
 polka_status polka_state_put_f64(polka_state *state, const char *name, double value);
 polka_status polka_state_put_u64(polka_state *state, const char *name, uint64_t value);
 

@@ -11,8 +11,9 @@
 #include "learner_impl.h"
 #include "polka/state.h"
 
+/* The learner's arrays by reference: a checkpoint is written before the learner moves on. */
 static polka_status put_f64s(polka_state *s, const char *name, const double *v, size_t n) {
-    return polka_state_put(s, name, POLKA_STATE_F64, v, n);
+    return polka_state_put_ref(s, name, POLKA_STATE_F64, v, n);
 }
 
 static polka_status get_f64s(const polka_state *s, const char *name, double *v, size_t n) {
@@ -66,20 +67,25 @@ static polka_status save_komp(const polka_komp *k, polka_state *s) {
     size_t sizes[7] = {k->known, k->base, k->n, k->ld, k->nterms, k->updates, k->pending_max};
     POLKA_CALL(put_sizes(s, "komp.sizes", sizes, 7));
     POLKA_CALL(polka_state_put_f64(s, "komp.jitter", k->jitter));
-    double *packed = malloc((k->base * k->base + k->nterms * k->n + 1) * sizeof *packed);
-    POLKA_CHECK_ALLOC(packed);
+    double *g = malloc((k->base * k->base + 1) * sizeof *g);
+    double *terms = malloc((k->nterms * k->n + 1) * sizeof *terms);
+    if (g == NULL || terms == NULL) free(g), free(terms);
+    POLKA_CHECK(g && terms, POLKA_ERR_MEM, "out of memory for a checkpoint of KOMP");
     for (size_t r = 0; r < k->base; r++)
-        memcpy(packed + r * k->base, k->g + r * k->ld, k->base * sizeof *packed);
-    polka_status status = put_f64s(s, "komp.g_base", packed, k->base * k->base);
+        memcpy(g + r * k->base, k->g + r * k->ld, k->base * sizeof *g);
     for (size_t t = 0; t < k->nterms; t++)
-        memcpy(packed + t * k->n, k->terms + t * k->ld, k->n * sizeof *packed);
-    if (status == POLKA_OK) status = put_f64s(s, "komp.terms", packed, k->nterms * k->n);
-    free(packed);
-    POLKA_CALL(status);
+        memcpy(terms + t * k->n, k->terms + t * k->ld, k->n * sizeof *terms);
+    polka_status status =
+        polka_state_put_owned(s, "komp.g_base", POLKA_STATE_F64, g, k->base * k->base);
+    if (status != POLKA_OK) {
+        free(terms);
+        return status;
+    }
+    POLKA_CALL(polka_state_put_owned(s, "komp.terms", POLKA_STATE_F64, terms, k->nterms * k->n));
     POLKA_CALL(put_f64s(s, "komp.diag", k->diag, k->n));
     POLKA_CALL(put_f64s(s, "komp.sigma", k->sigma, k->nterms));
     POLKA_CALL(put_sizes(s, "komp.pos", k->pos, k->known));
-    return polka_state_put(s, "komp.gone", POLKA_STATE_U8, k->gone, k->known);
+    return polka_state_put_ref(s, "komp.gone", POLKA_STATE_U8, k->gone, k->known);
 }
 
 static polka_status restore_komp_arrays(polka_komp *k, const polka_state *s) {
@@ -167,7 +173,7 @@ polka_status polka_learner_save(const polka_learner *learner, polka_state *s) {
     double scalars[6] = {learner->loss.rho,   learner->loss.epsilon, cache->scale,
                          cache->pending_hits, cache->pending_points, cache->y_max};
     POLKA_CALL(polka_state_put_u64(s, "learner.steps", learner->steps));
-    POLKA_CALL(put_f64s(s, "learner.scalars", scalars, 6));
+    POLKA_CALL(polka_state_put(s, "learner.scalars", POLKA_STATE_F64, scalars, 6));
     POLKA_CALL(put_f64s(s, "learner.offset", learner->offset, learner->outputs));
     POLKA_CALL(put_f64s(s, "learner.output_offset", learner->output_offset, learner->outputs));
     POLKA_CALL(save_model(learner->model, s));

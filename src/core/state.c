@@ -10,6 +10,7 @@ typedef struct {
     polka_state_type type;
     size_t count;
     void *data;
+    int borrowed; /* data belongs to the caller (polka_state_put_ref) */
 } state_entry;
 
 struct polka_state_s {
@@ -31,7 +32,7 @@ void polka_state_free(polka_state **state) {
     if (state == NULL || *state == NULL) return;
     for (size_t k = 0; k < (*state)->n; k++) {
         free((*state)->entries[k].name);
-        free((*state)->entries[k].data);
+        if (!(*state)->entries[k].borrowed) free((*state)->entries[k].data);
     }
     free((*state)->entries);
     free(*state);
@@ -44,8 +45,9 @@ static const state_entry *find(const polka_state *state, const char *name) {
     return NULL;
 }
 
-polka_status polka_state_put(polka_state *state, const char *name, polka_state_type type,
-                             const void *data, size_t count) {
+/* Adds an entry whose data is `data` (taken when owned, else borrowed). */
+static polka_status add_entry(polka_state *state, const char *name, polka_state_type type,
+                              void *data, size_t count, int borrowed) {
     POLKA_CHECK(find(state, name) == NULL, POLKA_ERR_ARG, "state entry '%s' saved twice", name);
     POLKA_CHECK((unsigned)type <= POLKA_STATE_U8, POLKA_ERR_ARG, "state entry '%s': bad type",
                 name);
@@ -56,20 +58,35 @@ polka_status polka_state_put(polka_state *state, const char *name, polka_state_t
         state->entries = entries;
         state->cap = cap;
     }
-    size_t bytes = count * type_size(type);
-    state_entry entry = {.name = malloc(strlen(name) + 1),
-                         .type = type,
-                         .count = count,
-                         .data = malloc(bytes ? bytes : 1)};
-    if (entry.name == NULL || entry.data == NULL) {
-        free(entry.name);
-        free(entry.data);
-        return polka_error_set(POLKA_ERR_MEM, "out of memory for state entry '%s'", name);
-    }
-    strcpy(entry.name, name);
-    if (bytes) memcpy(entry.data, data, bytes);
-    state->entries[state->n++] = entry;
+    char *copy = malloc(strlen(name) + 1);
+    POLKA_CHECK(copy != NULL, POLKA_ERR_MEM, "out of memory for state entry '%s'", name);
+    strcpy(copy, name);
+    state->entries[state->n++] = (state_entry){
+        .name = copy, .type = type, .count = count, .data = data, .borrowed = borrowed};
     return POLKA_OK;
+}
+
+polka_status polka_state_put(polka_state *state, const char *name, polka_state_type type,
+                             const void *data, size_t count) {
+    size_t bytes = count * type_size(type);
+    void *copy = malloc(bytes ? bytes : 1);
+    POLKA_CHECK(copy != NULL, POLKA_ERR_MEM, "out of memory for state entry '%s'", name);
+    if (bytes) memcpy(copy, data, bytes);
+    polka_status status = add_entry(state, name, type, copy, count, 0);
+    if (status != POLKA_OK) free(copy);
+    return status;
+}
+
+polka_status polka_state_put_ref(polka_state *state, const char *name, polka_state_type type,
+                                 const void *data, size_t count) {
+    return add_entry(state, name, type, (void *)data, count, 1);
+}
+
+polka_status polka_state_put_owned(polka_state *state, const char *name, polka_state_type type,
+                                   void *data, size_t count) {
+    polka_status status = add_entry(state, name, type, data, count, 0);
+    if (status != POLKA_OK) free(data);
+    return status;
 }
 
 polka_status polka_state_put_f64(polka_state *state, const char *name, double value) {

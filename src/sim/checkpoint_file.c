@@ -12,8 +12,6 @@
 #include "io/h5log_impl.h"
 #include "polka/net.h"
 
-#define FORMAT_NAME "polka checkpoint"
-
 static hid_t memory_type(polka_state_type type) {
     return type == POLKA_STATE_F64   ? H5T_NATIVE_DOUBLE
            : type == POLKA_STATE_U64 ? H5T_NATIVE_UINT64
@@ -93,7 +91,7 @@ static polka_status attr_text(hid_t file, const char *name, const char *value, c
 
 static polka_status write_root(hid_t file, const polka_plan *plan, const polka_sim_point *point,
                                size_t agents, int signal, const char *path) {
-    POLKA_CALL(attr_text(file, "format", FORMAT_NAME, path));
+    POLKA_CALL(attr_text(file, "format", POLKA_CKPT_FORMAT_NAME, path));
     POLKA_CALL(polka_h5_attr_u64(file, "format_version", POLKA_CKPT_FORMAT_VERSION, path));
     POLKA_CALL(attr_text(file, "polka_version", POLKA_VERSION, path));
     POLKA_CALL(polka_h5_attr_u64(file, "round", point->round, path));
@@ -147,34 +145,55 @@ static polka_status rename_over(const char *tmp, const char *path) {
     return POLKA_OK;
 }
 
-/* Every rank's agent states, packed, on rank 0 (states: all agents there). */
-static polka_status gather_states(MPI_Comm comm, size_t agents, size_t first, size_t count,
+/* This rank's states as one block: [u64 length][packed state] per agent. */
+static polka_status pack_states(size_t count, polka_state *const *mine, unsigned char **bytes,
+                                size_t *used) {
+    *bytes = NULL;
+    *used = 0;
+    for (size_t a = 0; a < count; a++) {
+        unsigned char *block = NULL;
+        size_t length = 0;
+        POLKA_CALL(polka_state_pack(mine[a], &block, &length));
+        unsigned char *grown = realloc(*bytes, *used + 8 + length);
+        if (grown == NULL) free(block);
+        POLKA_CHECK(grown != NULL, POLKA_ERR_MEM, "out of memory for a checkpoint");
+        *bytes = grown;
+        uint64_t word = length;
+        memcpy(*bytes + *used, &word, 8);
+        memcpy(*bytes + *used + 8, block, length);
+        *used += 8 + length;
+        free(block);
+    }
+    return POLKA_OK;
+}
+
+/* Rank 0: the other ranks' blocks (agents `from` .. agents − 1, in block order) unpacked. */
+static polka_status unpack_states(const unsigned char *at, size_t size, size_t from, size_t agents,
+                                  polka_state **all) {
+    const unsigned char *end = at + size;
+    for (size_t a = from; a < agents; a++) {
+        uint64_t block = 0;
+        POLKA_CHECK(end - at >= 8, POLKA_ERR_MPI, "a rank sent too few agent states");
+        memcpy(&block, at, 8);
+        POLKA_CHECK((uint64_t)(end - at - 8) >= block, POLKA_ERR_MPI, "a state block is cut");
+        POLKA_CALL(polka_state_unpack(at + 8, (size_t)block, &all[a]));
+        at += 8 + block;
+    }
+    return POLKA_OK;
+}
+
+/* Every agent's state on rank 0 (all[]): its own agents' as they are (rank 0 holds agents
+ * 0 .. count − 1), the others' packed, gathered and unpacked. */
+static polka_status gather_states(MPI_Comm comm, size_t agents, size_t count,
                                   polka_state *const *mine, polka_state **all) {
     int rank = 0, size = 1;
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &size);
-    unsigned char *bytes = NULL;
+    unsigned char *bytes = NULL, *everything = NULL;
     size_t used = 0;
-    polka_status status = POLKA_OK;
-    for (size_t a = 0; a < count && status == POLKA_OK; a++) {
-        unsigned char *block = NULL;
-        size_t length = 0;
-        status = polka_state_pack(mine[a], &block, &length);
-        unsigned char *grown = status == POLKA_OK ? realloc(bytes, used + 8 + length) : NULL;
-        if (status == POLKA_OK && grown == NULL)
-            status = polka_error_set(POLKA_ERR_MEM, "out of memory for a checkpoint");
-        if (grown) {
-            bytes = grown;
-            uint64_t word = length;
-            memcpy(bytes + used, &word, 8);
-            memcpy(bytes + used + 8, block, length);
-            used += 8 + length;
-        }
-        free(block);
-    }
+    polka_status status = rank == 0 ? POLKA_OK : pack_states(count, mine, &bytes, &used);
     status = polka_net_agree(comm, status);
     int length = (int)used, *lengths = NULL, *displs = NULL;
-    unsigned char *everything = NULL;
     if (status == POLKA_OK && rank == 0) {
         lengths = calloc((size_t)size, sizeof *lengths);
         displs = calloc((size_t)size, sizeof *displs);
@@ -192,14 +211,10 @@ static polka_status gather_states(MPI_Comm comm, size_t agents, size_t first, si
         status = polka_net_check(
             MPI_Gatherv(bytes, length, MPI_BYTE, everything, lengths, displs, MPI_BYTE, 0, comm),
             "MPI_Gatherv");
-    const unsigned char *at = everything;
-    for (size_t a = 0; rank == 0 && status == POLKA_OK && a < agents; a++) {
-        uint64_t block = 0;
-        memcpy(&block, at, 8);
-        status = polka_state_unpack(at + 8, (size_t)block, &all[a]);
-        at += 8 + block;
+    if (rank == 0 && status == POLKA_OK) {
+        for (size_t a = 0; a < count; a++) all[a] = mine[a];
+        status = unpack_states(everything, total, count, agents, all);
     }
-    (void)first;
     free(bytes), free(lengths), free(displs), free(everything);
     return status;
 }
@@ -213,7 +228,7 @@ polka_status polka_ckpt_write(const polka_plan *plan, MPI_Comm comm, const polka
     polka_status status =
         rank == 0 && all == NULL ? polka_error_set(POLKA_ERR_MEM, "out of memory") : POLKA_OK;
     status = polka_net_agree(comm, status);
-    if (status == POLKA_OK) status = gather_states(comm, agents, first, count, states, all);
+    if (status == POLKA_OK) status = gather_states(comm, agents, count, states, all);
     if (status == POLKA_OK && rank == 0) {
         char path[POLKA_PATH_LEN], tmp[POLKA_PATH_LEN + 16];
         polka_ckpt_path(plan, path, sizeof path);
@@ -222,7 +237,8 @@ polka_status polka_ckpt_write(const polka_plan *plan, MPI_Comm comm, const polka
         if (status == POLKA_OK) status = rename_over(tmp, path);
         if (status != POLKA_OK) unlink(tmp);
     }
-    for (size_t a = 0; all && a < agents; a++) polka_state_free(&all[a]);
+    for (size_t a = count; all && a < agents; a++) polka_state_free(&all[a]); /* not rank 0's */
     free(all);
+    (void)first; /* rank 0's agents come first: block placement */
     return polka_net_agree(comm, status);
 }

@@ -18,6 +18,7 @@
 #include "polka/state.h"
 
 #define POLKA_CKPT_FORMAT_VERSION 1
+#define POLKA_CKPT_FORMAT_NAME    "polka checkpoint" /* the root attribute "format" */
 
 /* What a rank wants at the end of a round; the ranks agree on the largest. */
 enum { POLKA_CKPT_NONE = 0, POLKA_CKPT_SAVE = 1, POLKA_CKPT_STOP = 2 };

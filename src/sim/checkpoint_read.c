@@ -8,8 +8,6 @@
 #include "checkpoint_impl.h"
 #include "io/h5log_impl.h"
 
-#define FORMAT_NAME "polka checkpoint"
-
 struct polka_ckpt_s {
     char path[POLKA_PATH_LEN];
     hid_t file;
@@ -112,7 +110,7 @@ static polka_status compare_settings(const polka_ckpt *ckpt, const char *saved, 
 static polka_status check_identity(polka_ckpt *ckpt, const polka_plan *plan) {
     char format[64], version[64];
     POLKA_CALL(read_string_attr(ckpt, "format", format, sizeof format));
-    if (strcmp(format, FORMAT_NAME) != 0) return damaged(ckpt, "format");
+    if (strcmp(format, POLKA_CKPT_FORMAT_NAME) != 0) return damaged(ckpt, "format");
     uint64_t format_version = 0;
     POLKA_CALL(read_attr(ckpt, "format_version", H5T_NATIVE_UINT64, &format_version));
     POLKA_CHECK(format_version == POLKA_CKPT_FORMAT_VERSION, POLKA_ERR_FORMAT,

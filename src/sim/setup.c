@@ -69,6 +69,10 @@ polka_status polka_sim_loop(const polka_plan *plan, size_t n_train, size_t per_r
     double every = (double)plan->run.log_every, start = polka_now();
     polka_sim_point at = from ? *from : (polka_sim_point){.next_log = every};
     double last_save = start;
+    POLKA_CHECK(at.round < rounds, POLKA_ERR_ARG,
+                "cannot resume: the checkpoint is at round %llu, and this run has %zu rounds "
+                "(raise run.passes)",
+                (unsigned long long)at.round, rounds);
     summary->rounds = rounds; /* the log steps know the last one */
     summary->loop_start = start;
     for (size_t t = (size_t)at.round; t < rounds; t++) {
