@@ -1,4 +1,4 @@
-# Reads a sanitizer or libFuzzer report (a replay of a run-file input, tests/fuzz/run.sh) and
+# Reads a sanitizer or libFuzzer report (of the run-file target, tests/fuzz/run.sh) and
 # exits 0 when the fault is libhdf5's: the innermost stack frame outside the sanitizer runtime,
 # the allocator, libFuzzer and libc is a libhdf5 function (H5*) or in libhdf5's library, in
 # the first stack (where it crashed or hung), or with -v all=1 (leaks) in every stack (where
