@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # Issue 13, sparse storage of LIBSVM data: the peak memory of the same run with
-# data.storage = dense, sparse and auto, side by side, and whether the runs agree (test score
-# and model of every log step, the CSV metrics without the timing columns, compared byte for
-# byte). Short runs (a fifth of a pass, a twentieth): the data, not the model, set the
+# data.storage = dense, sparse and auto, side by side, and whether the runs agree (the CSV
+# metrics of every log step but the timing columns, byte for byte; the models are compared in
+# tests/sparse_storage_test.sh). Short runs (a fifth of a pass, a twentieth): the data, not the model, set the
 # peak. Two data sets:
 #   - a generated sparse LIBSVM file of a realistic shape (text categorisation: 10 000
 #     training and 2 500 test documents, 20 000 features, 50 listed per document, 0.25 %);
 #   - Fashion-MNIST (60 000 + 10 000 images of 784 pixels, half of them 0) written as LIBSVM
 #     from the Debian package's IDX files, when they are on disk (nothing is downloaded).
 # Peak memory: the run summary's (largest peak resident memory of the ranks).
+# Then the issue's 27-byte file, dense, sparse and under a memory limit.
 #   experiments/sparse_storage.sh [POLKA]     Environment: OUT [/tmp/polka-sparse-storage]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -26,11 +27,13 @@ def text(path, n, seed, p=20000, listed=50, classes=2):
     with open(path, 'w') as f:
         for _ in range(n):
             c = rng.randrange(classes)
-            # each class favours its own tenth of the vocabulary (tf-idf-like values)
+            # 30 % of a document's words from its class's 200 (tf-idf-like values)
             words = set()
             while len(words) < listed:
-                lo = c * p // 10 if rng.random() < 0.4 else 0
-                words.add(lo + rng.randrange(p // 10 if lo else p) + 1)
+                if rng.random() < 0.3:
+                    words.add(c * 200 + rng.randrange(200) + 1)
+                else:
+                    words.add(rng.randrange(p) + 1)
             f.write(str(2 * c - 1) + ''.join(f' {j}:{rng.random():.4f}' for j in sorted(words)) + '\n')
 text(f'{out}/text.svm', 10000, 1)
 text(f'{out}/text.svm.t', 2500, 2)
@@ -96,3 +99,23 @@ if [ -f "$out/fashion.svm" ]; then
 else
     echo "fashion: $fashion not on disk (Debian package dataset-fashion-mnist): skipped"
 fi
+
+# The issue's 27-byte file (one sample, feature 16777216): dense storage refuses it as too
+# sparse; stored sparse its data take bytes, but every dense row of its dimension (the batch,
+# the dictionary) takes 128 MB and its statistics 1.3 GB, which the scan counts before
+# allocating: under a 3 GB limit with a budget of 100 points it is refused.
+printf '1 1:0.5 16777216:1\n' >"$out/one.svm"
+one=(--set data.source=file --set data.train="$out/one.svm" --set data.test="$out/one.svm"
+     --set learner.loss=square --set run.output="$out/one.h5")
+tiny() { # tiny LABEL ARGS...: exit code, peak memory (time's), the summary or the error
+    local label=$1 start=$SECONDS code=0
+    shift
+    /usr/bin/time -f '%M' -o "$out/one.mem" "$@" >"$out/one.log" 2>&1 || code=$?
+    printf '%-40s exit %d, %3d s, %5d MB: %s\n' "$label" "$code" $((SECONDS - start)) \
+        $(($(tail -1 "$out/one.mem") / 1024)) \
+        "$(grep -E '^polka|summary: test error' "$out/one.log" | head -1 | cut -c1-150)"
+}
+tiny "27 bytes, dense" "$polka" run --quiet "${one[@]}" --set data.storage=dense
+tiny "27 bytes, auto (sparse)" "$polka" run --quiet "${one[@]}"
+tiny "27 bytes, auto, budget 100, ulimit -v 3 GB" bash -c 'ulimit -v 3000000 && exec "$@"' _ \
+    "$polka" run --quiet "${one[@]}" --set learner.control=bsgd-merge --set learner.budget=100

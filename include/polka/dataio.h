@@ -80,7 +80,8 @@
 #include "polka/data.h"
 #include "polka/error.h"
 
-/** The largest LIBSVM feature index, and IDX record, accepted (the data are stored dense). */
+/** The largest LIBSVM feature index, and IDX record, accepted (the learner's rows are dense,
+ *  and sparse storage keeps feature indices in 32 bits). */
 #define POLKA_DATAIO_MAX_FEATURES ((size_t)1 << 24)
 
 /** Dense LIBSVM data of at most this many values (n×p) are never refused as too sparse. */

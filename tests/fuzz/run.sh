@@ -105,7 +105,8 @@ for t in "${targets[@]}"; do
     ft=$(grep -o 'ft: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
     count() { find "$artifacts" -maxdepth 1 -name "$1-*" | wc -l; }
     crashes=$(count crash) hangs=$(count timeout) ooms=$(count oom) leaks=$(count leak)
-    upstream=$(find "$artifacts/upstream" -type f 2>/dev/null | wc -l)
+    upstream=0
+    [ -d "$artifacts/upstream" ] && upstream=$(find "$artifacts/upstream" -type f | wc -l)
     files=$(find "$corpus" -type f | wc -l)
     printf '%-8s %12s %9s %7s %5s %4s %5s %8s %7s %16s %7s\n' "$t" "$execs" "$rate" "$crashes" \
         "$hangs" "$ooms" "$leaks" "$upstream" "$files" "${cov:-?}/${edges:-?}" "${ft:-?}"
