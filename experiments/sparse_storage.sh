@@ -111,9 +111,9 @@ tiny() { # tiny LABEL ARGS...: exit code, peak memory (time's), the summary or t
     local label=$1 start=$SECONDS code=0
     shift
     /usr/bin/time -f '%M' -o "$out/one.mem" "$@" >"$out/one.log" 2>&1 || code=$?
-    printf '%-40s exit %d, %3d s, %5d MB: %s\n' "$label" "$code" $((SECONDS - start)) \
-        $(($(tail -1 "$out/one.mem") / 1024)) \
-        "$(grep -E '^polka|summary: test error' "$out/one.log" | head -1 | cut -c1-150)"
+    printf '%-44s exit %d, %3d s, %5d MB peak\n    %s\n' "$label" "$code" \
+        $((SECONDS - start)) $(($(tail -1 "$out/one.mem") / 1024)) \
+        "$(grep -E '^polka|summary: test' "$out/one.log" | head -1)"
 }
 tiny "27 bytes, dense" "$polka" run --quiet "${one[@]}" --set data.storage=dense
 tiny "27 bytes, auto (sparse)" "$polka" run --quiet "${one[@]}"

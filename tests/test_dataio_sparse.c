@@ -182,7 +182,7 @@ static void test_storage_choice(void **state) {
 static void test_huge_dimension(void **state) {
     (void)state;
     const char *path = write_text("one.svm", "1 1:0.5 16777216:1\n");
-    expect_scan_error(path, NULL, POLKA_ERR_FORMAT, "polka stores samples dense and refuses");
+    expect_scan_error(path, NULL, POLKA_ERR_FORMAT, "dense storage refuses data more than 1000");
     /* a run of batch 1 and a budget of 100 needs 101 dense rows of 16777216 features */
     polka_read_options run = {.storage = POLKA_STORAGE_AUTO,
                               .memory_limit = (size_t)8 << 30,

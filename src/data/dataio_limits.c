@@ -63,8 +63,9 @@ static polka_status check_density(double n, size_t p, double values) {
         return POLKA_OK;
     return polka_error_set(POLKA_ERR_FORMAT,
                            "%.0f samples of %zu features are %.3g values stored dense, for %.0f "
-                           "values in the file: polka stores samples dense and refuses data more "
-                           "than %d times sparser than that",
+                           "values in the file: dense storage refuses data more than %d times "
+                           "sparser than that (sparse storage keeps only the listed values: "
+                           "data.storage = auto or sparse)",
                            n, p, dense, values, POLKA_DATAIO_MAX_SPARSITY);
 }
 
