@@ -1,4 +1,4 @@
-/* Private to the data file readers (dataio.c, read_idx.c, read_libsvm.c, read_csv.c). */
+/* Private to the data file readers (dataio*.c, read_idx.c, read_libsvm.c, read_csv.c). */
 #ifndef POLKA_DATAIO_IMPL_H
 #define POLKA_DATAIO_IMPL_H
 
@@ -72,8 +72,8 @@ void dataio_stats_add_row(dataio_stats *stats, const double *row);
 /* Adds a sample's label (counts the sample). */
 polka_status dataio_stats_add_label(dataio_stats *stats, double label);
 
-/* The samples kept by a read, grown as they come: dense rows (x), or sparse ones (value,
- * feature, start) when sparse is set. */
+/* The samples kept by a read, grown as they come (dataio_rows.c): dense rows (x), or sparse
+ * ones (value, feature, start) when sparse is set. */
 typedef struct {
     size_t n, capacity, p;
     size_t memory_limit; /* bytes the rows may take (dataio_memory_limit) */
@@ -104,6 +104,10 @@ polka_status dataio_rows_finish_sparse(dataio_rows *rows, polka_dataset *out);
 
 /* array cut down to size bytes (left as it is when realloc fails). */
 void *dataio_shrink(void *array, size_t size);
+
+/* *array reallocated for count (at least 1) elements of size bytes; POLKA_ERR_MEM without a
+ * location. */
+polka_status dataio_grow(void **array, size_t count, size_t size);
 
 /* Frees the arrays of rows and zeroes it. */
 void dataio_rows_free(dataio_rows *rows);
