@@ -111,8 +111,9 @@ static void test_libsvm_too_sparse(void **state) {
     double growth = scan_growth_mb(path, NULL, "sparse.svm:1: 1 samples of 16777216 features");
     assert_true(growth < 32.0);
     expect_scan_error(path, NULL, POLKA_ERR_FORMAT,
-                      "values in the file: polka stores samples dense and refuses data more than "
-                      "1000 times sparser than that");
+                      "values in the file: dense storage refuses data more than 1000 times "
+                      "sparser than that (sparse storage keeps only the listed values: "
+                      "data.storage = auto or sparse)");
     /* sparse but small enough stays readable: 3 samples of 5000 features, 4 values */
     polka_data_info info;
     CHECK_OK(

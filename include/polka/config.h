@@ -46,6 +46,7 @@ typedef struct {
     char train[POLKA_PATH_LEN], train_labels[POLKA_PATH_LEN];
     char test[POLKA_PATH_LEN], test_labels[POLKA_PATH_LEN];
     char format[POLKA_NAME_LEN], label_column[POLKA_NAME_LEN], scale[POLKA_NAME_LEN];
+    char storage[POLKA_NAME_LEN]; /* file source: dense | sparse | auto (LIBSVM) */
     size_t skew_classes;
     double snr_db, noise_std;
     double skew_fraction;

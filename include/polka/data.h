@@ -2,8 +2,10 @@
  * @file data.h
  * @brief Data sets, the synthetic stream generators and the LIBSVM text writer.
  *
- * A data set holds n points (n×p, row-major) and their targets: class indices 0..K−1
- * stored as doubles (classification, classes = K) or real values (regression, classes = 0).
+ * A data set holds n points and their targets: class indices 0..K−1 stored as doubles
+ * (classification, classes = K) or real values (regression, classes = 0). The points are
+ * stored dense (x: n×p, row-major) or, for LIBSVM files read with sparse storage, as sparse
+ * rows (polka_sparse_rows); polka_dataset_row() and polka_dataset_eval() read either.
  */
 #ifndef POLKA_DATA_H
 #define POLKA_DATA_H
@@ -13,20 +15,66 @@
 
 #include "polka/error.h"
 
+/**
+ * Sparse rows (compressed sparse row): row i lists value[k] at feature index[k] for
+ * k in [start[i], start[i+1]), features increasing; every value the file listed is kept, zeros
+ * included. A feature the row does not list reads as base[j] (0 when base is NULL); a listed
+ * value v reads as (v − shift[j])·factor[j] when shift is not NULL (scaling, set by
+ * polka_data_scale), else as v. base[j] = (0 − shift[j])·factor[j], so a row reads as the very
+ * doubles the dense storage of the same file holds after the same scaling.
+ */
+typedef struct {
+    double *value;   /**< nnz */
+    uint32_t *index; /**< nnz, 0-based features */
+    size_t *start;   /**< n + 1 */
+    size_t nnz;
+    double *shift;  /**< p, or NULL (unscaled) */
+    double *factor; /**< p, or NULL */
+    double *base;   /**< p, or NULL (absent features are 0) */
+} polka_sparse_rows;
+
 typedef struct {
     size_t n, p;
-    size_t classes; /**< number of classes; 0 for regression */
-    double *x;      /**< n×p */
-    double *y;      /**< n */
+    size_t classes;            /**< number of classes; 0 for regression */
+    double *x;                 /**< n×p (dense storage), or NULL when sparse holds the points */
+    double *y;                 /**< n */
+    polka_sparse_rows *sparse; /**< the points stored sparse, or NULL (dense) */
 } polka_dataset;
 
 /** Allocates x and y for n points; the caller frees them with polka_dataset_free. */
 polka_status polka_dataset_alloc(polka_dataset *data, size_t n, size_t p, size_t classes);
 
-/** Frees x and y and zeroes the struct; NULL-safe. */
+/** Frees x, y and the sparse rows and zeroes the struct; NULL-safe. */
 void polka_dataset_free(polka_dataset *data);
 
-/** Writes a data set in LIBSVM text format ("label i:v ..." with 1-based indices). */
+/** Point i of data as p dense doubles into row (dense: copied; sparse: expanded). */
+void polka_dataset_row(const polka_dataset *data, size_t i, double *row);
+
+/** Points first..first+count−1 as dense rows: a pointer into data->x (dense storage), or
+ *  buffer (count×p doubles) filled with them (sparse storage). */
+const double *polka_dataset_rows(const polka_dataset *data, size_t first, size_t count,
+                                 double *buffer);
+
+/** Rows a sparse data set expands at a time for polka_dataset_eval(): a multiple of the 256
+ *  rows polka_model_eval() works on, as many as fit in 32 MB (fewer than 256 only when 256
+ *  rows of p features do not fit: then at least 1). */
+size_t polka_dataset_block_rows(size_t p);
+
+/** Evaluates count dense rows x into f (count × the caller's outputs). */
+typedef polka_status (*polka_rows_eval_fn)(const void *context, const double *x, size_t count,
+                                           double *f);
+
+/**
+ * f (n × outputs) = eval(context, the points of data): in one call on data->x (dense storage),
+ * or block by block of polka_dataset_block_rows(p) expanded rows (sparse storage), so a sparse
+ * data set is never expanded whole. A model evaluated by rows gives the same doubles either
+ * way (polka_model_eval works on blocks of 256 rows).
+ */
+polka_status polka_dataset_eval(const polka_dataset *data, size_t outputs, polka_rows_eval_fn eval,
+                                const void *context, double *f);
+
+/** Writes a data set (dense storage) in LIBSVM text format ("label i:v ..." with 1-based
+ *  indices). */
 polka_status polka_dataset_write_libsvm(const polka_dataset *data, const char *path);
 
 /**

@@ -29,17 +29,32 @@
  * Samples are numbered 0, 1, ... in file order (records for IDX, data lines for the text
  * formats); polka_keep_fn and index_out use these numbers.
  *
+ * ## Storage
+ * Samples are stored dense (n×p doubles) or, LIBSVM files only, sparse (polka_sparse_rows:
+ * 8 bytes per listed value, 4 per feature index, 8 per sample), as polka_read_options.storage
+ * says: POLKA_STORAGE_DENSE (the default of zeroed options), POLKA_STORAGE_SPARSE, or
+ * POLKA_STORAGE_AUTO: sparse when the training file's sparse form is the smaller one
+ * (polka_data_sparse_pays: 12 bytes per listed value + 8 per sample < 8·p per sample, i.e.
+ * about a third of the values or more are absent; Fashion-MNIST's 50 % zeros qualify). The
+ * decision comes from the training file's scan, so a test file read with that scan is stored
+ * the same way. CSV and IDX files are always stored dense (POLKA_STORAGE_SPARSE for them is an
+ * error). Scaling keeps the stored values and applies the training statistics as each row is
+ * expanded, so a sparse row reads as the same doubles as the dense one.
+ *
  * ## Memory
- * Samples are stored dense (n×p doubles, polka_dataset). Before any allocation sized by a
- * header or a feature index, the readers check it against what the data can hold and against
- * a memory limit (polka_read_options.memory_limit; by default the memory the machine has
- * available, MemAvailable, or less under `ulimit -v`/`-d`), and refuse with POLKA_ERR_MEM
- * naming the file, the place and the sizes:
- * - a scan keeps 48 bytes of statistics per feature and returns 32 (80·p in all);
- * - a read keeps 8·p bytes per kept sample;
- * - a LIBSVM file is refused (POLKA_ERR_FORMAT) when it is far too sparse for dense storage:
- *   when its n×p values exceed both POLKA_DATAIO_DENSE_FLOOR and POLKA_DATAIO_MAX_SPARSITY
- *   times the values it lists (checked as the features grow and at the end of the scan);
+ * Before any allocation sized by a header or a feature index, the readers check it against
+ * what the data can hold and against a memory limit (polka_read_options.memory_limit; by
+ * default the memory the machine has available, MemAvailable, or less under `ulimit -v`/`-d`),
+ * and refuse with POLKA_ERR_MEM naming the file, the place and the sizes:
+ * - a scan keeps 48 bytes of statistics per feature and returns 32 (80·p in all), plus what
+ *   the caller declares it needs per feature (polka_read_options.feature_bytes: a run's dense
+ *   batch rows and dictionary points), all counted as the features grow;
+ * - a read keeps 8·p bytes per kept sample (dense) or 12 per listed value and 24 per kept
+ *   sample (sparse);
+ * - with dense storage, a LIBSVM file is refused (POLKA_ERR_FORMAT) when it is far too sparse
+ *   for it: when its n×p values exceed both POLKA_DATAIO_DENSE_FLOOR and
+ *   POLKA_DATAIO_MAX_SPARSITY times the values it lists (checked as the features grow and at
+ *   the end of the scan); sparse and auto storage have no such rule;
  * - an IDX header is checked against the file size (plain files), an IDX record holds at most
  *   POLKA_DATAIO_MAX_FEATURES values, and a gzipped IDX file is read as its data come: labels
  *   and the first record are read before anything sized by the header is allocated.
@@ -65,7 +80,8 @@
 #include "polka/data.h"
 #include "polka/error.h"
 
-/** The largest LIBSVM feature index, and IDX record, accepted (the data are stored dense). */
+/** The largest LIBSVM feature index, and IDX record, accepted (the learner's rows are dense,
+ *  and sparse storage keeps feature indices in 32 bits). */
 #define POLKA_DATAIO_MAX_FEATURES ((size_t)1 << 24)
 
 /** Dense LIBSVM data of at most this many values (n×p) are never refused as too sparse. */
@@ -95,12 +111,27 @@ const char *polka_file_format_name(polka_file_format format);
  */
 polka_file_format polka_file_format_guess(const char *path);
 
+typedef enum {
+    POLKA_STORAGE_DENSE,  /**< n×p doubles (every format) */
+    POLKA_STORAGE_SPARSE, /**< LIBSVM only: the listed values (polka_sparse_rows) */
+    POLKA_STORAGE_AUTO,   /**< LIBSVM: sparse when polka_data_sparse_pays(); else dense */
+} polka_storage;
+
+/** Parses "dense", "sparse" or "auto"; POLKA_ERR_ARG naming the choices otherwise. */
+polka_status polka_storage_parse(const char *name, polka_storage *storage);
+
+/** The name polka_storage_parse() accepts for storage. */
+const char *polka_storage_name(polka_storage storage);
+
 typedef struct {
     polka_file_format format; /**< AUTO: polka_file_format_guess(path) */
     const char *labels_path;  /**< IDX: the labels file (required for IDX) */
     const char *label_column; /**< CSV: the name of the label column (NULL: "label") */
     int regression;           /**< 1: targets are real values (no class map); 0: classes */
     size_t memory_limit;      /**< bytes the scan or read may take (0: available memory) */
+    polka_storage storage;    /**< how a read stores the samples (DENSE when zeroed) */
+    size_t feature_bytes;     /**< a scan: bytes per feature the caller needs besides the
+                                   data (its dense rows), checked with the statistics */
 } polka_read_options;
 
 /** What a first pass over a TRAINING file learns; the same on every rank for the same file. */
@@ -114,8 +145,14 @@ typedef struct {
     double *stddev; /**< per feature, the population standard deviation (divides by n) */
     char *path;     /**< the training file scanned, for messages (NULL: not from a file) */
     size_t columns; /**< CSV: the header's columns, the label's included (0: other formats) */
-    char **column_names; /**< CSV: the header's names in file order (columns entries) */
+    char **column_names;      /**< CSV: the header's names in file order (columns entries) */
+    size_t values;            /**< LIBSVM: the values the file lists (0: other formats) */
+    polka_file_format format; /**< the format the file was read as */
 } polka_data_info;
+
+/** 1 when info describes a LIBSVM file whose samples take less memory sparse than dense
+ *  (12·values + 8·n < 8·n·p). Pure. */
+int polka_data_sparse_pays(const polka_data_info *info);
 
 /**
  * Reads every sample of a training file and fills info (arrays allocated here; the caller
@@ -139,7 +176,8 @@ typedef int (*polka_keep_fn)(void *context, uint64_t index);
  * class indices 0..classes−1 (as doubles) through info->labels, regression targets are kept
  * as read. A test file with a feature index beyond info->p, a different number of columns
  * or pixels, a CSV header that differs from the training file's (info->column_names), or a
- * label not in info->labels, is an error naming the file and line; a LIBSVM
+ * label not in info->labels, is an error naming the file and line; options->storage says how
+ * out holds the samples (see Storage above: out->sparse or out->x); a LIBSVM
  * file of a smaller dimension is fine (missing features are 0). A file without samples (empty,
  * only blank or comment lines, a CSV header alone) is an error, as in polka_data_scan(); keep
  * may still keep none of the samples of a file that has some.
@@ -167,7 +205,8 @@ polka_status polka_scale_kind_parse(const char *name, polka_scale_kind *kind);
 const char *polka_scale_kind_name(polka_scale_kind kind);
 
 /**
- * Scales data (data->p must be info->p) in place with the TRAINING statistics of info, so
+ * Scales data (data->p must be info->p) in place with the TRAINING statistics of info (sparse
+ * storage: the statistics are kept with the rows and applied as each row is expanded), so
  * that a test set is scaled exactly like the training set. A feature that is constant in the
  * training file (max = min, stddev = 0) is set to 0. POLKA_ERR_FORMAT naming the sample (its
  * place in data, from 1) and the feature when a scaled value or a sample's ‖x‖² is not finite

@@ -95,6 +95,7 @@ typedef struct {
     polka_file_format format;
     char label_column[POLKA_NAME_LEN];
     polka_scale_kind scale;
+    polka_storage storage; /**< LIBSVM files: dense, sparse or auto (polka/dataio.h) */
 } polka_data_spec;
 
 typedef struct {

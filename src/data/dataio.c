@@ -142,7 +142,7 @@ double dataio_strtod(const char *s, char **end) {
 
 /* ---- scan statistics ------------------------------------------------------------------- */
 
-static polka_status grow(void **array, size_t count, size_t size) {
+polka_status dataio_grow(void **array, size_t count, size_t size) {
     void *grown = realloc(*array, (count ? count : 1) * size);
     POLKA_CHECK_ALLOC(grown);
     *array = grown;
@@ -166,12 +166,12 @@ polka_status dataio_stats_reserve(dataio_stats *stats, size_t p) {
         cap = p; /* stats_fit */
     POLKA_CHECK(cap < SIZE_MAX / sizeof(double), POLKA_ERR_MEM, "out of memory for %zu features",
                 p);
-    POLKA_CALL(grow((void **)&stats->count, cap, sizeof *stats->count));
-    POLKA_CALL(grow((void **)&stats->shift, cap, sizeof(double)));
-    POLKA_CALL(grow((void **)&stats->s1, cap, sizeof(double)));
-    POLKA_CALL(grow((void **)&stats->s2, cap, sizeof(double)));
-    POLKA_CALL(grow((void **)&stats->min, cap, sizeof(double)));
-    POLKA_CALL(grow((void **)&stats->max, cap, sizeof(double)));
+    POLKA_CALL(dataio_grow((void **)&stats->count, cap, sizeof *stats->count));
+    POLKA_CALL(dataio_grow((void **)&stats->shift, cap, sizeof(double)));
+    POLKA_CALL(dataio_grow((void **)&stats->s1, cap, sizeof(double)));
+    POLKA_CALL(dataio_grow((void **)&stats->s2, cap, sizeof(double)));
+    POLKA_CALL(dataio_grow((void **)&stats->min, cap, sizeof(double)));
+    POLKA_CALL(dataio_grow((void **)&stats->max, cap, sizeof(double)));
     for (size_t j = stats->capacity; j < cap; j++) {
         stats->count[j] = 0;
         stats->shift[j] = stats->s1[j] = stats->s2[j] = 0.0;
@@ -220,7 +220,7 @@ polka_status dataio_stats_add_label(dataio_stats *stats, double label) {
     if (!stats->regression) {
         if (stats->n == stats->label_capacity) {
             size_t cap = stats->label_capacity ? 2 * stats->label_capacity : 1024;
-            POLKA_CALL(grow((void **)&stats->labels, cap, sizeof(double)));
+            POLKA_CALL(dataio_grow((void **)&stats->labels, cap, sizeof(double)));
             stats->label_capacity = cap;
         }
         stats->labels[stats->n] = label;
@@ -342,6 +342,10 @@ static polka_status resolve_options(const char *path, const polka_read_options *
                 POLKA_ERR_ARG, "'%s': invalid data format %d", path, (int)resolved->format);
     POLKA_CHECK(resolved->format != POLKA_FORMAT_IDX || resolved->labels_path != NULL,
                 POLKA_ERR_ARG, "IDX file '%s' needs a labels file", path);
+    POLKA_CHECK(resolved->format == POLKA_FORMAT_LIBSVM ||
+                    resolved->storage != POLKA_STORAGE_SPARSE,
+                POLKA_ERR_ARG, "'%s': sparse storage is for LIBSVM files, not %s", path,
+                polka_file_format_name(resolved->format));
     return POLKA_OK;
 }
 
@@ -368,7 +372,9 @@ polka_status polka_data_scan(const char *path, const polka_read_options *options
     polka_read_options resolved;
     POLKA_CALL(resolve_options(path, options, &resolved));
     dataio_stats stats = {.regression = resolved.regression != 0,
-                          .memory_limit = dataio_memory_limit(&resolved)};
+                          .memory_limit = dataio_memory_limit(&resolved),
+                          .dense_storage = resolved.storage == POLKA_STORAGE_DENSE,
+                          .feature_bytes = resolved.feature_bytes};
     dataio_pass pass = {.stats = &stats};
     polka_status status = run_pass(path, &resolved, &pass);
     if (status == POLKA_OK && stats.n == 0) status = no_samples_error(path);
@@ -376,6 +382,8 @@ polka_status polka_data_scan(const char *path, const polka_read_options *options
         status = polka_error_set(POLKA_ERR_FORMAT, "%s: no features in the file", path);
     if (status == POLKA_OK) status = dataio_stats_check_density(&stats, path);
     if (status == POLKA_OK) status = stats_finish(&stats, path, info);
+    info->values = (size_t)stats.values;
+    info->format = resolved.format;
     stats_free(&stats);
     if (status != POLKA_OK) polka_data_info_free(info);
     return status;
@@ -404,56 +412,23 @@ int dataio_pass_target(const dataio_pass *pass, double label, double *target) {
     return 1;
 }
 
-/* The capacity after cap rows: doubled, within the memory limit (each row takes p features, its
- * target and its index); POLKA_ERR_MEM when not even one more row fits. */
-static polka_status rows_capacity(const dataio_rows *rows, size_t *cap) {
-    size_t p = rows->p ? rows->p : 1;
-    double row_bytes = (double)(p + 2) * sizeof(double);
-    double fit = (double)rows->memory_limit / row_bytes;
-    size_t wanted = rows->capacity ? 2 * rows->capacity : 64;
-    *cap = (double)wanted <= fit ? wanted : (size_t)fit;
-    POLKA_CHECK(*cap > rows->n, POLKA_ERR_MEM,
-                "%zu samples of %zu features take %.1f MB, over the memory limit of %.1f MB",
-                rows->n + 1, rows->p, (double)(rows->n + 1) * row_bytes / 1048576.0,
-                (double)rows->memory_limit / 1048576.0);
-    return POLKA_OK;
-}
-
-polka_status dataio_rows_push(dataio_rows *rows, uint64_t index, double target, double **row) {
-    if (rows->n == rows->capacity) {
-        size_t cap = 0, p = rows->p ? rows->p : 1;
-        POLKA_CALL(rows_capacity(rows, &cap));
-        POLKA_CALL(grow((void **)&rows->x, cap * p, sizeof(double)));
-        POLKA_CALL(grow((void **)&rows->y, cap, sizeof(double)));
-        POLKA_CALL(grow((void **)&rows->index, cap, sizeof(uint64_t)));
-        rows->capacity = cap;
-    }
-    rows->y[rows->n] = target;
-    rows->index[rows->n] = index;
-    *row = rows->x + rows->n * rows->p;
-    rows->n++;
-    return POLKA_OK;
-}
-
-/* array cut down to size bytes (left as it is when realloc fails). */
-static void *shrink(void *array, size_t size) {
-    void *smaller = realloc(array, size);
-    return smaller ? smaller : array;
-}
-
 /* Hands the rows over to out and index_out, trimmed to size. */
-static void rows_finish(dataio_rows *rows, size_t classes, polka_dataset *out,
-                        uint64_t **index_out) {
+static polka_status rows_finish(dataio_rows *rows, size_t classes, polka_dataset *out,
+                                uint64_t **index_out) {
     size_t n = rows->n ? rows->n : 1, p = rows->p ? rows->p : 1;
     *out = (polka_dataset){.n = rows->n, .p = rows->p, .classes = classes};
-    out->x = shrink(rows->x, n * p * sizeof *out->x);
-    out->y = shrink(rows->y, n * sizeof *out->y);
-    uint64_t *index = shrink(rows->index, n * sizeof *index);
+    if (rows->sparse)
+        POLKA_CALL(dataio_rows_finish_sparse(rows, out));
+    else
+        out->x = dataio_shrink(rows->x, n * p * sizeof *out->x);
+    out->y = dataio_shrink(rows->y, n * sizeof *out->y);
+    uint64_t *index = dataio_shrink(rows->index, n * sizeof *index);
     if (index_out)
         *index_out = index;
     else
         free(index);
     *rows = (dataio_rows){0};
+    return POLKA_OK;
 }
 
 static polka_status check_read_args(const char *path, const polka_read_options *options,
@@ -476,25 +451,25 @@ polka_status polka_data_read(const char *path, const polka_read_options *options
     polka_read_options resolved;
     POLKA_CALL(resolve_options(path, options, &resolved));
     POLKA_CALL(check_read_args(path, &resolved, info));
-    dataio_rows rows = {.p = info->p, .memory_limit = dataio_memory_limit(&resolved)};
+    dataio_rows rows = {
+        .p = info->p,
+        .memory_limit = dataio_memory_limit(&resolved),
+        .sparse = resolved.format == POLKA_FORMAT_LIBSVM &&
+                  (resolved.storage == POLKA_STORAGE_SPARSE ||
+                   (resolved.storage == POLKA_STORAGE_AUTO && polka_data_sparse_pays(info)))};
     dataio_pass pass = {.info = info, .keep = keep, .context = context, .rows = &rows};
     polka_status status = run_pass(path, &resolved, &pass);
     /* a test file with no samples would score as 0 of 0 correct: refuse it like a training file
      * (a keep function that keeps none of the samples is fine) */
     if (status == POLKA_OK && pass.samples == 0) status = no_samples_error(path);
-    if (status == POLKA_OK && rows.capacity == 0) {
-        double *row = NULL; /* nothing kept: still hand out allocated arrays */
-        status = dataio_rows_push(&rows, 0, 0.0, &row);
-        rows.n = 0;
-    }
+    if (status == POLKA_OK && rows.capacity == 0) /* nothing kept: still hand out arrays */
+        status = dataio_rows_grow(&rows, 1);
+    if (status == POLKA_OK) status = rows_finish(&rows, info->classes, out, index_out);
     if (status != POLKA_OK) {
-        free(rows.x);
-        free(rows.y);
-        free(rows.index);
-        return status;
+        dataio_rows_free(&rows);
+        *out = (polka_dataset){0};
     }
-    rows_finish(&rows, info->classes, out, index_out);
-    return POLKA_OK;
+    return status;
 }
 
 /* ---- text lines -------------------------------------------------------------------------- */

@@ -1,4 +1,4 @@
-/* Private to the data file readers (dataio.c, read_idx.c, read_libsvm.c, read_csv.c). */
+/* Private to the data file readers (dataio*.c, read_idx.c, read_libsvm.c, read_csv.c). */
 #ifndef POLKA_DATAIO_IMPL_H
 #define POLKA_DATAIO_IMPL_H
 
@@ -22,10 +22,12 @@ typedef struct {
     int regression;
     double *labels; /* every label (classification), sorted and made unique at the end */
     size_t label_capacity;
-    size_t columns;      /* CSV: the header's columns */
-    char **column_names; /* CSV: a copy of the header's names (dataio_names_copy) */
-    size_t memory_limit; /* bytes the statistics may take (dataio_memory_limit) */
-    double values;       /* the values the sparse samples listed (for the sparsity rule) */
+    size_t columns;       /* CSV: the header's columns */
+    char **column_names;  /* CSV: a copy of the header's names (dataio_names_copy) */
+    size_t memory_limit;  /* bytes the statistics may take (dataio_memory_limit) */
+    double values;        /* the values the sparse samples listed (for the sparsity rule) */
+    int dense_storage;    /* 1: the samples will be stored dense (the sparsity rule applies) */
+    size_t feature_bytes; /* the caller's bytes per feature (polka_read_options) */
 } dataio_stats;
 
 /* The memory limit of options: its memory_limit, or what the machine has available. */
@@ -70,17 +72,58 @@ void dataio_stats_add_row(dataio_stats *stats, const double *row);
 /* Adds a sample's label (counts the sample). */
 polka_status dataio_stats_add_label(dataio_stats *stats, double label);
 
-/* The samples kept by a read, grown as they come. */
+/* The samples kept by a read, grown as they come (dataio_rows.c): dense rows (x), or sparse
+ * ones (value, feature, start) when sparse is set. */
 typedef struct {
     size_t n, capacity, p;
     size_t memory_limit; /* bytes the rows may take (dataio_memory_limit) */
     double *x, *y;
     uint64_t *index; /* file index of each kept sample */
+    int sparse;
+    double *value;     /* sparse: the listed values */
+    uint32_t *feature; /* sparse: their 0-based features */
+    size_t *start;     /* sparse: capacity + 1 offsets into value */
+    size_t nnz, nnz_capacity;
 } dataio_rows;
 
 /* Appends a sample: *row receives its p values to fill (not initialised). POLKA_ERR_MEM
  * without a location when the rows would exceed their memory limit. */
 polka_status dataio_rows_push(dataio_rows *rows, uint64_t index, double target, double **row);
+
+/* Appends a sample of rows->sparse storage: nnz values at increasing 0-based features (each
+ * < rows->p). POLKA_ERR_MEM without a location when the rows would exceed their limit. */
+polka_status dataio_rows_push_sparse(dataio_rows *rows, uint64_t index, double target,
+                                     const size_t *feature, const double *value, size_t nnz);
+
+/* The row arrays' capacity for cap samples (x only for dense rows, start for sparse ones). */
+polka_status dataio_rows_grow(dataio_rows *rows, size_t cap);
+
+/* Hands sparse rows over to out->sparse, trimmed to size (on failure out->sparse stays NULL
+ * and the rows are the caller's to free). */
+polka_status dataio_rows_finish_sparse(dataio_rows *rows, polka_dataset *out);
+
+/* array cut down to size bytes (left as it is when realloc fails). */
+void *dataio_shrink(void *array, size_t size);
+
+/* *array reallocated for count (at least 1) elements of size bytes; POLKA_ERR_MEM without a
+ * location. */
+polka_status dataio_grow(void **array, size_t count, size_t size);
+
+/* Frees the arrays of rows and zeroes it. */
+void dataio_rows_free(dataio_rows *rows);
+
+/* Scales sparse data with info (polka_data_scale for sparse storage). */
+polka_status dataio_scale_sparse(polka_dataset *data, const polka_data_info *info,
+                                 polka_scale_kind kind);
+
+/* shift and factor of feature j for kind (UNIT or STANDARD): scaled x = (x − shift)·factor. */
+void dataio_scale_terms(const polka_data_info *info, polka_scale_kind kind, size_t j, double *shift,
+                        double *factor);
+
+/* The error for scaled sample i (from 0) whose values x (p of them) have a non-finite value or
+ * ‖x‖². */
+polka_status dataio_scale_error(const double *x, size_t p, const polka_data_info *info,
+                                polka_scale_kind kind, size_t i);
 
 /* One pass over a file: a scan (stats set) or a read (info and rows set). */
 typedef struct {

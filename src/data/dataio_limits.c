@@ -40,11 +40,20 @@ size_t dataio_memory_limit(const polka_read_options *options) {
 
 polka_status dataio_stats_fit(const dataio_stats *stats, size_t p) {
     /* 48 bytes of running sums per feature in the scan, then 32 in the info it returns */
-    double bytes = 80.0 * (double)p;
-    POLKA_CHECK(bytes <= (double)stats->memory_limit, POLKA_ERR_MEM,
-                "the statistics of %zu features take %.1f MB, over the memory limit of %.1f MB", p,
-                bytes / MB, (double)stats->memory_limit / MB);
-    return POLKA_OK;
+    double bytes = 80.0 * (double)p, caller = (double)stats->feature_bytes * (double)p;
+    double limit = (double)stats->memory_limit;
+    if (bytes + caller <= limit) return POLKA_OK;
+    if (caller == 0)
+        return polka_error_set(
+            POLKA_ERR_MEM,
+            "the statistics of %zu features take %.1f MB, over the memory limit of %.1f MB", p,
+            bytes / MB, limit / MB);
+    return polka_error_set(POLKA_ERR_MEM,
+                           "%zu features: their statistics (%.1f MB) and the run's dense rows of "
+                           "them (%.1f MB, %zu bytes per feature) take %.1f MB, over the memory "
+                           "limit of %.1f MB",
+                           p, bytes / MB, caller / MB, stats->feature_bytes, (bytes + caller) / MB,
+                           limit / MB);
 }
 
 /* The sparsity rule: n samples of p features stored dense, for `values` listed values. */
@@ -54,15 +63,16 @@ static polka_status check_density(double n, size_t p, double values) {
         return POLKA_OK;
     return polka_error_set(POLKA_ERR_FORMAT,
                            "%.0f samples of %zu features are %.3g values stored dense, for %.0f "
-                           "values in the file: polka stores samples dense and refuses data more "
-                           "than %d times sparser than that",
+                           "values in the file: dense storage refuses data more than %d times "
+                           "sparser than that (sparse storage keeps only the listed values: "
+                           "data.storage = auto or sparse)",
                            n, p, dense, values, POLKA_DATAIO_MAX_SPARSITY);
 }
 
 polka_status dataio_stats_grow_sparse(dataio_stats *stats, size_t p, size_t nnz) {
     stats->values += (double)nnz;
     if (p <= stats->p) return POLKA_OK;
-    POLKA_CALL(check_density((double)stats->n + 1, p, stats->values));
+    if (stats->dense_storage) POLKA_CALL(check_density((double)stats->n + 1, p, stats->values));
     POLKA_CALL(dataio_stats_fit(stats, p));
     POLKA_CALL(dataio_stats_reserve(stats, p));
     stats->p = p;
@@ -70,7 +80,8 @@ polka_status dataio_stats_grow_sparse(dataio_stats *stats, size_t p, size_t nnz)
 }
 
 polka_status dataio_stats_check_density(const dataio_stats *stats, const char *path) {
-    if (stats->dense_rows > 0) return POLKA_OK; /* a dense format lists every value */
+    /* a dense format lists every value; sparse storage keeps only the listed ones */
+    if (stats->dense_rows > 0 || !stats->dense_storage) return POLKA_OK;
     polka_status status = check_density((double)stats->n, stats->p, stats->values);
     if (status != POLKA_OK) return polka_error_set(status, "%s: %s", path, polka_error_message());
     return POLKA_OK;
@@ -94,17 +105,22 @@ polka_status dataio_check_feature(const polka_data_info *info, size_t j) {
 
 /* ---- scaling ----------------------------------------------------------------------------- */
 
+void dataio_scale_terms(const polka_data_info *info, polka_scale_kind kind, size_t j, double *shift,
+                        double *factor) {
+    if (kind == POLKA_SCALE_UNIT) {
+        double range = info->max[j] - info->min[j];
+        *shift = info->min[j];
+        *factor = range > 0 ? 1.0 / range : 0.0;
+    } else {
+        *shift = info->mean[j];
+        *factor = info->stddev[j] > 0 ? 1.0 / info->stddev[j] : 0.0;
+    }
+}
+
 static void scale_feature(polka_dataset *data, const polka_data_info *info, polka_scale_kind kind,
                           size_t j) {
     double shift, factor;
-    if (kind == POLKA_SCALE_UNIT) {
-        double range = info->max[j] - info->min[j];
-        shift = info->min[j];
-        factor = range > 0 ? 1.0 / range : 0.0;
-    } else {
-        shift = info->mean[j];
-        factor = info->stddev[j] > 0 ? 1.0 / info->stddev[j] : 0.0;
-    }
+    dataio_scale_terms(info, kind, j, &shift, &factor);
     size_t p = data->p;
     for (size_t i = 0; i < data->n; i++) {
         double *x = data->x + i * p + j;
@@ -112,12 +128,10 @@ static void scale_feature(polka_dataset *data, const polka_data_info *info, polk
     }
 }
 
-/* The error for scaled sample i, whose ‖x‖² or a value is not finite. */
-static polka_status scale_error(const polka_dataset *data, const polka_data_info *info,
+polka_status dataio_scale_error(const double *x, size_t p, const polka_data_info *info,
                                 polka_scale_kind kind, size_t i) {
-    const double *x = data->x + i * data->p;
     size_t j = 0;
-    while (j + 1 < data->p && isfinite(x[j]) && fabs(x[j]) < 1e150) j++;
+    while (j + 1 < p && isfinite(x[j]) && fabs(x[j]) < 1e150) j++;
     return polka_error_set(POLKA_ERR_FORMAT,
                            "sample %zu: feature %zu is %g after %s scaling with the statistics of "
                            "'%s' (from %g to %g, mean %g, standard deviation %g): its squared "
@@ -130,9 +144,10 @@ static polka_status scale_error(const polka_dataset *data, const polka_data_info
 polka_status polka_data_scale(polka_dataset *data, const polka_data_info *info,
                               polka_scale_kind kind) {
     if (kind == POLKA_SCALE_NONE || data->p != info->p) return POLKA_OK;
+    if (data->sparse) return dataio_scale_sparse(data, info, kind);
     for (size_t j = 0; j < data->p; j++) scale_feature(data, info, kind, j);
     for (size_t i = 0; i < data->n; i++)
         if (!dataio_norm_finite(data->x + i * data->p, data->p))
-            return scale_error(data, info, kind, i);
+            return dataio_scale_error(data->x + i * data->p, data->p, info, kind, i);
     return POLKA_OK;
 }

@@ -140,6 +140,10 @@ static polka_status read_sample(const libsvm_reader *r, dataio_pass *pass, uint6
         return dataio_line_error(r->text.path, r->text.line,
                                  "label %.15g is not one of the %zu classes of the training data",
                                  r->label, pass->info->classes);
+    if (pass->rows->sparse)
+        return dataio_located(
+            dataio_rows_push_sparse(pass->rows, index, target, r->index, r->value, r->nnz),
+            r->text.path, r->text.line);
     double *row = NULL;
     POLKA_CALL(dataio_located(dataio_rows_push(pass->rows, index, target, &row), r->text.path,
                               r->text.line));

@@ -57,6 +57,9 @@ static const polka_config_key config_keys[] = {
     KEY("data", label_column, POLKA_KEY_STRING, "label", "file source, CSV: the label column"),
     KEY("data", scale, POLKA_KEY_STRING, "none",
         "file source: none | unit ([0,1] by training min/max) | standard (training mean/std)"),
+    KEY("data", storage, POLKA_KEY_STRING, "auto",
+        "file source, LIBSVM: dense | sparse | auto (sparse when smaller: about a third of the "
+        "values absent or more)"),
     KEY("data", classes, POLKA_KEY_SIZE, "5", "multidist: classes"),
     KEY("data", components, POLKA_KEY_SIZE, "3", "multidist: mixture components per class"),
     KEY("data", dim, POLKA_KEY_SIZE, "2", "multidist: input dimension"),

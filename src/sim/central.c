@@ -56,7 +56,7 @@ static polka_status central_log(void *context, size_t round, double samples,
     central_run *run = context;
     polka_stream_test_now(run->stream, samples, run->test); /* drift: the present distribution */
     polka_dataset scored = polka_sim_log_test(run->plan, run->test, round, summary);
-    POLKA_CALL(polka_learner_predict_output(run->learner, scored.x, scored.n, run->f));
+    POLKA_CALL(polka_learner_data_values(run->learner, &scored, run->f));
     double loss = 0.0;
     double score = polka_learner_score(run->learner, run->f, scored.y, scored.n, &loss);
     polka_agent_metrics metrics = {

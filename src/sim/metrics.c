@@ -8,9 +8,27 @@
 
 #include "sim_impl.h"
 
+static polka_status learner_rows(const void *learner, const double *x, size_t n, double *f) {
+    return polka_learner_predict_output(learner, x, n, f);
+}
+
+static polka_status model_rows(const void *model, const double *x, size_t n, double *f) {
+    return polka_model_eval(model, x, n, f);
+}
+
+polka_status polka_learner_data_values(const polka_learner *learner, const polka_dataset *data,
+                                       double *f) {
+    return polka_dataset_eval(data, polka_learner_outputs(learner), learner_rows, learner, f);
+}
+
+polka_status polka_model_data_values(const polka_model *model, const polka_dataset *data,
+                                     double *f) {
+    return polka_dataset_eval(data, polka_model_outputs(model), model_rows, model, f);
+}
+
 polka_status polka_agent_test_values(const polka_agent *agent, const polka_dataset *test,
                                      double *f) {
-    return polka_learner_predict_output(agent->learner, test->x, test->n, f);
+    return polka_learner_data_values(agent->learner, test, f);
 }
 
 void polka_agent_collect(polka_agent *agent, const polka_dataset *test, const double *f,

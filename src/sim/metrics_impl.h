@@ -57,6 +57,15 @@ typedef struct {
 polka_status polka_agent_test_values(const polka_agent *agent, const polka_dataset *test,
                                      double *f);
 
+/** A learner's outputs (polka_learner_predict_output) on data into f (n × C), dense or sparse
+ *  storage (polka_dataset_eval). */
+polka_status polka_learner_data_values(const polka_learner *learner, const polka_dataset *data,
+                                       double *f);
+
+/** A model's outputs (polka_model_eval) on data into f (n × C), dense or sparse storage. */
+polka_status polka_model_data_values(const polka_model *model, const polka_dataset *data,
+                                     double *f);
+
 /**
  * The agent's metrics from its test values f and the network average fbar
  * (both n×C): disagreement = mean over test points of ‖f_i(x) − f̄(x)‖²; bytes sent = the

@@ -4,6 +4,7 @@
 
 #include "polka/dataio.h"
 #include "polka/loss.h"
+#include "metrics_impl.h"
 #include "sim_impl.h"
 #include "source_impl.h"
 
@@ -42,6 +43,7 @@ polka_status polka_sim_read_like_run(const polka_plan *plan, const char *path,
         .labels_path = d->train_labels[0] ? d->train_labels : NULL,
         .label_column = d->label_column,
         .regression = !polka_plan_classifies(plan),
+        .storage = from_file ? d->storage : POLKA_STORAGE_AUTO,
     };
     polka_read_options options = train_options;
     options.labels_path = labels_path;
@@ -83,7 +85,7 @@ polka_status polka_sim_predict(const polka_plan *plan, const polka_model *model,
     POLKA_CALL(check_model_fits(model, &loss, data));
     double *f = malloc((data->n ? data->n : 1) * polka_model_outputs(model) * sizeof *f);
     POLKA_CHECK_ALLOC(f);
-    polka_status status = polka_model_eval(model, data->x, data->n, f);
+    polka_status status = polka_model_data_values(model, data, f);
     if (status == POLKA_OK)
         *score =
             polka_loss_score(&loss, data->classes, f, data->y, data->n, predictions, mean_loss);

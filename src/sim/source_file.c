@@ -36,6 +36,7 @@ static polka_read_options read_options(const polka_plan *plan, const char *label
         .labels_path = labels[0] ? labels : NULL,
         .label_column = plan->data.label_column,
         .regression = !polka_plan_classifies(plan),
+        .storage = plan->data.storage,
     };
 }
 
@@ -101,6 +102,24 @@ static void file_close(void *state) {
     free(s);
 }
 
+/*
+ * Dense rows of the data's dimension the run holds at least, besides the data (counted in the
+ * scan's memory check, polka_read_options.feature_bytes): each learner on this rank has its
+ * batch and a dictionary of its budget (bsgd-*, nbsgd-*) or of at least one round's points.
+ */
+static double run_rows(const polka_plan *plan, const polka_source_layout *layout) {
+    const polka_learner_spec *l = &plan->learner;
+    size_t batch = l->batch, learners = layout->count ? layout->count : layout->agents;
+    if (plan->run.mode == POLKA_MODE_CENTRALIZED || l->fit != POLKA_FIT_ONLINE) {
+        batch = plan->run.central_batch ? plan->run.central_batch : layout->agents * l->batch;
+        learners = 1;
+    }
+    polka_control_kind c = l->params.control;
+    int budgeted = c != POLKA_CONTROL_KOMP && c != POLKA_CONTROL_NONE && c != POLKA_CONTROL_NORMA;
+    size_t dictionary = budgeted && l->params.budget > batch ? l->params.budget : batch;
+    return (double)learners * ((double)batch + (double)dictionary);
+}
+
 static polka_status file_open(const polka_plan *plan, const polka_source_layout *layout,
                               void **state, polka_data_facts *facts) {
     file_state *s = calloc(1, sizeof *s);
@@ -111,6 +130,8 @@ static polka_status file_open(const polka_plan *plan, const polka_source_layout 
                       .first = layout->first,
                       .count = layout->count};
     s->options = read_options(plan, plan->data.train_labels);
+    double bytes = run_rows(plan, layout) * sizeof(double);
+    s->options.feature_bytes = bytes < (double)SIZE_MAX ? (size_t)bytes : SIZE_MAX;
     polka_status status = load(s);
     if (status != POLKA_OK) {
         file_close(s);
@@ -122,8 +143,9 @@ static polka_status file_open(const polka_plan *plan, const polka_source_layout 
     return POLKA_OK;
 }
 
+/* Row r of the kept rows into x (expanded when they are stored sparse) and *y. */
 static void copy_row(const file_state *s, size_t r, double *x, double *y) {
-    memcpy(x, s->rows.x + r * s->rows.p, s->rows.p * sizeof *x);
+    polka_dataset_row(&s->rows, r, x);
     *y = s->rows.y[r];
 }
 

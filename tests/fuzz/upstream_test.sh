@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# upstream.awk (run.sh's split of the run-file target's faults): reports whose fault is in
+# libhdf5 are upstream, those with a polka frame innermost are polka's own.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+check() { # check WANT ALL REPORT
+    local got=polka
+    printf '%s\n' "$3" | awk -v all="$2" -f "$here/upstream.awk" && got=upstream
+    [ "$got" = "$1" ] || { echo "FAIL: want $1, got $got for:"; printf '%s\n' "$3"; exit 1; }
+}
+overflow='==1==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x6
+    #0 0x55 in __asan_memcpy (/b/fuzz_runfile+0x1)
+    #1 0x7f in H5O__msg_iterate_real (/lib/x86_64-linux-gnu/libhdf5_openmpi.so.103+0x1)
+    #2 0x7f in H5Aexists (/lib/x86_64-linux-gnu/libhdf5_openmpi.so.103+0x2)
+    #3 0x55 in polka_h5run_config_string /w/src/io/h5log_read.c:10
+0x6 is located 0 bytes after a region allocated by thread T0 here:
+    #0 0x55 in malloc (/b/fuzz_runfile+0x1)
+    #1 0x55 in polka_h5run_open /w/src/io/h5log_read.c:278'
+check upstream 0 "$overflow"
+hang='==1== ERROR: libFuzzer: timeout after 20 seconds
+    #0 0x55 in __sanitizer_print_stack_trace (/b/fuzz_runfile+0x1)
+    #1 0x55 in fuzzer::PrintStackTrace() (/b/fuzz_runfile+0x2)
+    #2 0x55 in fuzzer::Fuzzer::AlarmCallback() (/b/fuzz_runfile+0x3)
+    #3 0x7f  (/lib/x86_64-linux-gnu/libc.so.6+0x3c04f)
+    #4 0x7f in H5HG_read (/lib/x86_64-linux-gnu/libhdf5_openmpi.so.103+0x1)
+    #5 0x55 in polka_h5run_config_string /w/src/io/h5log_read.c:10'
+check upstream 0 "$hang"
+check polka 0 "${hang/H5HG_read (\/lib\/x86_64-linux-gnu\/libhdf5_openmpi.so.103+0x1)/read_row \/w\/src\/io\/h5log_read.c:100}"
+leak_hdf5='Direct leak of 4176 byte(s) in 1 object(s) allocated from:
+    #0 0x55 in malloc (/b/fuzz_runfile+0x1)
+    #1 0x7f  (/lib/x86_64-linux-gnu/libhdf5_openmpi.so.103+0x1294b3)
+    #2 0x7f in H5FL_blk_malloc (/lib/x86_64-linux-gnu/libhdf5_openmpi.so.103+0x129bb1)'
+leak_polka='Direct leak of 8 byte(s) in 1 object(s) allocated from:
+    #0 0x55 in malloc (/b/fuzz_runfile+0x1)
+    #1 0x55 in polka_h5run_open /w/src/io/h5log_read.c:278'
+check upstream 1 "$leak_hdf5"
+check polka 1 "$leak_hdf5
+$leak_polka"
+check polka 0 'no stack at all'
+echo "ok: libhdf5 faults and leaks are upstream, polka frames are polka's own"

@@ -1,0 +1,14 @@
+# data.storage (issue 13): LIBSVM data stored dense and sparse give the same runs and
+# predictions byte for byte (h5py), and the 27-byte file of a huge dimension is refused
+# clearly under a memory limit (ulimit -v, which ASan's shadow memory cannot take: no_asan).
+if(NOT H5LOG_NO_H5PY)
+  foreach(part compare huge)
+    add_test(NAME sparse_storage_${part}
+             COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/sparse_storage_test.sh $<TARGET_FILE:polka>
+                     ${POLKA_MPIEXEC} ${POLKA_H5PY_PYTHON}
+                     ${CMAKE_CURRENT_BINARY_DIR}/runs/sparse_${part} ${part})
+    set_tests_properties(sparse_storage_${part} PROPERTIES TIMEOUT 180
+                         ENVIRONMENT "${POLKA_MPI_ENV}")
+  endforeach()
+  set_tests_properties(sparse_storage_huge PROPERTIES LABELS no_asan)
+endif()
