@@ -37,8 +37,10 @@ polka_ckpt_test(central periodic 0 0 40 ${CKPT_SMALL} --centralized --set net.ag
 polka_ckpt_test(ranks_2_to_4 periodic 2 4 70 ${CKPT_SMALL} --set net.agents=8)
 # Real interruptions at a random log step: SIGTERM, and SIGKILL between periodic checkpoints.
 set(CKPT_LONG --set data.n_train=16000 --set data.n_test=500 --set run.log_every=1200)
-polka_ckpt_test(sigterm_p2 signal 2 2 0 ${CKPT_LONG} --set net.agents=6)
-polka_ckpt_test(sigterm_central signal 0 0 0 ${CKPT_LONG} --centralized --set net.agents=4)
+# (long enough that a busy CI machine, polling the CSV file, still signals before the end)
+polka_ckpt_test(sigterm_p2 signal 2 2 0 ${CKPT_LONG} --set net.agents=6 --set run.passes=3)
+polka_ckpt_test(sigterm_central signal 0 0 0 ${CKPT_LONG} --centralized --set net.agents=4
+                --set run.passes=6)
 polka_ckpt_test(sigkill_p4 kill9 4 4 150 ${CKPT_LONG})
 # timing-dependent (a signal at a log step) and long under ASan
 set_tests_properties(ckpt_sigterm_p2 ckpt_sigterm_central ckpt_sigkill_p4 PROPERTIES
