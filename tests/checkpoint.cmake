@@ -36,15 +36,19 @@ polka_ckpt_test(log_step_p4 periodic 4 4 125 ${CKPT_SMALL} --set run.passes=2)
 polka_ckpt_test(p1 periodic 1 1 125 ${CKPT_SMALL} --set net.agents=4 --set run.passes=2)
 polka_ckpt_test(central periodic 0 0 40 ${CKPT_SMALL} --centralized --set net.agents=4)
 polka_ckpt_test(ranks_2_to_4 periodic 2 4 70 ${CKPT_SMALL} --set net.agents=8)
-# Real interruptions at a random log step: SIGTERM, and SIGKILL between periodic checkpoints.
+# Real interruptions at a random log step: SIGTERM to polka alone (centralized, and 4 agents
+# on one rank), SIGUSR1 through mpirun (what Open MPI's mpirun forwards to the ranks; on
+# SIGTERM it ends the job itself), and SIGKILL between periodic checkpoints.
 set(CKPT_LONG --set data.n_train=16000 --set data.n_test=500 --set run.log_every=1200)
-polka_ckpt_test(sigterm_p2 signal 2 2 0 ${CKPT_LONG} --set net.agents=6)
+polka_ckpt_test(sigusr1_p2 signal 2 2 0 ${CKPT_LONG} --set net.agents=6)
+polka_ckpt_test(sigterm_p1 signal 0 0 0 ${CKPT_LONG} --set net.agents=4)
 polka_ckpt_test(sigterm_central signal 0 0 0 ${CKPT_LONG} --centralized --set net.agents=4)
 polka_ckpt_test(sigkill_p4 kill9 4 4 150 ${CKPT_LONG})
+set_tests_properties(ckpt_sigusr1_p2 PROPERTIES ENVIRONMENT "${CKPT_ENV};EVERY=0;SIGNAL=USR1")
 # The sanitizer pass keeps one run per kind of state (KOMP, NBSGD with its average, the
 # centralized learner, another rank count) and the refusals: the others are the same code
 # paths with other controls, and the interruptions depend on timing that ASan stretches.
-set_tests_properties(ckpt_sigterm_p2 ckpt_sigterm_central ckpt_sigkill_p4 ckpt_norma
+set_tests_properties(ckpt_sigusr1_p2 ckpt_sigterm_p1 ckpt_sigterm_central ckpt_sigkill_p4 ckpt_norma
                      ckpt_bsgd-remove ckpt_bsgd-project ckpt_bsgd-merge ckpt_nbsgd-remove
                      ckpt_nbsgd-project ckpt_nu_trick ckpt_log_step_p4 ckpt_p1
                      PROPERTIES LABELS no_asan)
