@@ -4,8 +4,9 @@
 # (compare_runs.py: every metric row but the timers, every final model byte for byte).
 #   MODE periodic:  checkpoints every $EVERY rounds and runs to the end (the checkpoints do
 #                   not change the run); resumed from the last checkpoint on RESUME_RANKS.
-#   MODE signal:    SIGTERM (to mpirun, or to polka with RANKS = 0: no mpirun) once the CSV
-#                   file holds a random number of rows; the run must stop with its one line
+#   MODE signal:    SIG$SIGNAL (default TERM; to mpirun, or to polka with RANKS = 0: no mpirun)
+#                   once the CSV file holds a random number of rows (in the first half of
+#                   the run); the run must stop with its one line
 #                   and exit 75 (without mpirun: then a second SIGTERM follows while it
 #                   saves, which must change nothing), then is resumed.
 #   MODE kill9:     checkpoints every $EVERY rounds, killed with SIGKILL (the whole process
@@ -52,7 +53,8 @@ periodic)
         fail "checkpointing changed the run: $("$PY" "$HERE/compare_runs.py" "$dir/full.h5" "$dir/cut.h5")"
     ;;
 signal | kill9)
-    target=$(( 1 + RANDOM % (rows > 4 ? rows * 2 / 3 : 1) ))
+    target=$(( 1 + RANDOM % (rows > 4 ? rows / 2 : 1) ))
+    signal=${SIGNAL:-TERM}
     extra=()
     [ "$mode" = kill9 ] && extra=(--set run.checkpoint_every="$EVERY")
     setsid bash -c 'exec "$@"' _ $( [ "$ranks" -eq 0 ] || echo "$MPIEXEC --oversubscribe -n $ranks" ) \
@@ -60,17 +62,17 @@ signal | kill9)
     pid=$!
     wait_rows "$target" "$pid" || fail "the run ended before row $target: $(cat "$dir/cut.out")"
     if [ "$mode" = signal ]; then
-        kill -TERM "$pid"
+        kill -"$signal" "$pid"
         # a second signal while it finishes its round and saves (mpirun would abort the job on
         # a second TERM of its own, so only polka alone gets it)
-        [ "$ranks" -ne 0 ] || { sleep 0.02; kill -TERM "$pid" 2>/dev/null; }
+        [ "$ranks" -ne 0 ] || { sleep 0.02; kill -"$signal" "$pid" 2>/dev/null; }
     else
         kill -KILL -- -"$pid"
     fi
     wait "$pid"
     code=$?
     if [ "$mode" = signal ]; then
-        [ "$(grep -c '^polka run: stopped by SIGTERM after round' "$dir/cut.out")" -eq 1 ] ||
+        [ "$(grep -c "^polka run: stopped by SIG$signal after round" "$dir/cut.out")" -eq 1 ] ||
             fail "no one line saying where the checkpoint is: $(cat "$dir/cut.out")"
         [ "$ranks" -ne 0 ] || [ "$code" -eq 75 ] || fail "exit status $code, not 75"
     fi
