@@ -23,6 +23,9 @@ set(SLURM_TESTS slurm_sbatch_run slurm_sbatch_run_no_pmix slurm_sbatch_sweep slu
                 slurm_cluster_stop)
 set_tests_properties(${SLURM_TESTS} PROPERTIES LABELS "slurm;no_asan" SKIP_RETURN_CODE 77 TIMEOUT 400
                      ENVIRONMENT "${SLURM_ENV}")
+# One test cluster at a time (each starts munge, slurmctld and slurmd; two at once also put
+# two srun jobs on the same node's shared memory)
+set_tests_properties(${SLURM_TESTS} PROPERTIES RESOURCE_LOCK slurm_cluster)
 # Debian's Slurm has the PMIx plugin: the job must pick srun --mpi=pmix, and mpirun without it.
 set_tests_properties(slurm_sbatch_run slurm_sbatch_sweep PROPERTIES
                      ENVIRONMENT "${SLURM_ENV};EXPECT_LAUNCHER=srun --mpi=pmix")
@@ -35,4 +38,5 @@ add_test(NAME slurm_cluster_requeue COMMAND ${SLURM_CLUSTER} bash
                                             ${CMAKE_CURRENT_SOURCE_DIR}/slurm_requeue_test.sh
                                             ${SLURM_DIR}/requeue)
 set_tests_properties(slurm_cluster_requeue PROPERTIES LABELS "slurm;no_asan" SKIP_RETURN_CODE 77
+                     RESOURCE_LOCK slurm_cluster
                      TIMEOUT 400)

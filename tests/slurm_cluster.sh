@@ -104,7 +104,12 @@ _write_conf() { # DIR HOST CTLD_PORT SLURMD_PORT
     fi
     # cred_expire=10 and sched_interval=2: a requeued job starts again after some 10 s,
     # not 120 s and the next minute's scheduling pass.
+    # Job ids of their own: two test clusters at once (ctest -j) both numbering from job 1 gave
+    # two srun jobs the same PMIx namespace, hence the same Open MPI shared-memory segments:
+    # one crashed in the exchange, the other hung.
+    local first_job=$((1 + ($$ % 60000) * 1000))
     cat >"$dir/slurm.conf" <<EOF
+FirstJobId=$first_job
 ClusterName=polkatest
 SlurmctldHost=$host(127.0.0.1)
 SlurmctldPort=$3
