@@ -41,8 +41,10 @@ polka_ckpt_test(ranks_2_to_4 periodic 2 4 70 ${CKPT_SMALL} --set net.agents=8)
 # SIGTERM it ends the job itself), and SIGKILL between periodic checkpoints.
 set(CKPT_LONG --set data.n_train=16000 --set data.n_test=500 --set run.log_every=1200)
 polka_ckpt_test(sigusr1_p2 signal 2 2 0 ${CKPT_LONG} --set net.agents=6)
-polka_ckpt_test(sigterm_p1 signal 0 0 0 ${CKPT_LONG} --set net.agents=4)
-polka_ckpt_test(sigterm_central signal 0 0 0 ${CKPT_LONG} --centralized --set net.agents=4)
+# (polka alone runs without a launcher's start-up: four passes, so the signal lands mid-run)
+polka_ckpt_test(sigterm_p1 signal 0 0 0 ${CKPT_LONG} --set net.agents=4 --set run.passes=4)
+polka_ckpt_test(sigterm_central signal 0 0 0 ${CKPT_LONG} --centralized --set net.agents=4
+                --set run.passes=4)
 polka_ckpt_test(sigkill_p4 kill9 4 4 150 ${CKPT_LONG})
 set_tests_properties(ckpt_sigusr1_p2 PROPERTIES ENVIRONMENT "${CKPT_ENV};EVERY=0;SIGNAL=USR1")
 # The sanitizer pass keeps one run per kind of state (KOMP, NBSGD with its average, the
