@@ -40,9 +40,9 @@ polka_ckpt_test(ranks_2_to_4 periodic 2 4 70 ${CKPT_SMALL} --set net.agents=8)
 # on one rank), SIGUSR1 through mpirun (what Open MPI's mpirun forwards to the ranks; on
 # SIGTERM it ends the job itself), and SIGKILL between periodic checkpoints.
 set(CKPT_LONG --set data.n_train=16000 --set data.n_test=500 --set run.log_every=1200)
-# (long enough that a busy CI machine, polling the CSV file, still signals before the end)
+# (long enough that a busy CI machine, polling the CSV file, still signals mid-run)
 polka_ckpt_test(sigusr1_p2 signal 2 2 0 ${CKPT_LONG} --set net.agents=6 --set run.passes=2)
-polka_ckpt_test(sigterm_p1 signal 0 0 0 ${CKPT_LONG} --set net.agents=4 --set run.passes=2)
+polka_ckpt_test(sigterm_p1 signal 0 0 0 ${CKPT_LONG} --set net.agents=4 --set run.passes=4)
 polka_ckpt_test(sigterm_central signal 0 0 0 ${CKPT_LONG} --centralized --set net.agents=4
                 --set run.passes=6)
 polka_ckpt_test(sigkill_p4 kill9 4 4 150 ${CKPT_LONG})
