@@ -271,8 +271,11 @@ static polka_status check_models(const mpi_run *run) {
 }
 
 /* Collective: the bytes that really crossed ranks per round, mean and largest over the ranks. */
-static polka_status rank_traffic(const mpi_run *run, polka_sim_summary *summary) {
-    double rounds = summary->rounds ? (double)summary->rounds : 1.0;
+static polka_status rank_traffic(const mpi_run *run, uint64_t first_round,
+                                 polka_sim_summary *summary) {
+    /* the rounds this process played (a resumed run counts from its checkpoint) */
+    double played = (double)summary->rounds - (double)first_round;
+    double rounds = played > 0 ? played : 1.0;
     double bytes = run->halo.crossed * sizeof(double) / rounds, total = 0.0, most = 0.0;
     POLKA_CALL(polka_net_check(MPI_Allreduce(&bytes, &total, 1, MPI_DOUBLE, MPI_SUM, run->comm),
                                "MPI_Allreduce"));
@@ -317,7 +320,7 @@ polka_status polka_sim_run_decentralized(const polka_plan *plan, MPI_Comm comm,
                                 mpi_round_fn, mpi_log_fn, mpi_save_fn, &from, &run, hooks, summary);
     summary->agents = run.agents;
     if (status == POLKA_OK) status = polka_net_agree(comm, check_models(&run));
-    if (status == POLKA_OK) status = rank_traffic(&run, summary);
+    if (status == POLKA_OK) status = rank_traffic(&run, from.round, summary);
     polka_status closed = run.rank == 0 ? polka_netlog_close(&run.log) : POLKA_OK;
     if (status == POLKA_OK) status = polka_net_agree(comm, closed);
     if (status == POLKA_OK)
