@@ -190,10 +190,9 @@ static double weight_of(const polka_agent *agent, const unsigned char *heard) {
     return sum;
 }
 
-/* fault.renormalise: the factor that gives the heard neighbours the whole row sum. */
-static double renormalised(const polka_agent *agent, double heard) {
-    return agent->faults && agent->faults->renormalise && heard > 0 ? weight_of(agent, NULL) / heard
-                                                                    : 1.0;
+/* The factor that gives neighbours of weight `heard` the whole row sum (fault.renormalise). */
+static double to_row_sum(const polka_agent *agent, double heard) {
+    return heard > 0 ? weight_of(agent, NULL) / heard : 1.0;
 }
 
 /* Rows of the heard neighbours' points (symmetric): c·w_ij·(f_i(x_j) − f_j(x_j)). */
@@ -226,17 +225,24 @@ static void own_point_penalty(polka_agent *agent, double scale) {
 }
 
 /* Which values enter the update: this round's, and (fault.delay) the newest late ones. */
-static double mark_values(polka_agent *agent) {
-    if (agent->stale) {
+static void mark_values(polka_agent *agent) {
+    if (agent->stale)
         polka_agent_stale_receive(agent, agent->fresh);
-        return polka_agent_stale_weight(agent);
-    }
-    memcpy(agent->fresh, agent->in_value, agent->degree);
-    return weight_of(agent, agent->fresh);
+    else
+        memcpy(agent->fresh, agent->in_value, agent->degree);
+}
+
+/* fault.renormalise: the factors for the values' and the points' terms (1 when it is off). */
+static void penalty_scales(const polka_agent *agent, double *values, double *points) {
+    *values = *points = 1.0;
+    if (!agent->faults || !agent->faults->renormalise) return;
+    *values = to_row_sum(agent, agent->stale ? polka_agent_stale_weight(agent)
+                                             : weight_of(agent, agent->fresh));
+    *points = to_row_sum(agent, weight_of(agent, agent->in_point));
 }
 
 polka_status polka_agent_update(polka_agent *agent) {
-    double heard = mark_values(agent); /* even offline: values in flight keep arriving */
+    mark_values(agent); /* even offline: values in flight keep arriving */
     if (!agent->online || !agent->learns) return POLKA_OK; /* no batch this round, no step */
     double start = polka_now();
     size_t b = agent->batch;
@@ -245,11 +251,12 @@ polka_status polka_agent_update(polka_agent *agent) {
         polka_learner_loss_grad(agent->learner, agent->f_own, agent->y, b, g) / (double)b;
     agent->train_count++;
     polka_online_error_add(&agent->online_error, agent->learner, agent->f_own, agent->y, b);
-    double scale = renormalised(agent, heard);
+    double scale = 1.0, point_scale = 1.0;
+    penalty_scales(agent, &scale, &point_scale);
     own_point_penalty(agent, scale);
     size_t rows = b;
     if (agent->symmetric && agent->points_in > 0) {
-        neighbor_rows(agent, renormalised(agent, weight_of(agent, agent->in_point)));
+        neighbor_rows(agent, point_scale);
         rows += agent->points_in * b;
     }
     size_t late = 0;
