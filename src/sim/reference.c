@@ -48,9 +48,8 @@ static polka_status next_epoch(reference_run *run, uint64_t t) {
 static polka_status resume_epoch(reference_run *run) {
     uint64_t round = 0;
     POLKA_CALL(polka_sim_resume_round(run->plan, run->n, &round));
-    size_t every = run->plan->net.resample_every;
-    if (every == 0 || round <= every) return POLKA_OK; /* epoch 0's graph */
-    return next_epoch(run, (round - 1) / every * every);
+    uint64_t drawn = polka_sim_epoch_drawn(run->plan, round);
+    return drawn ? next_epoch(run, drawn) : POLKA_OK; /* 0: the first graph */
 }
 
 /* The two collectives, by copies: points to the neighbours, their values back (the messages

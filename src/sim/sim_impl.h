@@ -89,6 +89,10 @@ polka_status polka_sim_graph(const polka_plan *plan, size_t agents, polka_graph 
 polka_status polka_sim_epoch_graph(const polka_plan *plan, size_t agents, uint64_t round,
                                    polka_graph **out);
 
+/** The round whose epoch graph is in force after `rounds` rounds have been played (a resumed
+ * run's graph); 0: the first graph. Pure. */
+uint64_t polka_sim_epoch_drawn(const polka_plan *plan, uint64_t rounds);
+
 /** The graph has one node per agent and the penalty step is stable (η·c·max Σ_j w_ij ≤ 1). */
 polka_status polka_sim_check_network(const polka_plan *plan, const polka_graph *graph,
                                      size_t agents);

@@ -61,6 +61,12 @@ polka_status polka_sim_epoch_graph(const polka_plan *plan, size_t agents, uint64
     return POLKA_OK;
 }
 
+uint64_t polka_sim_epoch_drawn(const polka_plan *plan, uint64_t rounds) {
+    size_t every = plan->net.resample_every;
+    if (every == 0 || rounds <= every) return 0;
+    return (rounds - 1) / every * every;
+}
+
 static polka_status count_agents(const polka_plan *plan, size_t ranks, size_t *agents) {
     *agents = plan->net.agents;
     if (*agents > 0) return POLKA_OK;
