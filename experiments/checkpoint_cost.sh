@@ -14,11 +14,7 @@
 #   experiments/checkpoint_cost.sh [--set key=value ...]   Environment: OUT, REPEAT, EVERY (s)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-if ! dpkg-query -W -f='${Status}' dataset-fashion-mnist 2>/dev/null | grep -q "install ok installed"; then
-    sudo=""
-    [ "$(id -u)" -ne 0 ] && sudo="sudo"
-    $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq dataset-fashion-mnist >/dev/null
-fi
+"$root/experiments/need_fashion_mnist.sh"
 export OPENBLAS_NUM_THREADS=1
 . "$root/experiments/locate.sh"
 out=${OUT:-$outdir/checkpoint_cost}

@@ -6,11 +6,7 @@
 #   experiments/fashion_mnist.sh [--set key=value ...]    Environment: OUT [out/fashion_mnist]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-if ! dpkg-query -W -f='${Status}' dataset-fashion-mnist 2>/dev/null | grep -q "install ok installed"; then
-    sudo=""
-    [ "$(id -u)" -ne 0 ] && sudo="sudo"
-    $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq dataset-fashion-mnist >/dev/null
-fi
+"$root/experiments/need_fashion_mnist.sh"
 if [ -f "$root/CMakeLists.txt" ]; then # a source tree (not an installed copy): build it
     "$root/experiments/install_deps.sh"
     "$root/experiments/build.sh"

@@ -33,9 +33,7 @@ faults=(
 
 shared() { # N split -> the settings every run of that size and split shares
     local n=$1 split=$2 p n_train
-    # mean degree max(4, 1.25 ln N): connected whp at every size (many_agents.sh)
-    p=$(awk -v n="$n" 'BEGIN { d = 1.25 * log(n); if (d < 4) d = 4; if (d > n - 1) d = n - 1;
-                               printf "%.6g", d / (n - 1) }')
+    p=$("$root/experiments/er_p.sh" "$n") # connected at every size
     n_train=$((200 * n > 5000 ? 200 * n : 5000))
     echo "--set net.agents=$n --set net.graph=er --set net.p=$p --set net.c=1
           --set net.penalty=symmetric --set data.split=$split --set data.n_train=$n_train

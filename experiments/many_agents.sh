@@ -22,8 +22,7 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OPENBLAS_NUM_TH
 
 settings() { # N -> the settings every run of that size shares
     local n=$1 p
-    p=$(awk -v n="$n" 'BEGIN { d = 1.25 * log(n); if (d < 4) d = 4; if (d > n - 1) d = n - 1;
-                               printf "%.6g", d / (n - 1) }')
+    p=$("$root/experiments/er_p.sh" "$n")
     echo "--set net.agents=$n --set net.graph=er --set net.p=$p --set data.n_train=$((200 * n))
           --set run.log_every=1000000000000 --set run.log_test=200"
 }

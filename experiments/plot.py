@@ -427,16 +427,18 @@ def plot_drift(args):
 
 def plot_faults(args):
     """Final mean error and disagreement against one fault setting, a line per split and size."""
-    lines = {}
+    lines, classification = {}, None
     for path in args.runs:
         run = Run(path)
+        if classification is None:  # the first run names the unit
+            classification = run.classification
         key = (run.config.get("data.split", "iid"), run.agents)
         x = float(run.config.get(args.key, "0"))
         dis = run.metrics["disagreement"][-1].mean()
         lines.setdefault(key, []).append((x, final_error(run), dis, run.metrics["model_order"][-1].max()))
     centrals = [Run(path) for path in (args.centralized or [])]
     fig, axes = plt.subplots(1, 2, figsize=(12, 4.6))
-    unit = "%" if all(Run(p).classification for p in args.runs[:1]) else ""
+    unit = "%" if classification else ""
     print(f"{'split':>10} {'agents':>6} {args.key:>18} {'error' + unit:>10} {'disagreement':>13} {'max order':>9}")
     for (split, agents), points in sorted(lines.items()):
         points.sort()
