@@ -91,9 +91,10 @@ static polka_status load(char **argv, polka_dataset *train, polka_dataset *test)
 static void account_komp(profile *prof, const polka_komp_stats *s, double m, double p,
                          double appended) {
     double row = 8.0 * m;
-    /* bordering: the dictionary once (kernel column block) and G's lower half (dsymm) */
-    prof->bytes[BORDER] += appended > 0 ? row * p + 0.5 * row * m : 0.0;
-    prof->flops[BORDER] += 2.0 * appended * m * p + 2.0 * appended * m * m;
+    /* bordering: G's lower half once per point (one dsymv each) and the pending terms; the
+     * kernel rows against the dictionary are those the prediction computed */
+    prof->bytes[BORDER] += appended * (0.5 * row * m + 64.0 * row);
+    prof->flops[BORDER] += 2.0 * appended * m * m;
     /* a removal scans the weights and G's diagonal for the cheapest point, reads one row of
      * G and on average half of the 64 pending terms, writes its term, updates diagonal and
      * weights */

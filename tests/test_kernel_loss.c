@@ -26,6 +26,26 @@ static void test_kernel_blocks_match_reference(void **state) {
     check_block((polka_kernel){.kind = POLKA_KERNEL_LINEAR});
 }
 
+/*
+ * A few rows take the thin path (thin.c): each row's values match the reference and are the
+ * same bits whether the row is evaluated alone or with others, at a dimension with a tail.
+ */
+static void test_thin_rows_are_independent_of_the_block(void **state) {
+    (void)state;
+    enum { N = 6, M = 29, P = 37 };
+    polka_kernel kernel = {.kind = POLKA_KERNEL_GAUSSIAN, .sigma = 2.5};
+    double x[N * P], d[M * P], block[N * M], alone[M], ref[N * M];
+    fill_uniform(x, N * P, -1, 1, 3);
+    fill_uniform(d, M * P, -1, 1, 4);
+    CHECK_OK(polka_kernel_block(&kernel, x, N, d, NULL, M, P, block));
+    polka_kernel_block_ref(&kernel, x, N, d, M, P, ref);
+    for (size_t i = 0; i < N; i++) {
+        CHECK_OK(polka_kernel_block(&kernel, x + i * P, 1, d, NULL, M, P, alone));
+        assert_memory_equal(alone, block + i * M, sizeof alone);
+        for (size_t j = 0; j < M; j++) assert_true(close_rel(alone[j], ref[i * M + j], 1e-12));
+    }
+}
+
 static void test_kernel_values(void **state) {
     (void)state;
     polka_kernel gauss = {.kind = POLKA_KERNEL_GAUSSIAN, .sigma = 2.0};
@@ -152,6 +172,7 @@ static void test_names_round_trip(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_kernel_blocks_match_reference),
+        cmocka_unit_test(test_thin_rows_are_independent_of_the_block),
         cmocka_unit_test(test_kernel_values),
         cmocka_unit_test(test_model_eval_matches_sum),
         cmocka_unit_test(test_loss_gradients_match_finite_differences),

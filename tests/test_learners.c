@@ -622,6 +622,57 @@ static void test_every_control_through_update_batch(void **state) {
     }
 }
 
+/* One step of a learner that predicts through itself (a) and one that never does (b). */
+static void predicted_step(polka_learner *a, polka_learner *b, const double *x, size_t rows,
+                           uint64_t t) {
+    enum { C = 3 };
+    double y[4], fa[4 * C], fb[4 * C], ga[4 * C], gb[4 * C], decoy[3 * 2], fd[3 * C];
+    for (size_t r = 0; r < rows; r++) y[r] = (double)((t + r) % C);
+    if (t % 4 == 0) { /* unrelated points predicted first: their rows must not be used */
+        fill_uniform(decoy, 3 * 2, -1.5, 1.5, 5000 + t);
+        CHECK_OK(polka_learner_predict(a, decoy, 3, fd));
+    }
+    CHECK_OK(polka_learner_predict(a, x, rows, fa));
+    if (t % 5 == 0) CHECK_OK(polka_learner_predict(a, x, rows, fa)); /* twice: kept twice */
+    CHECK_OK(polka_model_eval(polka_learner_model(b), x, rows, fb));
+    assert_memory_equal(fa, fb, rows * C * sizeof *fa);
+    polka_learner_loss_grad(a, fa, y, rows, ga);
+    polka_learner_loss_grad(b, fb, y, rows, gb);
+    if (t % 7 == 0) /* a zero row is not appended: the bordered points are a subset */
+        for (size_t k = 0; k < C; k++) ga[k] = gb[k] = 0.0;
+    CHECK_OK(polka_learner_update_batch(a, x, rows, ga, (double)rows));
+    CHECK_OK(polka_learner_update_batch(b, x, rows, gb, (double)rows));
+}
+
+/*
+ * KOMP borders a step's points with the kernel rows the learner computed when it predicted
+ * at them (learner_rows). A learner that predicts through itself, with decoys, repeats and
+ * skipped rows, ends with the very model of one whose rows are all computed afresh.
+ */
+static void test_komp_reuses_predicted_rows_exactly(void **state) {
+    (void)state;
+    enum { C = 3, STEPS = 300 };
+    polka_learner_params params = gaussian_params(0.6, POLKA_LOSS_MULTI_HINGE, POLKA_CONTROL_KOMP);
+    params.kp = 0.02;
+    polka_learner *a = NULL, *b = NULL;
+    CHECK_OK(polka_learner_create(&params, 2, C, &a));
+    CHECK_OK(polka_learner_create(&params, 2, C, &b));
+    for (uint64_t t = 0; t < STEPS; t++) {
+        double x[4 * 2], unused[4 * C];
+        size_t rows = 1 + t % 4;
+        random_rows(x, unused, rows, C, 2000 + t);
+        predicted_step(a, b, x, rows, t);
+    }
+    const polka_model *ma = polka_learner_model(a), *mb = polka_learner_model(b);
+    size_t m = polka_model_order(ma);
+    assert_true(m > 20 && m < STEPS); /* KOMP removed points and kept many */
+    assert_int_equal(polka_model_order(mb), m);
+    assert_memory_equal(polka_model_dictionary(ma), polka_model_dictionary(mb), m * 2 * 8);
+    assert_memory_equal(polka_model_weights(ma), polka_model_weights(mb), m * C * 8);
+    polka_learner_free(&a);
+    polka_learner_free(&b);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_names_and_checks),
@@ -638,6 +689,7 @@ int main(void) {
         cmocka_unit_test(test_square_loss_iterate_stays_in_ball),
         cmocka_unit_test(test_suffix_average_is_mean_of_iterates),
         cmocka_unit_test(test_every_control_through_update_batch),
+        cmocka_unit_test(test_komp_reuses_predicted_rows_exactly),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

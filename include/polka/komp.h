@@ -60,6 +60,16 @@ polka_status polka_komp_compress(polka_komp *komp, polka_model *model, double ep
                                  polka_komp_stats *stats);
 
 /**
+ * Offers the kernel rows of `count` points x (count × p) against the model's first m points
+ * (k: count × m), e.g. those the learner computed when it predicted at them. The next
+ * polka_komp_compress borders the appended points it finds among x with these rows instead
+ * of reading the dictionary again (when m is the number of points it describes). The arrays
+ * must stay valid until that call, which drops the offer.
+ */
+void polka_komp_offer_rows(polka_komp *komp, const double *x, const double *k, size_t count,
+                           size_t m);
+
+/**
  * The test oracle: the same greedy removal, choosing each point by projecting f̃ onto every
  * candidate subset with a pseudo-inverse (O(M⁴) per removal). Same jitter convention.
  */

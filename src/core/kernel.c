@@ -4,6 +4,8 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "thin_impl.h"
+
 static const char *const kernel_names[] = {"gaussian", "laplacian", "polynomial", "linear"};
 
 const char *polka_kernel_kind_name(polka_kernel_kind kind) {
@@ -59,8 +61,11 @@ polka_status polka_kernel_block(const polka_kernel *kernel, const double *x, siz
                                 double *k_out) {
     if (n == 0 || m == 0) return POLKA_OK;
     /* k_out <- X Dᵀ (n×m), the inner products. */
-    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)n, (int)m, (int)p, 1.0, x, (int)p, d,
-                (int)p, 0.0, k_out, (int)m);
+    if (n <= POLKA_THIN_ROWS)
+        polka_thin_dots(x, n, d, m, p, k_out);
+    else
+        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)n, (int)m, (int)p, 1.0, x, (int)p,
+                    d, (int)p, 0.0, k_out, (int)m);
     if (kernel->kind == POLKA_KERNEL_LINEAR) return POLKA_OK;
     double *dn = NULL;
     if (kernel->kind != POLKA_KERNEL_POLYNOMIAL && d_sqnorm == NULL) {

@@ -176,6 +176,14 @@ static polka_status settle(polka_komp *komp, polka_model *model, polka_komp_stat
     return POLKA_OK;
 }
 
+void polka_komp_offer_rows(polka_komp *komp, const double *x, const double *k, size_t count,
+                           size_t m) {
+    komp->offer_x = x;
+    komp->offer_k = k;
+    komp->offer_count = count;
+    komp->offer_m = m;
+}
+
 polka_status polka_komp_compress(polka_komp *komp, polka_model *model, double eps,
                                  polka_komp_stats *stats) {
     POLKA_CHECK(eps >= 0 && isfinite(eps), POLKA_ERR_ARG, "KOMP budget must be >= 0 (got %g)", eps);
@@ -184,7 +192,9 @@ polka_status polka_komp_compress(polka_komp *komp, polka_model *model, double ep
     *stats = (polka_komp_stats){0};
     if (komp->known > model->m) polka_komp_reset(komp);
     if (komp->known == 0 && komp->n > 0) polka_komp_reset(komp);
-    POLKA_CALL(polka_komp_border(komp, model, stats));
+    polka_status bordered = polka_komp_border(komp, model, stats);
+    komp->offer_count = 0;
+    POLKA_CALL(bordered);
     double budget = eps * eps, t0 = polka_komp_clock();
     size_t active = komp->known;
     while (active > 0) {

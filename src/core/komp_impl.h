@@ -29,6 +29,9 @@ struct polka_komp_s {
     double *work; /* scratch for border, remove and flush */
     size_t work_cap;
     size_t updates; /* updates since the last factorisation */
+    /* kernel rows offered for the next bordering (polka_komp_offer_rows) */
+    const double *offer_x, *offer_k;
+    size_t offer_count, offer_m;
 };
 
 double polka_komp_clock(void);

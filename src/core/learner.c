@@ -10,10 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "komp_impl.h"
 #include "learner_impl.h"
 
 /* NORMA's global scale is folded into the stored weights before it can underflow. */
 #define SCALE_FLOOR 1e-100
+/* Predicted points whose kernel rows are kept for the next update (learner_rows). */
+#define ROWS_KEPT 64
 
 static const char *const control_names[] = {"komp",         "none",         "norma",
                                             "bsgd-remove",  "bsgd-project", "bsgd-merge",
@@ -180,6 +183,10 @@ void polka_learner_free(polka_learner **learner) {
     polka_model_free(&(*learner)->model);
     polka_komp_free(&(*learner)->komp);
     polka_maintenance_free(&(*learner)->bounded);
+    if ((*learner)->cache) {
+        free((*learner)->cache->rows.x);
+        free((*learner)->cache->rows.k);
+    }
     free((*learner)->cache);
     free((*learner)->offset);
     free((*learner)->output_offset);
@@ -243,9 +250,40 @@ static void add_offset(const double *offset, size_t c, size_t n, double *f) {
         for (size_t k = 0; k < c; k++) f[i * c + k] += offset[k];
 }
 
+/* polka_model_eval that keeps the kernel rows for the next update (learner_rows). */
+static polka_status eval_keeping_rows(const polka_learner *learner, const double *x, size_t n,
+                                      double *f_out) {
+    learner_rows *rows = &learner->cache->rows;
+    const polka_model *model = learner->model;
+    if (rows->version != model->version || rows->m != model->m || rows->count + n > ROWS_KEPT) {
+        rows->count = 0;
+        rows->m = model->m;
+        rows->version = model->version;
+    }
+    size_t total = rows->count + n, p = model->p;
+    POLKA_CALL(polka_komp_grow(&rows->x, &rows->x_cap, total * p));
+    POLKA_CALL(polka_komp_grow(&rows->k, &rows->k_cap, total * model->m + 1));
+    POLKA_CALL(polka_model_eval_keep(model, x, n, f_out, rows->k + rows->count * model->m));
+    memcpy(rows->x + rows->count * p, x, n * p * sizeof *x);
+    rows->count = total;
+    return POLKA_OK;
+}
+
+/* Offers KOMP the kept rows if they were computed against the first `first` points as they
+ * still are, then forgets them: the update changes the model. */
+static void offer_kept_rows(polka_learner *learner, size_t first) {
+    learner_rows *rows = &learner->cache->rows;
+    if (rows->count > 0 && rows->version == learner->model->version && rows->m == first)
+        polka_komp_offer_rows(learner->komp, rows->x, rows->k, rows->count, rows->m);
+    rows->count = 0;
+}
+
 polka_status polka_learner_predict(const polka_learner *learner, const double *x, size_t n,
                                    double *f_out) {
-    POLKA_CALL(polka_model_eval(learner->model, x, n, f_out));
+    if (learner->params.control == POLKA_CONTROL_KOMP && n > 0 && n <= ROWS_KEPT)
+        POLKA_CALL(eval_keeping_rows(learner, x, n, f_out));
+    else
+        POLKA_CALL(polka_model_eval(learner->model, x, n, f_out));
     size_t c = learner->outputs;
     if (learner->cache->scale != 1.0 && n > 0)
         cblas_dscal((int)(n * c), learner->cache->scale, f_out, 1);
@@ -417,6 +455,7 @@ polka_status polka_learner_update_batch(polka_learner *learner, const double *x,
     decay(learner, decay_factor(params, t, eta));
     size_t first = polka_model_order(learner->model), added = 0;
     POLKA_CALL(append_points(learner, x, n, rows, &added));
+    if (params->control == POLKA_CONTROL_KOMP) offer_kept_rows(learner, first);
     learner->last = (polka_komp_stats){0};
     return control_order(learner, t, eta, first, added);
 }

@@ -4,13 +4,26 @@
 
 #include "control_impl.h"
 
-/* What the const accessors may update: NORMA's scale, the ν-trick's pending counts and the
- * largest target seen. */
+/*
+ * KOMP: the kernel rows of the points predicted at since the last update. The update borders
+ * the same points into KOMP's inverse and takes their rows from here instead of reading the
+ * dictionary a second time (half the memory traffic of a POLK step at M in the thousands).
+ */
+typedef struct {
+    double *x, *k;       /* count × p points, count × m their kernel rows */
+    size_t count, m;     /* rows kept; the model order they were computed against */
+    size_t x_cap, k_cap; /* doubles allocated */
+    uint64_t version;    /* the model's version then (model_impl.h) */
+} learner_rows;
+
+/* What the const accessors may update: NORMA's scale, the ν-trick's pending counts, the
+ * largest target seen and the predicted kernel rows. */
 typedef struct {
     double scale;          /* norma: true weights = scale × the model's stored weights */
     double pending_hits;   /* ν-trick indicators recorded by loss_grad since the last update */
     double pending_points; /* points they were recorded on */
     double y_max;          /* max |y| over the targets loss_grad has seen */
+    learner_rows rows;
 } learner_cache;
 
 struct polka_learner_s {

@@ -58,6 +58,7 @@ static polka_status restore_model(polka_model *model, const polka_state *s) {
     POLKA_CALL(get_f64s(s, "model.weights", model->weights, m * model->c));
     POLKA_CALL(get_f64s(s, "model.sqnorm", model->sqnorm, m));
     model->m = m;
+    model->version++;
     return POLKA_OK;
 }
 

@@ -103,6 +103,20 @@ polka_status polka_model_eval(const polka_model *model, const double *x, size_t 
     return POLKA_OK;
 }
 
+polka_status polka_model_eval_keep(const polka_model *model, const double *x, size_t n,
+                                   double *f_out, double *k_out) {
+    if (model->m == 0) {
+        memset(f_out, 0, n * model->c * sizeof *f_out);
+        return POLKA_OK;
+    }
+    POLKA_CALL(polka_kernel_block(&model->kernel, x, n, model->dict, model->sqnorm, model->m,
+                                  model->p, k_out));
+    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)n, (int)model->c, (int)model->m,
+                1.0, k_out, (int)model->m, model->weights, (int)model->c, 0.0, f_out,
+                (int)model->c);
+    return POLKA_OK;
+}
+
 void polka_model_scale(polka_model *model, double factor) {
     if (model->m > 0) cblas_dscal((int)(model->m * model->c), factor, model->weights, 1);
 }
@@ -119,6 +133,7 @@ polka_status polka_model_append(polka_model *model, const double *x, size_t n, c
 
 polka_status polka_model_assign(polka_model *model, const double *d, const double *w, size_t m) {
     model->m = 0;
+    model->version++;
     return polka_model_append(model, d, m, w);
 }
 
@@ -130,6 +145,7 @@ void polka_model_remove(polka_model *model, size_t j) {
             tail * model->c * sizeof *model->weights);
     memmove(model->sqnorm + j, model->sqnorm + j + 1, tail * sizeof *model->sqnorm);
     model->m--;
+    model->version++;
 }
 
 void polka_model_keep(polka_model *model, const unsigned char *drop) {
@@ -143,6 +159,7 @@ void polka_model_keep(polka_model *model, const unsigned char *drop) {
         }
         kept++;
     }
+    if (kept != model->m) model->version++;
     model->m = kept;
 }
 

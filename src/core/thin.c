@@ -1,0 +1,43 @@
+/*
+ * Inner products of a few rows (a step's points) with each row of a large matrix (the
+ * dictionary). OpenBLAS's dgemm packs the large operand on every call, which costs more than the
+ * product itself when the thin side has 1–8 rows, so a POLK step ran at 3–5× its memory-traffic
+ * bound (experiments/bench_fashion.c). This loop reads the large operand once, in storage order.
+ *
+ * Each sum is split over LANES independent partial sums combined in a fixed tree, so the
+ * compiler vectorises it at any vector width with the same rounding: the results depend on
+ * neither the instruction set nor the number of thin rows (a point's kernel row is the same
+ * whether it was evaluated alone or with others). This file is compiled with -O3 (CMake).
+ */
+#include "thin_impl.h"
+
+#define LANES 8
+
+/* One copy of a loop for AVX2 and one for the baseline, chosen when the program loads. Both
+ * round alike: C11 forbids contracting a·b + c into an FMA, and the lanes fix the order. */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define POLKA_THIN_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define POLKA_THIN_CLONES
+#endif
+
+/* Σ_k a_k b_k over p entries, in LANES partial sums. */
+static inline double dot_lanes(const double *a, const double *b, size_t p) {
+    double s[LANES] = {0};
+    size_t k = 0;
+    for (; k + LANES <= p; k += LANES)
+        for (size_t l = 0; l < LANES; l++) s[l] += a[k + l] * b[k + l];
+    double tail = 0.0;
+    for (; k < p; k++) tail += a[k] * b[k];
+    for (size_t w = LANES / 2; w > 0; w /= 2)
+        for (size_t l = 0; l < w; l++) s[l] += s[l + w];
+    return s[0] + tail;
+}
+
+POLKA_THIN_CLONES
+void polka_thin_dots(const double *x, size_t n, const double *d, size_t m, size_t p, double *out) {
+    for (size_t j = 0; j < m; j++) {
+        const double *dj = d + j * p;
+        for (size_t i = 0; i < n; i++) out[i * m + j] = dot_lanes(x + i * p, dj, p);
+    }
+}
