@@ -166,13 +166,23 @@ static int cheapest_point(const polka_komp *komp, const polka_model *model, size
     return 1;
 }
 
+/*
+ * Terms kept before a flush: pending_max, and at most an eighth of G's allocated rows (at
+ * least 8). Each term is a row of G's length, so a small inverse (many agents per rank, M
+ * near 100) would otherwise spend half its memory on them; its flush is cheap anyway.
+ */
+static size_t pending_limit(const polka_komp *komp) {
+    size_t share = komp->ld / 8 > 8 ? komp->ld / 8 : 8;
+    return komp->pending_max < share ? komp->pending_max : share;
+}
+
 /* Applies the pending removals and terms: G_base ← G on the active points, then a rebuild if
  * the rounding budget of updates is spent. */
 static polka_status settle(polka_komp *komp, polka_model *model, polka_komp_stats *stats) {
     polka_komp_drop_gone(komp, model);
     size_t period = komp->known > REBUILD_PERIOD ? komp->known : REBUILD_PERIOD;
     if (komp->updates >= period) return rebuild_inverse(komp, model, stats);
-    if (komp->nterms >= komp->pending_max) polka_komp_flush(komp, stats);
+    if (komp->nterms >= pending_limit(komp)) polka_komp_flush(komp, stats);
     return POLKA_OK;
 }
 
@@ -213,7 +223,7 @@ polka_status polka_komp_compress(polka_komp *komp, polka_model *model, double ep
         stats->sqerror += cost;
         stats->removed++;
         active--;
-        if (komp->nterms >= komp->pending_max) {
+        if (komp->nterms >= pending_limit(komp)) {
             double flushed = stats->flush_seconds;
             polka_komp_drop_gone(komp, model);
             polka_komp_flush(komp, stats);
