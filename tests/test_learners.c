@@ -622,6 +622,22 @@ static void test_every_control_through_update_batch(void **state) {
     }
 }
 
+/* The linear schedule falls from η to η/T over the run's T updates and stays there. */
+static void test_linear_schedule(void **state) {
+    (void)state;
+    polka_learner_params params = polka_learner_defaults();
+    params.schedule = POLKA_SCHEDULE_LINEAR;
+    params.eta = 0.8;
+    params.horizon = 10;
+    assert_true(polka_learner_step_size(&params, 1) == 0.8);
+    assert_true(close_rel(polka_learner_step_size(&params, 6), 0.4, 1e-15));
+    assert_true(close_rel(polka_learner_step_size(&params, 10), 0.08, 1e-15));
+    assert_true(close_rel(polka_learner_step_size(&params, 25), 0.08, 1e-15));
+    polka_schedule_kind kind;
+    CHECK_OK(polka_schedule_kind_parse("linear", &kind));
+    assert_int_equal(kind, POLKA_SCHEDULE_LINEAR);
+}
+
 /* One step of a learner that predicts through itself (a) and one that never does (b). */
 static void predicted_step(polka_learner *a, polka_learner *b, const double *x, size_t rows,
                            uint64_t t) {
@@ -690,6 +706,7 @@ int main(void) {
         cmocka_unit_test(test_suffix_average_is_mean_of_iterates),
         cmocka_unit_test(test_every_control_through_update_batch),
         cmocka_unit_test(test_komp_reuses_predicted_rows_exactly),
+        cmocka_unit_test(test_linear_schedule),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

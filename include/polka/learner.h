@@ -26,8 +26,9 @@
  * The new controls store only the points whose coefficient row is not all zero (a zero row
  * does not change f); komp and none keep their behaviour and append every point.
  *
- * Step sizes (polka_schedule_kind): η_t = η (constant), η/√t (invsqrt) or 1/(λ t) (pegasos,
- * BSGD/NBSGD), with t the number of update calls so far (t = 1 at the first).
+ * Step sizes (polka_schedule_kind): η_t = η (constant), η/√t (invsqrt), 1/(λ t) (pegasos,
+ * BSGD/NBSGD) or η (1 − (t − 1)/T) (linear, down to η/T at the run's last update T =
+ * horizon), with t the number of update calls so far (t = 1 at the first).
  *
  * NORMA's adaptive parameters (paper 004 §III): with nu > 0 the ν-trick moves the margin ρ
  * (soft-margin, novelty) or the tube ε (eps-insensitive) after each update; with offset set,
@@ -61,6 +62,7 @@ typedef enum {
     POLKA_SCHEDULE_CONSTANT, /**< η_t = η */
     POLKA_SCHEDULE_INVSQRT,  /**< η_t = η / √t */
     POLKA_SCHEDULE_PEGASOS,  /**< η_t = 1 / (λ t) (needs λ > 0; η is not used) */
+    POLKA_SCHEDULE_LINEAR,   /**< η_t = η (1 − (t − 1)/T), T = horizon, at least η/T */
 } polka_schedule_kind;
 
 /**
@@ -114,7 +116,7 @@ double polka_learner_epsilon(const polka_learner_params *params);
 polka_status polka_control_kind_parse(const char *name, polka_control_kind *kind);
 const char *polka_control_kind_name(polka_control_kind kind);
 
-/** Parses "constant", "invsqrt" or "pegasos". */
+/** Parses "constant", "invsqrt", "pegasos" or "linear". */
 polka_status polka_schedule_kind_parse(const char *name, polka_schedule_kind *kind);
 const char *polka_schedule_kind_name(polka_schedule_kind kind);
 

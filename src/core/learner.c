@@ -21,7 +21,7 @@
 static const char *const control_names[] = {"komp",         "none",         "norma",
                                             "bsgd-remove",  "bsgd-project", "bsgd-merge",
                                             "nbsgd-remove", "nbsgd-project"};
-static const char *const schedule_names[] = {"constant", "invsqrt", "pegasos"};
+static const char *const schedule_names[] = {"constant", "invsqrt", "pegasos", "linear"};
 
 static int is_budget_control(polka_control_kind kind) {
     return kind >= POLKA_CONTROL_BSGD_REMOVE && kind <= POLKA_CONTROL_NBSGD_PROJECT;
@@ -74,6 +74,11 @@ double polka_learner_step_size(const polka_learner_params *params, uint64_t t) {
         return params->eta / sqrt((double)t);
     case POLKA_SCHEDULE_PEGASOS:
         return 1.0 / (params->lambda * (double)t);
+    case POLKA_SCHEDULE_LINEAR: {
+        double horizon = (double)(params->horizon > 0 ? params->horizon : 1);
+        double left = 1.0 - (double)(t - 1) / horizon;
+        return params->eta * (left > 1.0 / horizon ? left : 1.0 / horizon);
+    }
     default:
         return params->eta;
     }
@@ -94,7 +99,7 @@ double polka_learner_epsilon(const polka_learner_params *params) {
 }
 
 static const char *check_steps(const polka_learner_params *params) {
-    if ((unsigned)params->schedule > POLKA_SCHEDULE_PEGASOS) return "learner.schedule is unknown";
+    if ((unsigned)params->schedule > POLKA_SCHEDULE_LINEAR) return "learner.schedule is unknown";
     if (!(params->eta > 0) || !isfinite(params->eta)) return "learner.eta must be > 0";
     if (!(params->lambda >= 0) || !isfinite(params->lambda)) return "learner.lambda must be >= 0";
     if (params->schedule == POLKA_SCHEDULE_PEGASOS) {

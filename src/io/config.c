@@ -104,7 +104,8 @@ static const polka_config_key config_keys[] = {
     KEY("learner", jitter, POLKA_KEY_DOUBLE, "1e-10", "relative jitter on the kernel diagonal"),
     KEY("learner", batch, POLKA_KEY_SIZE, "1", "mini-batch per agent and round"),
     KEY("learner", schedule, POLKA_KEY_STRING, "constant",
-        "step sizes: constant (eta) | invsqrt (eta/sqrt(t)) | pegasos (1/(lambda t))"),
+        "step sizes: constant (eta) | invsqrt (eta/sqrt(t)) | pegasos (1/(lambda t)) | linear "
+        "(eta (1 - t/T) over the run's T updates)"),
     KEY("learner", tau, POLKA_KEY_SIZE, "1000", "control norma: the newest terms kept"),
     KEY("learner", budget, POLKA_KEY_SIZE, "100",
         "controls bsgd-*, nbsgd-*: at most this many points"),
