@@ -1,29 +1,31 @@
 #!/usr/bin/env bash
-# Before/after on Fashion-MNIST, side by side in one script: `polka run` of a base revision
-# (default f272c14, before the rank-one KOMP updates) and of this tree on the same settings,
-# then the per-stage profile of this tree (experiments/bench_fashion.c). CPU seconds are
-# the fair clock on a shared machine; wall seconds are printed too.
+# Before/after on Fashion-MNIST, side by side in one script: `polka run` of base revisions
+# (default f272c14, before the rank-one KOMP updates, and 4e65593, before the thin-operand
+# kernels and the reused kernel rows) and of this tree on the same settings, then the
+# per-stage profile of this tree (experiments/bench_fashion.c) beside each stage's bound.
+# CPU seconds are the fair clock on a shared machine; wall seconds are printed too.
 #
-#   experiments/fashion_speed.sh [--set key=value ...]   Environment: BASE_REV [f272c14],
-#   PASSES [1] (fraction of the 60 000 images), OUT [out/fashion_speed]
+#   experiments/fashion_speed.sh [--set key=value ...]   Environment: BASE_REVS
+#   ["f272c14 4e65593"], PASSES [1] (fraction of the 60 000 images), OUT [out/fashion_speed]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=${OUT:-$root/out/fashion_speed}
-rev=${BASE_REV:-f272c14}
+revs=${BASE_REVS:-f272c14 4e65593}
 passes=${PASSES:-1}
 mkdir -p "$out"
 "$root/experiments/build.sh"
-if [ ! -x "$out/base/build/polka" ]; then
-    rm -rf "$out/base" && mkdir -p "$out/base"
-    git -C "$root" archive "$rev" | tar -x -C "$out/base"
-    BUILD_DIR="$out/base/build" "$out/base/experiments/build.sh"
-fi
+for rev in $revs; do
+    [ -x "$out/$rev/build/polka" ] && continue
+    rm -rf "${out:?}/$rev" && mkdir -p "$out/$rev"
+    git -C "$root" archive "$rev" | tar -x -C "$out/$rev"
+    BUILD_DIR="$out/$rev/build" "$out/$rev/experiments/build.sh" >/dev/null
+done
 export OPENBLAS_NUM_THREADS=1
 d=/usr/share/datasets/fashion-mnist
 printf '%-10s %9s %7s %8s %8s\n' version test_acc order cpu_s wall_s
-for version in before after; do
+for version in $revs this; do
     polka=$root/build/polka
-    [ "$version" = before ] && polka=$out/base/build/polka
+    [ "$version" = this ] || polka=$out/$version/build/polka
     /usr/bin/time -f "%U %S %e" -o "$out/$version.time" "$polka" run \
         --config "$root/experiments/configs/fashion_mnist.ini" --set run.passes="$passes" \
         --set run.output="$out/$version.h5" "$@" >"$out/$version.log" 2>&1

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Fashion-MNIST at full strength, side by side on this machine:
+#   1. centralized POLK, experiments/configs/fashion_mnist.ini with the settings SETTINGS
+#      (chosen by experiments/fashion_search.sh on a validation split of the training set);
+#   2. 16 agents with the same learner settings, i.i.d. split, Erdős–Rényi graph (p = 0.5,
+#      c = 1), all on RANKS ranks (many agents per rank);
+#   3. exact SVM: LIBSVM's svm-train with the same sigma and C = 10
+#      (experiments/fashion_libsvm.sh; LIBSVM=0 skips it, its result is kept in OUT).
+# Prints one table: test accuracy, model size, CPU and wall seconds.
+#
+#   experiments/fashion_accuracy.sh    Environment: SETTINGS ["learner.kp=0.55 run.passes=2"],
+#                                      RANKS [2], OUT [out/fashion_accuracy], LIBSVM [1]
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+"$root/experiments/need_fashion_mnist.sh"
+if [ -f "$root/CMakeLists.txt" ] && [ -z "${POLKA:-}" ]; then # a source tree: build it
+    "$root/experiments/install_deps.sh"
+    "$root/experiments/build.sh"
+fi
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OPENBLAS_NUM_THREADS=1
+. "$root/experiments/locate.sh"
+out=${OUT:-$outdir/fashion_accuracy}
+ranks=${RANKS:-2}
+mkdir -p "$out"
+sets=()
+for kv in ${SETTINGS:-learner.kp=0.55 run.passes=2}; do sets+=(--set "$kv"); done
+config=$root/experiments/configs/fashion_mnist.ini
+
+timed() { # name command... -> "cpu_s wall_s" of the command, its output in $out/name.log
+    local name=$1
+    shift
+    /usr/bin/time -f "%U %S %e" -o "$out/$name.time" "$@" >"$out/$name.log" 2>&1 ||
+        { cat "$out/$name.log" >&2; exit 1; }
+    read -r user sys wall <"$out/$name.time"
+    echo "$(echo "$user + $sys" | bc) $wall"
+}
+
+summary() { # name -> "accuracy order" from the run's summary (mean over agents)
+    awk '/test error/ { acc = 1 - $4 / 100 } /model order/ { order = $4 }
+         END { printf "%.4f %s\n", acc, order }' "$out/$1.log"
+}
+
+row() { # learner accuracy size cpu wall
+    printf '%-34s %9s %12s %9.0f %9.0f\n' "$@"
+}
+
+printf 'settings: %s\n' "${SETTINGS:-learner.kp=0.55 run.passes=2}"
+printf '%-34s %9s %12s %9s %9s\n' learner test_acc model_size cpu_s wall_s
+read -r cpu wall <<<"$(timed central "$polka" run --config "$config" "${sets[@]}" \
+    --set run.output="$out/central.h5")"
+read -r acc order <<<"$(summary central)"
+row "POLK, centralized" "$acc" "$order" "$cpu" "$wall"
+central_acc=$acc
+read -r cpu wall <<<"$(timed agents16 mpirun --oversubscribe -n "$ranks" "$polka" run \
+    --config "$config" "${sets[@]}" --set run.mode=decentralized --set net.agents=16 \
+    --set net.graph=er --set net.p=0.5 --set net.c=1 --set run.output="$out/agents16.h5")"
+read -r acc order <<<"$(summary agents16)"
+row "16 agents on $ranks ranks (mean)" "$acc" "$order/agent" "$cpu" "$wall"
+printf 'gap, 16 agents to centralized: %.2f points\n' \
+    "$(echo "($central_acc - $acc) * 100" | bc -l)"
+if [ "${LIBSVM:-1}" = 1 ]; then
+    OUT="$out/libsvm" "$root/experiments/fashion_libsvm.sh"
+elif [ -s "$out/libsvm/train.time" ]; then
+    echo "(svm-train not rerun; last result in $out/libsvm)"
+fi
