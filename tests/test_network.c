@@ -154,7 +154,8 @@ static void test_file_stream_holds_only_its_share(void **state) {
     CHECK_OK(polka_config_set(&config, "data.format", "libsvm"));
     polka_stream *one = NULL, *all = NULL;
     const polka_plan *plan = plan_of(&config);
-    CHECK_OK(polka_stream_create_for(plan, 4, 2, 1, 1, &one));
+    const size_t agent_one = 1;
+    CHECK_OK(polka_stream_create_for(plan, 4, 2, &agent_one, 1, &one));
     CHECK_OK(polka_stream_create(plan, 4, 2, &all));
     assert_int_equal(polka_stream_rows_held(one), 250);
     assert_int_equal(polka_stream_rows_held(all), 1000);

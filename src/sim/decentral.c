@@ -193,8 +193,13 @@ static polka_status mpi_setup(mpi_run *run, const polka_sim_hooks *hooks) {
     const polka_plan *plan = run->plan;
     size_t first = polka_block_first(run->agents, run->size, run->rank);
     size_t count = polka_block_first(run->agents, run->size, run->rank + 1) - first;
-    POLKA_CALL(polka_stream_create_for(plan, run->agents, plan->learner.batch, first, count,
-                                       &run->stream));
+    size_t *ids = malloc((count ? count : 1) * sizeof *ids);
+    POLKA_CHECK(ids, POLKA_ERR_MEM, "out of memory for %zu agents", count);
+    for (size_t a = 0; a < count; a++) ids[a] = first + a;
+    polka_status status =
+        polka_stream_create_for(plan, run->agents, plan->learner.batch, ids, count, &run->stream);
+    free(ids);
+    POLKA_CALL(status);
     run->facts = polka_stream_facts(run->stream);
     run->local = calloc(count ? count : 1, sizeof *run->local);
     POLKA_CHECK(run->local, POLKA_ERR_MEM, "out of memory for %zu agents", count);

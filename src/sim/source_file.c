@@ -15,8 +15,8 @@ typedef struct {
     size_t *by_class;    /* rows grouped by class (class-skewed splits) */
     size_t *class_start; /* classes + 1 offsets into by_class */
     size_t agents, batch;
-    uint64_t total;      /* training samples the run draws: whole rounds covering run.passes */
-    size_t first, count; /* the agents whose rows are kept; count 0: all rows */
+    uint64_t total;       /* training samples the run draws: whole rounds covering run.passes */
+    unsigned char *owned; /* agents: 1 for the agents whose rows are kept; NULL: all rows */
 } file_state;
 
 static const char *file_check(const polka_plan *plan) {
@@ -43,11 +43,9 @@ static polka_read_options read_options(const polka_plan *plan, const char *label
 /* Row i is drawn as network samples g = i + k·n < total, by agent (g / batch) mod agents. */
 static int keep_row(void *context, uint64_t i) {
     const file_state *s = context;
-    if (s->count == 0) return 1;
-    for (uint64_t g = i; g < s->total; g += s->info.n) {
-        uint64_t agent = (g / s->batch) % s->agents;
-        if (agent >= s->first && agent < s->first + s->count) return 1;
-    }
+    if (s->owned == NULL) return 1;
+    for (uint64_t g = i; g < s->total; g += s->info.n)
+        if (s->owned[(g / s->batch) % s->agents]) return 1;
     return 0;
 }
 
@@ -99,6 +97,7 @@ static void file_close(void *state) {
     free(s->row_of);
     free(s->by_class);
     free(s->class_start);
+    free(s->owned);
     free(s);
 }
 
@@ -124,11 +123,15 @@ static polka_status file_open(const polka_plan *plan, const polka_source_layout 
                               void **state, polka_data_facts *facts) {
     file_state *s = calloc(1, sizeof *s);
     POLKA_CHECK_ALLOC(s);
-    *s = (file_state){.plan = plan,
-                      .agents = layout->agents,
-                      .batch = layout->batch,
-                      .first = layout->first,
-                      .count = layout->count};
+    *s = (file_state){.plan = plan, .agents = layout->agents, .batch = layout->batch};
+    if (layout->count > 0) {
+        s->owned = calloc(layout->agents, 1);
+        if (s->owned == NULL) {
+            file_close(s);
+            return polka_error_set(POLKA_ERR_MEM, "out of memory for %zu agents", layout->agents);
+        }
+        for (size_t a = 0; a < layout->count; a++) s->owned[layout->ids[a]] = 1;
+    }
     s->options = read_options(plan, plan->data.train_labels);
     double bytes = run_rows(plan, layout) * sizeof(double);
     s->options.feature_bytes = bytes < (double)SIZE_MAX ? (size_t)bytes : SIZE_MAX;

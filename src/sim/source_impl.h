@@ -22,7 +22,8 @@ typedef enum {
 /* The network a source serves, as the stream opens it. */
 typedef struct {
     size_t agents, batch; /* agents drawing batch samples per round */
-    size_t first, count;  /* a file source keeps only these agents' rows; count 0: all rows */
+    const size_t *ids;    /* a file source keeps only the rows of these agents (count of them, */
+    size_t count;         /* increasing; valid during open); count 0: all rows */
     size_t variants;      /* generator variants (one per agent for mixtures, else 1) */
 } polka_source_layout;
 

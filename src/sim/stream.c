@@ -20,12 +20,12 @@ struct polka_stream_s {
     polka_dataset drift_base; /* drifting stream: the test set at phase 0 */
 };
 
-static polka_status open_source(polka_stream *stream, size_t first, size_t count) {
+static polka_status open_source(polka_stream *stream, const size_t *ids, size_t count) {
     const polka_plan *plan = stream->plan;
     polka_source_layout layout = {
         .agents = stream->agents,
         .batch = stream->batch,
-        .first = first,
+        .ids = ids,
         .count = stream->split->local_rows ? count : 0,
         .variants = stream->split->per_agent_variants ? stream->agents : 1,
     };
@@ -63,7 +63,7 @@ static polka_status quantity_rates(polka_stream *stream) {
     return POLKA_OK;
 }
 
-static polka_status create(const polka_plan *plan, size_t agents, size_t batch, size_t first,
+static polka_status create(const polka_plan *plan, size_t agents, size_t batch, const size_t *ids,
                            size_t count, polka_stream **out) {
     POLKA_CHECK(agents >= 1 && batch >= 1, POLKA_ERR_ARG, "a stream needs agents and batch >= 1");
     polka_stream *stream = calloc(1, sizeof *stream);
@@ -73,7 +73,7 @@ static polka_status create(const polka_plan *plan, size_t agents, size_t batch, 
                              .split = polka_split_of(plan->data.split),
                              .agents = agents,
                              .batch = batch};
-    polka_status status = open_source(stream, first, count);
+    polka_status status = open_source(stream, ids, count);
     if (status == POLKA_OK) status = quantity_rates(stream);
     if (status != POLKA_OK) {
         polka_stream_free(&stream);
@@ -85,12 +85,12 @@ static polka_status create(const polka_plan *plan, size_t agents, size_t batch, 
 
 polka_status polka_stream_create(const polka_plan *plan, size_t agents, size_t batch,
                                  polka_stream **out) {
-    return create(plan, agents, batch, 0, 0, out);
+    return create(plan, agents, batch, NULL, 0, out);
 }
 
 polka_status polka_stream_create_for(const polka_plan *plan, size_t agents, size_t batch,
-                                     size_t first, size_t count, polka_stream **out) {
-    return create(plan, agents, batch, first, count, out);
+                                     const size_t *ids, size_t count, polka_stream **out) {
+    return create(plan, agents, batch, ids, count, out);
 }
 
 const polka_data_facts *polka_stream_facts(const polka_stream *stream) {

@@ -17,10 +17,10 @@ typedef struct polka_stream_s polka_stream;
 polka_status polka_stream_create(const polka_plan *plan, size_t agents, size_t batch,
                                  polka_stream **out);
 
-/** The same for the rank of agents [first, first + count): a file source keeps only the rows
+/** The same for a rank's agents ids[0..count) (increasing): a file source keeps only the rows
  * those agents can draw (when the split lets it). */
 polka_status polka_stream_create_for(const polka_plan *plan, size_t agents, size_t batch,
-                                     size_t first, size_t count, polka_stream **out);
+                                     const size_t *ids, size_t count, polka_stream **out);
 
 void polka_stream_free(polka_stream **stream);
 
