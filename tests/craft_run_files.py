@@ -11,6 +11,8 @@ where HDF5 keeps them), plus data.svm, a two-feature regression set to predict o
                       same object forever (h5py hangs on it too)
   degree_wrap.h5      a polynomial model whose `degree` is 2^32 + 3
   zero_rows.h5        a valid model without dictionary rows (predicts 0 everywhere)
+  chunk_huge.h5       the chunk record of an extendible metric (as polka writes them) whose
+                      stored size says 0xFC000000 bytes (the fuzz campaign's damage)
 """
 import os
 import struct
@@ -103,4 +105,14 @@ with h5py.File(run_file("degree_wrap.h5", kernel="polynomial"), "r+") as f:
 
 # 10a: no dictionary rows
 run_file("zero_rows.h5", dict_rows=0)
+# The fuzz campaign's: a chunk record's size field (v1 B-tree key: size, filter mask, then the
+# chunk's offsets and the element offset, each 8 bytes; then the chunk's address) made large.
+with h5py.File(run_file("chunk_huge.h5"), "r+") as f:
+    del f["metrics/wall_time"]
+    wall = f["metrics"].create_dataset("wall_time", data=np.ones((2, 1)), maxshape=(None, 1),
+                                       chunks=(64, 1))
+    chunk = wall.id.get_chunk_info(0)
+key = struct.pack("<II", chunk.size, chunk.filter_mask) + bytes(24)
+patch(os.path.join(out, "chunk_huge.h5"), key + struct.pack("<Q", chunk.byte_offset),
+      struct.pack("<I", 0xFC000000))
 print("crafted run files in", out)

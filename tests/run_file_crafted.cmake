@@ -26,6 +26,8 @@ crafted_fails(heap_loop_report "run file 'heap_loop.h5' not read within 2 s"
               ${POLKA} report --read-timeout 2 heap_loop.h5)
 crafted_fails(degree_wrap "attribute 'degree' on /models/agent_0000 is 4294967299, outside \\[1, 64\\]"
               ${POLKA} predict --model degree_wrap.h5 --data data.svm)
+crafted_fails(chunk_huge "metric 'wall_time' declares 4227858432 bytes of storage, more than the whole file"
+              ${POLKA} report chunk_huge.h5)
 crafted_fails(read_timeout_bad "--read-timeout: '1x' is not a number of seconds"
               ${POLKA} predict --read-timeout 1x --model zero_rows.h5 --data data.svm)
 # A model without dictionary rows is valid: it predicts 0 (UBSan used to flag memcpy(NULL)).

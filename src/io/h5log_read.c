@@ -304,11 +304,29 @@ size_t polka_h5run_rows(const polka_h5run *run) {
 
 /* ---- metrics and configuration ------------------------------------------------------------ */
 
+/* A dataset whose chunk records declare more storage than the whole file holds is damaged:
+ * refused before libhdf5 sizes a read buffer by such a record (a fuzzed chunk size of 4 GB). */
+static polka_status check_storage(hid_t dataset, const char *what, const char *name,
+                                  const char *path) {
+    hsize_t stored = H5Dget_storage_size(dataset), file_bytes = 0;
+    hid_t file = H5Iget_file_id(dataset);
+    if (file < 0) return polka_h5_fail("find the file of", name, path);
+    herr_t got = H5Fget_filesize(file, &file_bytes);
+    POLKA_CALL(polka_h5_close(&file, path));
+    if (got < 0) return polka_h5_fail("get the size of", NULL, path);
+    POLKA_CHECK(stored <= file_bytes, POLKA_ERR_FORMAT,
+                "run file '%s': %s '%s' declares %llu bytes of storage, more than the whole file "
+                "(%llu bytes)",
+                path, what, name, (unsigned long long)stored, (unsigned long long)file_bytes);
+    return POLKA_OK;
+}
+
 static polka_status read_row(const polka_h5run *run, hid_t dataset, const char *name, size_t row,
                              double *values) {
     int rank = 0;
     hsize_t dims[2] = {0, 0};
     POLKA_CALL(dataset_dims(dataset, &rank, dims, name, run->path));
+    POLKA_CALL(check_storage(dataset, "metric", name, run->path));
     /* values has room for one value per agent, or one for "round" and "samples" */
     if (strcmp(name, "round") == 0 || strcmp(name, "samples") == 0)
         POLKA_CHECK(rank == 1, POLKA_ERR_FORMAT, "run file '%s': metric '%s' is not 1-D", run->path,
@@ -415,6 +433,7 @@ static polka_status read_matrix(hid_t group, const char *name, const char *path,
     if (status == POLKA_OK && rank != 2)
         status =
             polka_error_set(POLKA_ERR_FORMAT, "run file '%s': model '%s' is not 2-D", path, name);
+    if (status == POLKA_OK) status = check_storage(dataset, "model", name, path);
     if (status == POLKA_OK) status = check_matrix_size(dataset, dims, name, path);
     if (status == POLKA_OK) {
         *rows = (size_t)dims[0];
