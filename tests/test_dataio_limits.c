@@ -2,6 +2,7 @@
  * announce more than the file holds (defect 6), LIBSVM files far too sparse for dense storage
  * or over the memory limit (defect 7), and magnitudes that overflow the kernels (defect 9).
  * Every file is crafted here. */
+#include <malloc.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -163,6 +164,29 @@ static void test_memory_limit(void **state) {
     assert_int_equal(dataio_memory_limit(&tight), 16000);
 }
 
+/* The fuzz campaign's: a read that keeps no sample (a rank whose agents draw none of a file's
+ * rows) allocates no row of the dimension (it took p doubles, 128 MB for 2^24 features). */
+static void test_read_keeping_nothing(void **state) {
+    (void)state;
+    const char *path = write_text("none.svm", "1 1:1\n-1 5000:2\n1 2:1 3:1\n");
+    polka_data_info info;
+    CHECK_OK(polka_data_scan(path, NULL, &info));
+    for (int storage = POLKA_STORAGE_DENSE; storage <= POLKA_STORAGE_SPARSE; storage++) {
+        polka_read_options options = {.storage = (polka_storage)storage};
+        polka_dataset data;
+        uint64_t *index = NULL;
+        CHECK_OK(polka_data_read(path, &options, &info, keep_none, NULL, &data, &index));
+        assert_int_equal(data.n, 0);
+        assert_int_equal(data.p, 5000);
+        if (data.x) assert_true(malloc_usable_size(data.x) < 5000 * sizeof(double));
+        assert_non_null(data.y);
+        assert_non_null(index);
+        polka_dataset_free(&data);
+        free(index);
+    }
+    polka_data_info_free(&info);
+}
+
 /* Defect 9: magnitudes whose ‖x‖² overflows are refused at read time, with the line. */
 static void test_magnitudes(void **state) {
     (void)state;
@@ -214,8 +238,11 @@ static void test_scale_overflow(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_idx_header_beyond_data), cmocka_unit_test(test_libsvm_too_sparse),
-        cmocka_unit_test(test_memory_limit),           cmocka_unit_test(test_magnitudes),
+        cmocka_unit_test(test_idx_header_beyond_data),
+        cmocka_unit_test(test_libsvm_too_sparse),
+        cmocka_unit_test(test_memory_limit),
+        cmocka_unit_test(test_read_keeping_nothing),
+        cmocka_unit_test(test_magnitudes),
         cmocka_unit_test(test_scale_overflow),
     };
     return cmocka_run_group_tests(tests, make_tmp_dir, remove_tmp_dir);

@@ -415,12 +415,12 @@ int dataio_pass_target(const dataio_pass *pass, double label, double *target) {
 /* Hands the rows over to out and index_out, trimmed to size. */
 static polka_status rows_finish(dataio_rows *rows, size_t classes, polka_dataset *out,
                                 uint64_t **index_out) {
-    size_t n = rows->n ? rows->n : 1, p = rows->p ? rows->p : 1;
+    size_t n = rows->n ? rows->n : 1, cells = rows->n * rows->p;
     *out = (polka_dataset){.n = rows->n, .p = rows->p, .classes = classes};
     if (rows->sparse)
         POLKA_CALL(dataio_rows_finish_sparse(rows, out));
     else
-        out->x = dataio_shrink(rows->x, n * p * sizeof *out->x);
+        out->x = dataio_shrink(rows->x, (cells ? cells : 1) * sizeof *out->x);
     out->y = dataio_shrink(rows->y, n * sizeof *out->y);
     uint64_t *index = dataio_shrink(rows->index, n * sizeof *index);
     if (index_out)
@@ -462,8 +462,8 @@ polka_status polka_data_read(const char *path, const polka_read_options *options
     /* a test file with no samples would score as 0 of 0 correct: refuse it like a training file
      * (a keep function that keeps none of the samples is fine) */
     if (status == POLKA_OK && pass.samples == 0) status = no_samples_error(path);
-    if (status == POLKA_OK && rows.capacity == 0) /* nothing kept: still hand out arrays */
-        status = dataio_rows_grow(&rows, 1);
+    if (status == POLKA_OK && rows.capacity == 0) /* nothing kept: arrays, but not a row */
+        status = dataio_rows_grow(&rows, 0);
     if (status == POLKA_OK) status = rows_finish(&rows, info->classes, out, index_out);
     if (status != POLKA_OK) {
         dataio_rows_free(&rows);

@@ -95,7 +95,8 @@ polka_status dataio_rows_push(dataio_rows *rows, uint64_t index, double target, 
 polka_status dataio_rows_push_sparse(dataio_rows *rows, uint64_t index, double target,
                                      const size_t *feature, const double *value, size_t nnz);
 
-/* The row arrays' capacity for cap samples (x only for dense rows, start for sparse ones). */
+/* The row arrays' capacity for cap samples (x only for dense rows, start for sparse ones); cap 0:
+ * arrays of one element (a read that kept nothing). */
 polka_status dataio_rows_grow(dataio_rows *rows, size_t cap);
 
 /* Hands sparse rows over to out->sparse, trimmed to size (on failure out->sparse stays NULL
