@@ -15,11 +15,15 @@ add_test(NAME slurm_sbatch_run_no_pmix
          COMMAND ${SLURM_CLUSTER} ${SLURM_JOBS} run $<TARGET_FILE:polka> ${SLURM_DIR}/run_no_pmix)
 add_test(NAME slurm_sbatch_sweep COMMAND ${SLURM_CLUSTER} ${SLURM_JOBS} sweep
                                          $<TARGET_FILE:polka> ${SLURM_DIR}/sweep)
+# data.memory = auto under sbatch --mem: the job's memory shared by its tasks (issue 13).
+add_test(NAME slurm_sbatch_memory COMMAND ${SLURM_CLUSTER} ${SLURM_JOBS} memory
+                                          $<TARGET_FILE:polka> ${SLURM_DIR}/memory)
 # slurm/run.sbatch preempted (USR1): checkpoint, requeue, resume, same run file as uninterrupted.
 add_test(NAME slurm_sbatch_preempt COMMAND ${SLURM_CLUSTER} ${SLURM_JOBS} preempt
                                            $<TARGET_FILE:polka> ${SLURM_DIR}/preempt)
 add_test(NAME slurm_cluster_stop COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/slurm_stop_test.sh)
-set(SLURM_TESTS slurm_sbatch_run slurm_sbatch_run_no_pmix slurm_sbatch_sweep slurm_sbatch_preempt
+set(SLURM_TESTS slurm_sbatch_run slurm_sbatch_run_no_pmix slurm_sbatch_sweep slurm_sbatch_memory
+                slurm_sbatch_preempt
                 slurm_cluster_stop)
 set_tests_properties(${SLURM_TESTS} PROPERTIES LABELS "slurm;no_asan" SKIP_RETURN_CODE 77 TIMEOUT 400
                      ENVIRONMENT "${SLURM_ENV}")

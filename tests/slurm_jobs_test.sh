@@ -3,6 +3,9 @@
 #
 #   tests/slurm_cluster.sh tests/slurm_jobs_test.sh run POLKA WORK    sbatch slurm/run.sbatch
 #   tests/slurm_cluster.sh tests/slurm_jobs_test.sh sweep POLKA WORK  sbatch --array sweep.sbatch
+#   tests/slurm_cluster.sh tests/slurm_jobs_test.sh memory POLKA WORK
+#       sbatch --mem=14M slurm/run.sbatch on a 9.6 MB file: one task reads it, two tasks (7 MB
+#       each: data.memory = auto shares the job's memory among its ranks) are refused by name
 #   tests/slurm_cluster.sh tests/slurm_jobs_test.sh preempt POLKA WORK
 #       sbatch slurm/run.sbatch, signalled (scancel --signal=USR1 --batch) midway: it checkpoints,
 #       requeues itself, resumes and ends with the run file of an uninterrupted job (the same
@@ -66,6 +69,26 @@ case $mode in
         check "$OUT/central_n4_kp0.04_s1.h5" 1
         for c in $CS; do check "$OUT/ring_4_n4_c${c}_kp0.04_s1.h5" 4; done
         ;;
+    memory)
+        # 400 samples of 3000 listed features: 9.6 MB dense, every rank reads the test set
+        awk 'BEGIN { srand(1); for (i = 0; i < 400; i++) { line = i % 2;
+             for (j = 1; j <= 3000; j++) line = line " " j ":" sprintf("%.3f", rand()); print line } }' \
+            >"$work/wide.svm"
+        export POLKA=$polka SETTINGS="--set data.source=file --set data.train=$work/wide.svm
+            --set data.test=$work/wide.svm --set net.graph=complete --set net.agents=2
+            --set run.passes=0.1"
+        one=$(OUTPUT=$work/one.h5 slurm_submit --ntasks=1 --mem=14M --time=00:05:00 \
+            --output="$work/one-%j.out" slurm/run.sbatch)
+        finish "$one" "$work/one-$one.out"
+        check "$work/one.h5" 2
+        two=$(OUTPUT=$work/two.h5 slurm_submit --ntasks=2 --mem=14M --time=00:05:00 \
+            --output="$work/two-%j.out" slurm/run.sbatch)
+        slurm_wait "$two" "$SLURM_TERMINAL" 180 || { slurm_show_logs "$work/two-$two.out"; exit 1; }
+        want="over the memory limit of 7.0 MB (data.memory = auto: 14 MB of the Slurm job on this node, shared by 2 processes)"
+        grep -F "$want" "$work/two-$two.out" ||
+            { echo "FAIL: the two-task job was not refused by its share"; slurm_show_logs "$work/two-$two.out"; exit 1; }
+        slurm_job_states "$two" | grep -qv ' COMPLETED ' || { echo "FAIL: the job completed"; exit 1; }
+        ;;
     preempt)
         long="--set data.n_train=60000 --set data.n_test=400 --set run.log_every=3000 --set net.agents=6"
         export POLKA=$polka SETTINGS=$long
@@ -93,7 +116,7 @@ case $mode in
         /usr/bin/python3 "$tests/compare_runs.py" "$work/full.h5" "$work/cut.h5"
         ;;
     *)
-        echo "usage: $0 run|sweep|preempt POLKA WORK" >&2
+        echo "usage: $0 run|sweep|memory|preempt POLKA WORK" >&2
         exit 2
         ;;
 esac

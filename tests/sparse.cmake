@@ -12,3 +12,9 @@ if(NOT H5LOG_NO_H5PY)
   endforeach()
   set_tests_properties(sparse_storage_huge PROPERTIES LABELS no_asan)
 endif()
+
+# data.memory (issue 13): the automatic limit is the node's memory shared by its ranks.
+add_test(NAME data_memory_per_rank
+         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/data_memory_test.sh $<TARGET_FILE:polka>
+                 ${POLKA_MPIEXEC} ${CMAKE_CURRENT_BINARY_DIR}/runs/data_memory)
+set_tests_properties(data_memory_per_rank PROPERTIES TIMEOUT 120 ENVIRONMENT "${POLKA_MPI_ENV}")

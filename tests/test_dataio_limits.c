@@ -187,6 +187,45 @@ static void test_read_keeping_nothing(void **state) {
     polka_data_info_free(&info);
 }
 
+/* data.memory: a size with its unit, or auto; the automatic limit is the node's memory (here a
+ * Slurm job's --mem) divided among the processes sharing it, and says so in its messages. */
+static void test_memory_share(void **state) {
+    (void)state;
+    size_t bytes = 1;
+    CHECK_OK(polka_memory_parse("auto", &bytes));
+    assert_int_equal(bytes, 0);
+    CHECK_OK(polka_memory_parse("512M", &bytes));
+    assert_int_equal(bytes, 512u << 20);
+    CHECK_OK(polka_memory_parse("1.5K", &bytes));
+    assert_int_equal(bytes, 1536);
+    CHECK_OK(polka_memory_parse("4096", &bytes));
+    assert_int_equal(bytes, 4096);
+    const char *bad[] = {"", "2X", "-1G", "0", " 5M", "5MB", "nan", "1e999"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+        assert_int_equal(polka_memory_parse(bad[i], &bytes), POLKA_ERR_ARG);
+
+    setenv("SLURM_MEM_PER_NODE", "8", 1);
+    polka_data_memory_share(0, 4);
+    polka_read_options automatic = {0};
+    size_t limit = dataio_memory_limit(&automatic);
+    assert_int_equal(limit, 2u << 20);
+    assert_non_null(strstr(dataio_memory_origin(limit), "8 MB of the Slurm job on this node, "
+                                                        "shared by 4 processes"));
+    const char *path = write_text("share.svm", "1 1:1 300:2\n-1 2:1 299:1\n1 3:1\n");
+    polka_data_info info;
+    CHECK_OK(polka_data_scan(path, NULL, &info));
+    polka_read_options tiny = {.memory_limit = 1000};
+    polka_dataset data;
+    assert_int_equal(polka_data_read(path, &tiny, &info, NULL, NULL, &data, NULL), POLKA_ERR_MEM);
+    assert_null(strstr(polka_error_message(), "data.memory")); /* an explicit limit: no origin */
+    polka_data_memory_share(12345, 4);                         /* data.memory = 12345 */
+    assert_int_equal(dataio_memory_limit(&automatic), 12345);
+    polka_data_memory_share(0, 1);
+    unsetenv("SLURM_MEM_PER_NODE");
+    assert_true(dataio_memory_limit(&automatic) > (2u << 20));
+    polka_data_info_free(&info);
+}
+
 /* Defect 9: magnitudes whose ‖x‖² overflows are refused at read time, with the line. */
 static void test_magnitudes(void **state) {
     (void)state;
@@ -238,11 +277,9 @@ static void test_scale_overflow(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_idx_header_beyond_data),
-        cmocka_unit_test(test_libsvm_too_sparse),
-        cmocka_unit_test(test_memory_limit),
-        cmocka_unit_test(test_read_keeping_nothing),
-        cmocka_unit_test(test_magnitudes),
+        cmocka_unit_test(test_idx_header_beyond_data), cmocka_unit_test(test_libsvm_too_sparse),
+        cmocka_unit_test(test_memory_limit),           cmocka_unit_test(test_read_keeping_nothing),
+        cmocka_unit_test(test_memory_share),           cmocka_unit_test(test_magnitudes),
         cmocka_unit_test(test_scale_overflow),
     };
     return cmocka_run_group_tests(tests, make_tmp_dir, remove_tmp_dir);

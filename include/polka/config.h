@@ -47,6 +47,7 @@ typedef struct {
     char test[POLKA_PATH_LEN], test_labels[POLKA_PATH_LEN];
     char format[POLKA_NAME_LEN], label_column[POLKA_NAME_LEN], scale[POLKA_NAME_LEN];
     char storage[POLKA_NAME_LEN]; /* file source: dense | sparse | auto (LIBSVM) */
+    char memory[POLKA_NAME_LEN];  /* file source: auto | bytes (K, M, G, T) per rank */
     size_t skew_classes;
     double snr_db, noise_std;
     double skew_fraction;

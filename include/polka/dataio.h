@@ -44,7 +44,10 @@
  * ## Memory
  * Before any allocation sized by a header or a feature index, the readers check it against
  * what the data can hold and against a memory limit (polka_read_options.memory_limit; by
- * default the memory the machine has available, MemAvailable, or less under `ulimit -v`/`-d`),
+ * default this process's share of the memory its node has available: the least of
+ * MemAvailable, the headroom of its cgroup (v2 memory.max − memory.current) and the Slurm job's
+ * --mem (SLURM_MEM_PER_NODE, or SLURM_MEM_PER_CPU × SLURM_CPUS_ON_NODE), divided among the
+ * processes that share the node (polka_data_memory_share), and less under `ulimit -v`/`-d`),
  * and refuse with POLKA_ERR_MEM naming the file, the place and the sizes:
  * - a scan keeps 48 bytes of statistics per feature and returns 32 (80·p in all), plus what
  *   the caller declares it needs per feature (polka_read_options.feature_bytes: a run's dense
@@ -119,6 +122,16 @@ typedef enum {
 
 /** Parses "dense", "sparse" or "auto"; POLKA_ERR_ARG naming the choices otherwise. */
 polka_status polka_storage_parse(const char *name, polka_storage *storage);
+
+/**
+ * The default memory limit of this process's reads (options without memory_limit): `limit`
+ * bytes when not 0, else the node's available memory divided by `sharers` (the processes on
+ * the node: an MPI run's ranks there). Process-wide; set once before reading (polka run).
+ */
+void polka_data_memory_share(size_t limit, unsigned sharers);
+
+/** data.memory: "auto" (0) or a number of bytes, with an optional K, M, G or T (powers of 1024). */
+polka_status polka_memory_parse(const char *text, size_t *bytes);
 
 /** The name polka_storage_parse() accepts for storage. */
 const char *polka_storage_name(polka_storage storage);

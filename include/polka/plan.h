@@ -96,6 +96,7 @@ typedef struct {
     char label_column[POLKA_NAME_LEN];
     polka_scale_kind scale;
     polka_storage storage; /**< LIBSVM files: dense, sparse or auto (polka/dataio.h) */
+    size_t memory;         /**< bytes a rank's data may take; 0: its share of the node's */
 } polka_data_spec;
 
 typedef struct {

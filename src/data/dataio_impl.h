@@ -30,8 +30,13 @@ typedef struct {
     size_t feature_bytes; /* the caller's bytes per feature (polka_read_options) */
 } dataio_stats;
 
-/* The memory limit of options: its memory_limit, or what the machine has available. */
+/* The memory limit of options: its memory_limit, or the process's share of its node's available
+ * memory (polka_data_memory_share). */
 size_t dataio_memory_limit(const polka_read_options *options);
+
+/* What an automatic limit came from, as " (data.memory = auto: ...)", or "" for another limit:
+ * appended to the messages that name the limit. */
+const char *dataio_memory_origin(size_t limit);
 
 /* POLKA_ERR_MEM when the statistics of p features (and the info made of them) do not fit the
  * memory limit; the message has no location (the caller adds it). */

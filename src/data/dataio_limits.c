@@ -2,8 +2,10 @@
  * scaling (which must leave finite values). The rules are described in polka/dataio.h. */
 #include "data/dataio_impl.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -28,14 +30,97 @@ static size_t below_limit(size_t bytes, int resource) {
     return limit.rlim_cur < bytes ? (size_t)limit.rlim_cur : bytes;
 }
 
-size_t dataio_memory_limit(const polka_read_options *options) {
-    if (options->memory_limit > 0) return options->memory_limit;
-    size_t bytes = mem_available();
+/* The first number of a file (a cgroup's memory.max or memory.current), or 0 ("max", none). */
+static double read_number(const char *dir, const char *name) {
+    char path[512];
+    snprintf(path, sizeof path, "/sys/fs/cgroup%s/%s", dir, name);
+    FILE *f = fopen(path, "r");
+    if (f == NULL) return 0.0;
+    double value = 0.0;
+    if (fscanf(f, "%lf", &value) != 1) value = 0.0;
+    fclose(f);
+    return value;
+}
+
+/* The headroom of this process's cgroup (v2: memory.max − memory.current), or 0 unlimited. */
+static double cgroup_headroom(void) {
+    FILE *f = fopen("/proc/self/cgroup", "r");
+    if (f == NULL) return 0.0;
+    char line[512], dir[480] = "";
+    while (fgets(line, sizeof line, f) != NULL)
+        if (sscanf(line, "0::%479s", dir) == 1) break;
+    fclose(f);
+    if (dir[0] == '\0') return 0.0;
+    if (strcmp(dir, "/") == 0) dir[0] = '\0';
+    double max = read_number(dir, "memory.max"), used = read_number(dir, "memory.current");
+    return max > 0 ? fmax(max - used, 1.0) : 0.0;
+}
+
+/* The Slurm job's memory on this node in bytes (--mem or --mem-per-cpu), or 0. */
+static double slurm_memory(void) {
+    const char *node = getenv("SLURM_MEM_PER_NODE"), *cpu = getenv("SLURM_MEM_PER_CPU");
+    const char *cpus = getenv("SLURM_CPUS_ON_NODE");
+    double mb = node ? atof(node) : cpu && cpus ? atof(cpu) * atof(cpus) : 0.0;
+    return mb > 0 ? mb * MB : 0.0;
+}
+
+static struct {
+    size_t limit;     /* polka_data_memory_share: bytes, or 0 (automatic) */
+    unsigned sharers; /* processes sharing the node (0 read as 1) */
+    size_t automatic; /* the last automatic limit, and what it came from */
+    char origin[200];
+} share;
+
+void polka_data_memory_share(size_t limit, unsigned sharers) {
+    share.limit = limit;
+    share.sharers = sharers;
+}
+
+/* The node's available memory (the least of what the machine, the cgroup and Slurm allow),
+ * divided among the processes sharing it; share.origin says so. */
+static size_t node_share(void) {
+    double bytes = (double)mem_available();
     if (bytes == 0) {
         long pages = sysconf(_SC_AVPHYS_PAGES), size = sysconf(_SC_PAGESIZE);
-        bytes = pages > 0 && size > 0 ? (size_t)pages * (size_t)size : SIZE_MAX;
+        bytes = pages > 0 && size > 0 ? (double)pages * (double)size : (double)SIZE_MAX;
     }
-    return below_limit(below_limit(bytes, RLIMIT_AS), RLIMIT_DATA);
+    const char *from = "available on this node";
+    double cgroup = cgroup_headroom(), slurm = slurm_memory();
+    if (cgroup > 0 && cgroup < bytes) bytes = cgroup, from = "left in this job's cgroup";
+    if (slurm > 0 && slurm < bytes) bytes = slurm, from = "of the Slurm job on this node";
+    unsigned sharers = share.sharers ? share.sharers : 1;
+    snprintf(share.origin, sizeof share.origin,
+             " (data.memory = auto: %.0f MB %s, shared by %u process%s)", bytes / MB, from, sharers,
+             sharers == 1 ? "" : "es");
+    return (size_t)fmin(bytes / sharers, (double)SIZE_MAX);
+}
+
+size_t dataio_memory_limit(const polka_read_options *options) {
+    if (options->memory_limit > 0) return options->memory_limit;
+    if (share.limit > 0) return share.limit;
+    share.automatic = below_limit(below_limit(node_share(), RLIMIT_AS), RLIMIT_DATA);
+    return share.automatic;
+}
+
+const char *dataio_memory_origin(size_t limit) {
+    return share.limit == 0 && limit == share.automatic ? share.origin : "";
+}
+
+polka_status polka_memory_parse(const char *text, size_t *bytes) {
+    if (strcmp(text, "auto") == 0) {
+        *bytes = 0;
+        return POLKA_OK;
+    }
+    char *end = NULL;
+    errno = 0;
+    double value = text[0] >= '0' && text[0] <= '9' ? strtod(text, &end) : -1.0;
+    const char *units = "KMGT", *unit = end && *end ? strchr(units, *end) : NULL;
+    if (unit) value *= pow(1024.0, (double)(unit - units + 1)), end++;
+    POLKA_CHECK(value >= 1.0 && errno == 0 && end && *end == '\0' && value < (double)SIZE_MAX,
+                POLKA_ERR_ARG,
+                "data.memory: '%s' is neither auto nor a number of bytes (e.g. 512M, 2G)", text);
+    *bytes = (size_t)value;
+    return POLKA_OK;
 }
 
 polka_status dataio_stats_fit(const dataio_stats *stats, size_t p) {
@@ -46,14 +131,14 @@ polka_status dataio_stats_fit(const dataio_stats *stats, size_t p) {
     if (caller == 0)
         return polka_error_set(
             POLKA_ERR_MEM,
-            "the statistics of %zu features take %.1f MB, over the memory limit of %.1f MB", p,
-            bytes / MB, limit / MB);
+            "the statistics of %zu features take %.1f MB, over the memory limit of %.1f MB%s", p,
+            bytes / MB, limit / MB, dataio_memory_origin(stats->memory_limit));
     return polka_error_set(POLKA_ERR_MEM,
                            "%zu features: their statistics (%.1f MB) and the run's dense rows of "
                            "them (%.1f MB, %zu bytes per feature) take %.1f MB, over the memory "
-                           "limit of %.1f MB",
+                           "limit of %.1f MB%s",
                            p, bytes / MB, caller / MB, stats->feature_bytes, (bytes + caller) / MB,
-                           limit / MB);
+                           limit / MB, dataio_memory_origin(stats->memory_limit));
 }
 
 /* The sparsity rule: n samples of p features stored dense, for `values` listed values. */

@@ -60,6 +60,10 @@ static const polka_config_key config_keys[] = {
     KEY("data", storage, POLKA_KEY_STRING, "auto",
         "file source, LIBSVM: dense | sparse | auto (sparse when smaller: about a third of the "
         "values absent or more)"),
+    KEY("data", memory, POLKA_KEY_STRING, "auto",
+        "file source: the memory a rank's data may take (e.g. 2G, 512M, bytes), or auto: the "
+        "node's available memory (MemAvailable, the cgroup's and the Slurm job's limits) shared "
+        "by the ranks on the node"),
     KEY("data", classes, POLKA_KEY_SIZE, "5", "multidist: classes"),
     KEY("data", components, POLKA_KEY_SIZE, "3", "multidist: mixture components per class"),
     KEY("data", dim, POLKA_KEY_SIZE, "2", "multidist: input dimension"),

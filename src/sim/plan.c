@@ -106,6 +106,7 @@ static polka_status plan_data(const polka_config *config, polka_data_spec *data)
     POLKA_CALL(polka_file_format_parse(config->format, &data->format));
     POLKA_CALL(polka_scale_kind_parse(config->scale, &data->scale));
     POLKA_CALL(polka_storage_parse(config->storage, &data->storage));
+    POLKA_CALL(polka_memory_parse(config->memory, &data->memory));
     memcpy(data->train, config->train, sizeof data->train);
     memcpy(data->train_labels, config->train_labels, sizeof data->train_labels);
     memcpy(data->test, config->test, sizeof data->test);

@@ -32,8 +32,25 @@ static polka_status measure(MPI_Comm comm, double started, polka_sim_summary *su
     return POLKA_OK;
 }
 
+/* Collective: the ranks of comm on this rank's node (they share its memory). */
+static polka_status ranks_on_node(MPI_Comm comm, unsigned *count) {
+    MPI_Comm node = MPI_COMM_NULL;
+    int size = 1;
+    POLKA_CALL(
+        polka_net_check(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node),
+                        "MPI_Comm_split_type"));
+    MPI_Comm_size(node, &size);
+    MPI_Comm_free(&node);
+    *count = (unsigned)size;
+    return POLKA_OK;
+}
+
 static polka_status run_mode(const polka_plan *plan, MPI_Comm comm, const polka_sim_hooks *hooks,
                              polka_sim_summary *summary) {
+    /* data.memory = auto: the ranks that read data on a node share its memory */
+    unsigned readers = 1;
+    if (plan->run.mode != POLKA_MODE_CENTRALIZED) POLKA_CALL(ranks_on_node(comm, &readers));
+    polka_data_memory_share(plan->data.memory, readers);
     if (plan->run.mode == POLKA_MODE_CENTRALIZED)
         return run_centralized_on_root(plan, comm, hooks, summary);
     return polka_sim_run_decentralized(plan, comm, hooks, summary, NULL);
