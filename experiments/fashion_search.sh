@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Chooses POLK's settings for Fashion-MNIST on a validation split of the TRAINING set (fit on
 # the first 50 000 training images, score on the last 10 000; the test set is not read):
-# one line per setting with the validation accuracy, model order and CPU time.
+# one line per setting with the validation accuracy, model order and CPU time (or, for a run
+# that failed or was stopped, its exit status and message).
 #
 #   experiments/fashion_search.sh "kp=0.73 passes=1" "kp=0.4 passes=1" ...
 #   Environment: SPLIT [out/fashion_split] (files of experiments/fashion_split.py)
@@ -18,12 +19,17 @@ for setting in "$@"; do
         key=${kv%%=*}
         case $key in passes) args+=(--set "run.$kv") ;; *) args+=(--set "learner.$kv") ;; esac
     done
-    log=$(mktemp)
+    log=$(mktemp) code=0
     /usr/bin/time -f "%U %S %e" -o "$log.time" "$polka" run \
         --config "$root/experiments/configs/fashion_mnist.ini" \
         --set data.train="$split/fit.svm" --set data.test="$split/val.svm" \
         --set data.train_labels= --set data.test_labels= --set run.log_every=1000000000 \
-        --set run.output="$log.h5" "${args[@]}" >"$log" 2>&1
+        --set run.output="$log.h5" "${args[@]}" >"$log" 2>&1 || code=$?
+    if [ "$code" -ne 0 ]; then # no result: say why, never a row of a stopped run's numbers
+        printf '%-40s failed (exit %s): %s\n' "$setting" "$code" "$(grep -m1 '^polka' "$log")"
+        rm -f "$log" "$log.time" "$log.h5"
+        continue
+    fi
     acc=$(grep -oE 'min acc [0-9.]+' "$log" | awk '{print $3}')
     order=$(grep -oE 'model order [0-9.]+' "$log" | awk '{print $3}')
     read -r user sys wall <"$log.time"
