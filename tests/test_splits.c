@@ -1,10 +1,12 @@
 /* The label-skew splits (dirichlet, shards), quantity skew and drift: realised proportions. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "polka/config.h"
+#include "polka/regression.h"
 #include "polka/sim.h"
 #include "sim/stream_impl.h"
 #include "test_util.h"
@@ -234,6 +236,46 @@ static void test_sinc_drift_moves_the_peak(void **state) {
     polka_stream_free(&stream);
 }
 
+/* Friedman's drift: the stream's inputs stay and its target is the clean target of
+ * x'_k = (1 − w) x_k + w x_{k+5} (w = (1 − cos φ)/2, φ = drift·g) plus the same noise: at φ = π,
+ * x6..x10 in x1..x5's places. dim < 10 is refused. */
+static void test_friedman_drift_swaps_the_inputs(void **state) {
+    (void)state;
+    polka_config config = split_config("iid");
+    CHECK_OK(polka_config_set(&config, "data.source", "friedman"));
+    CHECK_OK(polka_config_set(&config, "learner.loss", "square"));
+    CHECK_OK(polka_config_set(&config, "data.dim", "10"));
+    polka_config still_config = config;
+    CHECK_OK(polka_config_set(&config, "data.drift", "0.01"));
+    polka_stream *moving = NULL, *still = NULL;
+    CHECK_OK(polka_stream_create(plan_of(&config), 2, 1, &moving));
+    static polka_plan still_plan;
+    CHECK_OK(polka_plan_build(&still_config, &still_plan));
+    CHECK_OK(polka_stream_create(&still_plan, 2, 1, &still));
+    polka_regression_params params = polka_regression_defaults(POLKA_REGRESSION_FRIEDMAN1);
+    polka_regression *f = NULL;
+    CHECK_OK(polka_regression_create(&params, &f));
+    double largest = 0.0;
+    for (uint64_t g = 0; g <= 630; g += 9) { /* φ from 0 to 6.3: one turn */
+        double x[10], y, x0[10], y0, moved[10], w = 0.5 * (1.0 - cos(0.01 * (double)g));
+        CHECK_OK(polka_stream_sample(moving, g, x, &y));
+        CHECK_OK(polka_stream_sample(still, g, x0, &y0));
+        assert_memory_equal(x, x0, sizeof x); /* the inputs stay; the target moves */
+        for (size_t k = 0; k < 10; k++) moved[k] = k < 5 ? (1 - w) * x[k] + w * x[k + 5] : x[k];
+        double expect = y0 - polka_regression_clean(f, x) + polka_regression_clean(f, moved);
+        assert_true(fabs(y - expect) < 1e-9);
+        largest = fmax(largest, fabs(y - y0));
+    }
+    assert_true(largest > 1.0); /* it did move */
+    polka_regression_free(&f);
+    polka_stream_free(&moving);
+    polka_stream_free(&still);
+    CHECK_OK(polka_config_set(&config, "data.dim", "9"));
+    static polka_plan plan;
+    assert_int_equal(polka_plan_build(&config, &plan), POLKA_ERR_ARG);
+    assert_non_null(strstr(polka_error_message(), "needs data.dim >= 10"));
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_gamma_sampler_moments),
@@ -244,6 +286,7 @@ int main(void) {
         cmocka_unit_test(test_quantity_skew_rates),
         cmocka_unit_test(test_drift_turns_samples_and_test_set),
         cmocka_unit_test(test_sinc_drift_moves_the_peak),
+        cmocka_unit_test(test_friedman_drift_swaps_the_inputs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

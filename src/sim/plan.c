@@ -218,7 +218,7 @@ static const char *check_stream(const polka_plan *plan) {
         return "data.quantity_sigma must be in [0, 10]";
     if (!(d->drift >= 0)) return "data.drift must be >= 0";
     if (d->drift > 0 && polka_source_of(d->source)->drift == NULL)
-        return "data.drift > 0 needs a source that drifts (multidist, sinc)";
+        return "data.drift > 0 needs a source that drifts (multidist, sinc, friedman)";
     return NULL;
 }
 

@@ -8,6 +8,8 @@ static const char *regression_check(const polka_plan *plan) {
     const polka_data_spec *d = &plan->data;
     if (d->n_train < 1 || d->n_test < 1) return "data.n_train and data.n_test must be >= 1";
     if (d->source == POLKA_SOURCE_FRIEDMAN && d->dim < 5) return "friedman needs data.dim >= 5";
+    if (d->source == POLKA_SOURCE_FRIEDMAN && d->drift > 0 && d->dim < 10)
+        return "friedman with data.drift > 0 needs data.dim >= 10 (x1..x5 drift into x6..x10)";
     if (d->dim < 1) return "data.dim must be >= 1";
     if (!(d->noise_std >= 0)) return "data.noise_std must be >= 0";
     return NULL;
@@ -71,6 +73,17 @@ static void sinc_drift(const void *state, double phase, double *x, double *y) {
     *y += after - before;
 }
 
+/* Drift (Friedman #1): the target's relevant inputs move from x1..x5 to x6..x10 and back, as
+ * the "global drift" of Ikonomovska et al.'s Fried stream done gradually: at phase φ the clean
+ * target is f(x') with x'_k = (1 − w) x_k + w x_{k+5}, w = (1 − cos φ)/2 (x' stays in [0, 1]^5;
+ * w = 1 at φ = π, where x6..x10 are the relevant inputs), the sample's noise kept. */
+static void friedman_drift(const void *state, double phase, double *x, double *y) {
+    double w = 0.5 * (1.0 - cos(phase)), moved[10];
+    for (size_t k = 0; k < 5; k++) moved[k] = (1.0 - w) * x[k] + w * x[k + 5];
+    for (size_t k = 5; k < 10; k++) moved[k] = x[k];
+    *y += polka_regression_clean(state, moved) - polka_regression_clean(state, x);
+}
+
 static polka_status regression_test_set(void *state, polka_dataset *test) {
     polka_regression_fill(state, POLKA_STREAM_TEST, 0, test);
     return POLKA_OK;
@@ -85,4 +98,4 @@ static polka_status regression_test_set(void *state, polka_dataset *test) {
     }
 
 const polka_source_ops polka_source_sinc = REGRESSION_SOURCE("sinc", sinc_drift);
-const polka_source_ops polka_source_friedman = REGRESSION_SOURCE("friedman", NULL);
+const polka_source_ops polka_source_friedman = REGRESSION_SOURCE("friedman", friedman_drift);
