@@ -7,8 +7,9 @@
 # Exits 1 when a target left a crash, hang, OOM or leak (artifacts: FUZZ_BUILD_DIR/artifacts).
 #
 # The run-file target reaches faults inside libhdf5 itself (a loop in H5HG_read, a heap overflow
-# under H5Aexists, memory H5Dopen2 leaks when it fails: issue 13), which polka cannot check
-# for before calling it. Each of its crashes, hangs and leaks is replayed and classified by
+# under H5Aexists, memory H5Dopen2 leaks when it fails, a 4 GB malloc in H5C_protect for an
+# object header whose size is damaged: issue 13), which polka cannot check for before calling
+# it. Each of its crashes, hangs, out-of-memory stops and leaks is classified by
 # its stack: the innermost frame outside the sanitizer, libFuzzer and libc is in libhdf5
 # (upstream: counted in the "upstream" column, the input kept in artifacts/runfile/upstream,
 # and the fuzzing goes on for the rest of the time or count) or in polka (counted as a crash,
@@ -73,7 +74,7 @@ fuzz_runfile() {
         fuzz runfile "$left" "${runs:+$((runs - execs))}"
         executions
         new=$(find "$artifacts" -maxdepth 1 -type f \( -name 'crash-*' -o -name 'timeout-*' \
-            -o -name 'leak-*' \))
+            -o -name 'leak-*' -o -name 'oom-*' \))
         [ -n "$new" ] || break
         for f in $new; do # one: libFuzzer stops at the first
             kind=$(basename "$f")

@@ -26,6 +26,22 @@ hang='==1== ERROR: libFuzzer: timeout after 20 seconds
     #5 0x55 in polka_h5run_config_string /w/src/io/h5log_read.c:10'
 check upstream 0 "$hang"
 check polka 0 "${hang/H5HG_read (\/lib\/x86_64-linux-gnu\/libhdf5_openmpi.so.103+0x1)/read_row \/w\/src\/io\/h5log_read.c:100}"
+oom='==1== ERROR: libFuzzer: out-of-memory (malloc(4244635984))
+   To change the out-of-memory limit use -rss_limit_mb=<N>
+
+    #0 0x56 in __sanitizer_print_stack_trace (/b/fuzz_runfile+0xf71a1)
+    #1 0x56 in fuzzer::PrintStackTrace() (/b/fuzz_runfile+0x69af8)
+    #2 0x56 in fuzzer::Fuzzer::HandleMalloc(unsigned long) (/b/fuzz_runfile+0x4e605)
+    #3 0x56 in fuzzer::MallocHook(void const volatile*, unsigned long) (/b/fuzz_runfile+0x4e51a)
+    #4 0x56 in __sanitizer::RunMallocHooks(void const*, unsigned long) (/b/fuzz_runfile+0xfe627)
+    #5 0x56 in __asan::Allocator::Allocate(unsigned long, unsigned long, __sanitizer::BufferedStackTrace*, __asan::AllocType, bool) (/b/fuzz_runfile+0x6cd24)
+    #6 0x56 in __asan::asan_malloc(unsigned long, __sanitizer::BufferedStackTrace*) (/b/fuzz_runfile+0x6c663)
+    #7 0x56 in malloc (/b/fuzz_runfile+0xed11d)
+    #8 0x7f in H5C_protect (/lib/x86_64-linux-gnu/libhdf5_openmpi.so.103+0x9127e)
+    #9 0x7f in H5Gopen2 (/lib/x86_64-linux-gnu/libhdf5_openmpi.so.103+0x134604)
+    #10 0x56 in polka_h5run_load_model /w/src/io/h5log_read.c:491:19'
+check upstream 0 "$oom"
+check polka 0 "${oom/H5C_protect (\/lib\/x86_64-linux-gnu\/libhdf5_openmpi.so.103+0x9127e)/read_matrix \/w\/src\/io\/h5log_read.c:440}"
 leak_hdf5='Direct leak of 4176 byte(s) in 1 object(s) allocated from:
     #0 0x55 in malloc (/b/fuzz_runfile+0x1)
     #1 0x7f  (/lib/x86_64-linux-gnu/libhdf5_openmpi.so.103+0x1294b3)
@@ -37,4 +53,4 @@ check upstream 1 "$leak_hdf5"
 check polka 1 "$leak_hdf5
 $leak_polka"
 check polka 0 'no stack at all'
-echo "ok: libhdf5 faults and leaks are upstream, polka frames are polka's own"
+echo "ok: libhdf5 faults, out-of-memory stops and leaks are upstream, polka frames are polka's own"
