@@ -73,3 +73,11 @@ add_test(NAME faults_rank_killed COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/fault_
                                          $<TARGET_FILE:polka> /usr/bin/python3
                                          ${CMAKE_CURRENT_BINARY_DIR}/faults)
 set_tests_properties(faults_rank_killed PROPERTIES TIMEOUT 180)
+
+# One agreement per log step: the collectives of a log step counted by a PMPI interposer.
+add_library(polka_mpi_count SHARED ${PROJECT_SOURCE_DIR}/experiments/mpi_count.c)
+target_link_libraries(polka_mpi_count PRIVATE MPI::MPI_C)
+add_test(NAME log_step_one_agreement
+         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/log_step_collectives_test.sh $<TARGET_FILE:polka>
+                 $<TARGET_FILE:polka_mpi_count> ${CMAKE_CURRENT_BINARY_DIR}/log_steps)
+set_tests_properties(log_step_one_agreement PROPERTIES TIMEOUT 120 ENVIRONMENT "${POLKA_MPI_ENV}")

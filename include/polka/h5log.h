@@ -19,9 +19,9 @@
  *
  * The writer (polka_h5log) uses parallel HDF5 over the communicator given at creation:
  * every polka_h5log_* function is collective over it, and every rank returns the same
- * status (an error on one rank becomes that error on all ranks: nothing hangs on a
- * rank-local failure). Each append ends with a flush, so a run killed between two appends
- * leaves a readable file holding every row appended so far.
+ * status (but polka_h5log_append_agents, whose caller agrees it) (an error on one rank becomes that
+ * error on all ranks: nothing hangs on a rank-local failure). Each append ends with a flush, so a
+ * run killed between two appends leaves a readable file holding every row appended so far.
  *
  * The reader (polka_h5run) is serial and needs no MPI. Nothing here prints.
  */
@@ -69,6 +69,17 @@ polka_status polka_h5log_write_config(polka_h5log *log, const polka_config *conf
  */
 polka_status polka_h5log_append(polka_h5log *log, double round, double samples, size_t first_agent,
                                 size_t count, const double *values);
+
+/**
+ * polka_h5log_append without its agreements, for a caller that agrees once per log step:
+ * this rank's agents are agents[0 .. count) (increasing ids, any placement). Returns this
+ * rank's status, which the caller must agree (polka_net_agree) before the log's next call:
+ * a bad argument joins the collective calls with no cells and is returned; after an HDF5
+ * error a rank makes no further HDF5 call (the others may then wait in one: the agreement's
+ * POLKA_NET_FAILED_WAIT ends the job).
+ */
+polka_status polka_h5log_append_agents(polka_h5log *log, double round, double samples,
+                                       const size_t *agents, size_t count, const double *values);
 
 /**
  * Collective: writes /models/agent_NNNN for the agents first_agent .. first_agent+count−1

@@ -200,18 +200,37 @@ polka_status polka_netlog_open_h5(polka_netlog *log, const polka_plan *plan,
     return status;
 }
 
+/* The metrics of count agents as rows of the run file's columns (free() them). */
+static double *metric_rows(size_t count, const polka_agent_metrics *metrics) {
+    double *rows = malloc((count ? count : 1) * METRIC_COUNT * sizeof *rows);
+    if (rows == NULL) return NULL;
+    for (size_t a = 0; a < count; a++)
+        for (size_t k = 0; k < METRIC_COUNT; k++)
+            rows[a * METRIC_COUNT + k] = metric_value(&metrics[a], k);
+    return rows;
+}
+
 polka_status polka_netlog_append_h5(polka_netlog *log, size_t round, double samples,
                                     size_t first_agent, size_t count,
                                     const polka_agent_metrics *metrics) {
     if (log->h5 == NULL) return POLKA_OK;
-    double *rows = malloc((count ? count : 1) * METRIC_COUNT * sizeof *rows);
+    double *rows = metric_rows(count, metrics);
     POLKA_CHECK_ALLOC(rows);
-    for (size_t a = 0; a < count; a++)
-        for (size_t k = 0; k < METRIC_COUNT; k++)
-            rows[a * METRIC_COUNT + k] = metric_value(&metrics[a], k);
     polka_status status =
         polka_h5log_append(log->h5, (double)round, samples, first_agent, count, rows);
     free(rows);
+    return status;
+}
+
+polka_status polka_netlog_write_h5(polka_netlog *log, size_t round, double samples,
+                                   const size_t *agents, size_t count,
+                                   const polka_agent_metrics *metrics) {
+    if (log->h5 == NULL) return POLKA_OK;
+    double *rows = metric_rows(count, metrics);
+    polka_status status =
+        polka_h5log_append_agents(log->h5, (double)round, samples, agents, rows ? count : 0, rows);
+    free(rows);
+    if (rows == NULL) return polka_error_set(POLKA_ERR_MEM, "out of memory for a log row");
     return status;
 }
 

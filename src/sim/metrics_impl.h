@@ -108,6 +108,14 @@ polka_status polka_netlog_append_h5(polka_netlog *log, size_t round, double samp
                                     size_t first_agent, size_t count,
                                     const polka_agent_metrics *metrics);
 
+/**
+ * Collective, not agreed (polka_h5log_append_agents): this rank's agents' metrics (the agents
+ * agents[0 .. count), increasing) as one row; the caller agrees the status once per log step.
+ */
+polka_status polka_netlog_write_h5(polka_netlog *log, size_t round, double samples,
+                                   const size_t *agents, size_t count,
+                                   const polka_agent_metrics *metrics);
+
 /** Collective: the final models of this rank's agents and the timing stages; closes the file. */
 polka_status polka_netlog_finish_h5(polka_netlog *log, size_t first_agent, size_t count,
                                     const polka_model *const *models, const double *stage_seconds);
