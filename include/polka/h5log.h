@@ -89,6 +89,17 @@ polka_status polka_h5log_append_agents(polka_h5log *log, double round, double sa
 polka_status polka_h5log_write_models(polka_h5log *log, size_t first_agent, size_t count,
                                       const polka_model *const *models);
 
+/** polka_h5log_write_models for the agents agents[0 .. count) of each rank (increasing ids,
+ *  any placement); models[k] is agent agents[k]'s. */
+polka_status polka_h5log_write_models_agents(polka_h5log *log, const size_t *agents, size_t count,
+                                             const polka_model *const *models);
+
+/**
+ * Collective: the attribute /config/NAME = value (the same on every rank): facts of the run
+ * known once it started, such as the edges its placement cuts.
+ */
+polka_status polka_h5log_config_u64(polka_h5log *log, const char *name, uint64_t value);
+
 /**
  * Collective: writes /timing/NAME = [min, mean, max] over the ranks of my_seconds[s] for each
  * of the stage_count stages (the same names and count on every rank).
