@@ -21,6 +21,7 @@ foreach(ranks 2 3 4)
 endforeach()
 
 polka_unit_test(test_network test_network.c)
+polka_unit_test(test_placement test_placement.c)
 polka_unit_test(test_splits test_splits.c)
 polka_unit_test(test_faults test_faults.c)
 
