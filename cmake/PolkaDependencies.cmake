@@ -8,6 +8,7 @@
 #   LAPACKE      LAPACKE_ROOT (or LAPACKE_LIBRARY, LAPACKE_INCLUDE_DIR)
 #   inih, igraph PKG_CONFIG_PATH (they ship only a pkg-config file)
 #   zlib         ZLIB_ROOT;  Random123  CMAKE_PREFIX_PATH (a header-only library)
+#   METIS        METIS_ROOT or CMAKE_PREFIX_PATH (metis.h, libmetis)
 # Defines the interface targets polka::blas (BLAS, LAPACK, LAPACKE, cblas.h) and polka::hdf5,
 # and POLKA_HAVE_OPENBLAS when the BLAS is OpenBLAS (openblas_get_config exists).
 include(CheckSymbolExists)
@@ -108,4 +109,9 @@ find_package(PkgConfig REQUIRED)
 pkg_check_modules(INIH REQUIRED IMPORTED_TARGET inih)
 pkg_check_modules(IGRAPH REQUIRED IMPORTED_TARGET igraph)
 find_path(RANDOM123_INCLUDE_DIR Random123/philox.h REQUIRED)
+# net.placement = partition: METIS's k-way partitioning of the agent graph
+find_path(METIS_INCLUDE_DIR metis.h HINTS ${METIS_ROOT} ENV METIS_ROOT PATH_SUFFIXES include
+          REQUIRED)
+find_library(METIS_LIBRARY metis HINTS ${METIS_ROOT} ENV METIS_ROOT PATH_SUFFIXES lib lib64
+             REQUIRED)
 find_library(MATH_LIBRARY m REQUIRED)

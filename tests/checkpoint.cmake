@@ -36,6 +36,16 @@ polka_ckpt_test(log_step_p4 periodic 4 4 125 ${CKPT_SMALL} --set run.passes=2)
 polka_ckpt_test(p1 periodic 1 1 125 ${CKPT_SMALL} --set net.agents=4 --set run.passes=2)
 polka_ckpt_test(central periodic 0 0 40 ${CKPT_SMALL} --centralized --set net.agents=4)
 polka_ckpt_test(ranks_2_to_4 periodic 2 4 70 ${CKPT_SMALL} --set net.agents=8)
+# Another placement on resume: METIS parts on 3 ranks to blocks on 2, blocks on 2 to parts on 4
+# (the checkpoint names its agents by id, wherever they were placed).
+set(CKPT_ER --set net.agents=11 --set net.graph=er --set net.p=0.4)
+polka_ckpt_test(partition_3_to_block_2 periodic 3 2 70 ${CKPT_SMALL} ${CKPT_ER}
+                --set net.placement=partition)
+polka_ckpt_test(block_2_to_partition_4 periodic 2 4 70 ${CKPT_SMALL} ${CKPT_ER})
+set_tests_properties(ckpt_partition_3_to_block_2 PROPERTIES
+                     ENVIRONMENT "${CKPT_ENV};EVERY=70;RESUME_SET=--set net.placement=block")
+set_tests_properties(ckpt_block_2_to_partition_4 PROPERTIES
+                     ENVIRONMENT "${CKPT_ENV};EVERY=70;RESUME_SET=--set net.placement=partition")
 # Real interruptions at a random log step: SIGTERM to polka alone (centralized, and 4 agents
 # on one rank), SIGUSR1 through mpirun (what Open MPI's mpirun forwards to the ranks; on
 # SIGTERM it ends the job itself), and SIGKILL between periodic checkpoints.

@@ -11,7 +11,8 @@
 #                   saves, which must change nothing), then is resumed.
 #   MODE kill9:     checkpoints every $EVERY rounds, killed with SIGKILL (the whole process
 #                   group) at a random row, resumed from the last checkpoint on disk.
-# Environment: POLKA, PY (python3 with h5py), MPIEXEC, EVERY (rounds), HERE (tests dir).
+# Environment: POLKA, PY (python3 with h5py), MPIEXEC, EVERY (rounds), HERE (tests dir),
+# RESUME_SET (settings of the resumed run only, e.g. "--set net.placement=block").
 set -u
 mode=$1 dir=$2 ranks=$3 resume_ranks=$4
 shift 4
@@ -83,9 +84,12 @@ signal | kill9)
 esac
 [ -f "$ck" ] || fail "no checkpoint $ck"
 "$PY" -c "import h5py,sys; a=h5py.File(sys.argv[1]).attrs; print('checkpoint at round', a['round'], 'rows', a['rows'], 'signal', a['signal'])" "$ck"
-launch "$resume_ranks" run --quiet "${settings[@]}" --set run.output="$dir/resumed.h5" \
-    --resume "$ck" >"$dir/resumed.out" 2>&1 || fail "the resumed run failed: $(cat "$dir/resumed.out")"
+# RESUME_SET: settings of the resumed run only (another net.placement)
+read -r -a resume_set <<< "${RESUME_SET:-}"
+launch "$resume_ranks" run --quiet "${settings[@]}" "${resume_set[@]}" \
+    --set run.output="$dir/resumed.h5" --resume "$ck" >"$dir/resumed.out" 2>&1 ||
+    fail "the resumed run failed: $(cat "$dir/resumed.out")"
 except=()
-[ "$resume_ranks" = "$ranks" ] || except=(--except disagreement)
+[ "$resume_ranks" = "$ranks" ] && [ -z "${RESUME_SET:-}" ] || except=(--except disagreement)
 "$PY" "$HERE/compare_runs.py" "$dir/full.h5" "$dir/resumed.h5" "${except[@]}" ||
     fail "the resumed run differs from the uninterrupted one"

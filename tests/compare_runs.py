@@ -3,8 +3,9 @@
 field: every /metrics dataset but the timers (wall_time, time_*) equal bit for bit with the
 same rows, every agent's final model (dictionary, weights) byte-identical, and /config equal
 but for the keys a resumed run may change (run.output, run.csv, run.checkpoint*, run.passes,
-run.watchdog). --except skips metrics: the disagreement sums the network average over the
-ranks (MPI_Allreduce), so its last bits depend on the number of ranks. Prints the first
+run.watchdog, net.placement and the edges it cuts). --except skips metrics: the disagreement
+sums the network average over the ranks (MPI_Allreduce), so its last bits depend on the
+number of ranks and the placement. Prints the first
 difference and exits 1."""
 import sys
 
@@ -12,7 +13,8 @@ import h5py
 import numpy as np
 
 MAY_DIFFER = {"run.output", "run.csv", "run.checkpoint", "run.checkpoint_every",
-              "run.checkpoint_seconds", "run.watchdog", "mpi_size"}
+              "run.checkpoint_seconds", "run.watchdog", "mpi_size", "net.placement",
+              "edges_cut"}
 
 
 def fail(message):

@@ -11,7 +11,17 @@ foreach(ranks 1 2 3 4)
                        ENVIRONMENT "${POLKA_MPI_ENV}")
 endforeach()
 
+# The same with the agents placed by METIS (net.placement = partition): 16 and 17 agents.
+foreach(ranks 2 3 4)
+  add_test(NAME mpi_matches_reference_partition_${ranks}
+           COMMAND ${POLKA_MPIEXEC} --oversubscribe -n ${ranks} $<TARGET_FILE:test_mpi_reference>
+                   partition)
+  set_tests_properties(mpi_matches_reference_partition_${ranks} PROPERTIES TIMEOUT 300
+                       ENVIRONMENT "${POLKA_MPI_ENV}")
+endforeach()
+
 polka_unit_test(test_network test_network.c)
+polka_unit_test(test_placement test_placement.c)
 polka_unit_test(test_splits test_splits.c)
 polka_unit_test(test_faults test_faults.c)
 
@@ -49,6 +59,8 @@ polka_mpi_fails(file_weights_generated 2 "net.weights = file takes the weights f
 polka_mpi_fails(unstable 4 "unstable penalty step" --set net.graph=${GRAPHS}/complete_4.txt
                 --set net.weights=uniform --set net.c=2)
 polka_mpi_fails(bad_config_all_ranks 3 "learner.eta must be > 0" --set learner.eta=-1)
+polka_mpi_fails(unknown_placement 2 "unknown net.placement 'metis' \\(block, partition\\)"
+                --set net.placement=metis)
 # A bad option of `polka run` itself reaches every rank too (it hung: parsed on rank 0 only).
 polka_mpi_fails(bad_option_all_ranks 2 "unknown --progress mode 'bogus'" --progress=bogus)
 
@@ -73,3 +85,11 @@ add_test(NAME faults_rank_killed COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/fault_
                                          $<TARGET_FILE:polka> /usr/bin/python3
                                          ${CMAKE_CURRENT_BINARY_DIR}/faults)
 set_tests_properties(faults_rank_killed PROPERTIES TIMEOUT 180)
+
+# One agreement per log step: the collectives of a log step counted by a PMPI interposer.
+add_library(polka_mpi_count SHARED ${PROJECT_SOURCE_DIR}/experiments/mpi_count.c)
+target_link_libraries(polka_mpi_count PRIVATE MPI::MPI_C)
+add_test(NAME log_step_one_agreement
+         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/log_step_collectives_test.sh $<TARGET_FILE:polka>
+                 $<TARGET_FILE:polka_mpi_count> ${CMAKE_CURRENT_BINARY_DIR}/log_steps)
+set_tests_properties(log_step_one_agreement PROPERTIES TIMEOUT 120 ENVIRONMENT "${POLKA_MPI_ENV}")

@@ -3,6 +3,8 @@
  * rank's final model must equal the reference's model of that agent bit for bit (the largest
  * relative weight difference is printed too, 0 when they agree).
  * Run with mpiexec -n K (K = 1, 2, 4). Exit 0 when every case matches on every rank.
+ * With the argument "partition", every case places its agents with net.placement = partition
+ * (METIS parts, not blocks of ids) and runs with 16 and 17 agents.
  */
 #include <math.h>
 #include <mpi.h>
@@ -33,6 +35,8 @@ static int compare(const polka_model *mpi, const polka_model *ref, double *worst
 
 #define MAX_AGENTS 17
 
+static const char *placement = "block"; /* net.placement of every case (argv[1]) */
+
 /* The settings of a case for `agents` agents (net.agents). */
 static int configure(polka_config *config, const char *name, const char *const *settings,
                      size_t agents) {
@@ -46,6 +50,7 @@ static int configure(polka_config *config, const char *name, const char *const *
     char text[32];
     snprintf(text, sizeof text, "%zu", agents);
     polka_config_set(config, "net.agents", text);
+    polka_config_set(config, "net.placement", placement);
     for (; *settings; settings++)
         if (polka_config_override(config, *settings) != POLKA_OK) {
             fprintf(stderr, "%s: %s\n", name, polka_error_message());
@@ -54,13 +59,17 @@ static int configure(polka_config *config, const char *name, const char *const *
     return 1;
 }
 
-/* This rank's agents' models equal the reference's, bit for bit. */
-static int compare_mine(polka_model **mine, polka_model **ref, size_t agents, int size, int rank,
-                        double *worst) {
-    size_t first = agents * (size_t)rank / (size_t)size,
-           end = agents * (size_t)(rank + 1) / (size_t)size;
-    int ok = 1;
-    for (size_t a = first; a < end; a++) ok = ok && mine[a] && compare(mine[a], ref[a], worst);
+/* This rank's agents' models (those it returned, wherever the placement put them) equal the
+ * reference's, bit for bit, and the ranks returned each agent's model exactly once. */
+static int compare_mine(polka_model **mine, polka_model **ref, size_t agents, double *worst) {
+    int ok = 1, held[MAX_AGENTS] = {0}, all[MAX_AGENTS] = {0};
+    if (agents > MAX_AGENTS) return 0; /* on every rank alike */
+    for (size_t a = 0; a < agents; a++) {
+        held[a] = mine[a] != NULL;
+        if (mine[a]) ok = ok && compare(mine[a], ref[a], worst);
+    }
+    MPI_Allreduce(held, all, (int)agents, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    for (size_t a = 0; a < agents; a++) ok = ok && all[a] == 1;
     return ok;
 }
 
@@ -83,7 +92,8 @@ static int run_case(const char *name, const char *const *settings, size_t agents
         fprintf(stderr, "rank %d, %s: MPI run failed: %s\n", rank, name, polka_error_message());
     ok = ok && polka_sim_run_reference(&plan, n, NULL, &ref_summary, ref) == POLKA_OK;
     double worst = 0.0;
-    ok = ok && compare_mine(mine, ref, n, size, rank, &worst);
+    int same = compare_mine(mine, ref, n, &worst); /* collective: every rank calls it */
+    ok = ok && same;
     ok = ok && summary.mean_score == ref_summary.mean_score &&
          fabs(summary.disagreement - ref_summary.disagreement) <=
              1e-10 * fmax(1, ref_summary.disagreement) &&
@@ -98,10 +108,10 @@ static int run_case(const char *name, const char *const *settings, size_t agents
     int all = 0;
     MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
     if (rank == 0)
-        printf("%-40s ranks %d  agents %2zu  order %3zu  worst rel. weight diff %.2e  mean acc "
-               "%.4f  %s\n",
-               name, size, n, ref[0] ? polka_model_order(ref[0]) : 0, worst, summary.mean_score,
-               all ? "ok" : "MISMATCH");
+        printf("%-40s ranks %d  agents %2zu  cut %2zu  order %3zu  worst rel. weight diff %.2e  "
+               "mean acc %.4f  %s\n",
+               name, size, n, summary.edges_cut, ref[0] ? polka_model_order(ref[0]) : 0, worst,
+               summary.mean_score, all ? "ok" : "MISMATCH");
     for (size_t a = 0; a < MAX_AGENTS; a++) {
         polka_model_free(&mine[a]);
         polka_model_free(&ref[a]);
@@ -146,6 +156,7 @@ int main(int argc, char **argv) {
     int rank = 0, size = 1;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
+    if (argc > 1) placement = argv[1];
     char train[256], test[264], train_set[300], test_set[300];
     if (!write_files(rank, train, test, sizeof train)) {
         fprintf(stderr, "could not write the LIBSVM files\n");
@@ -224,7 +235,8 @@ int main(int argc, char **argv) {
                                            "nbsgd-project"};
     int passed = 0, total = 0;
     static const size_t agent_counts[] = {0, 16, 17}; /* 0: one agent per rank */
-    for (size_t n = 0; n < sizeof agent_counts / sizeof *agent_counts; n++)
+    int partition = strcmp(placement, "partition") == 0;
+    for (size_t n = partition; n < sizeof agent_counts / sizeof *agent_counts; n++)
         for (size_t c = 0; c < sizeof cases / sizeof *cases; c++)
             passed += run_case(cases[c].name, cases[c].settings, agent_counts[n], size, rank),
                 total++;

@@ -72,6 +72,7 @@ typedef struct {
     /* [net] */
     char graph[POLKA_PATH_LEN];
     size_t agents; /* agents of a centralized run's union; 0 = from the graph or the ranks */
+    char placement[POLKA_NAME_LEN]; /* block | partition */
     double p, radius, rewire;
     size_t k;
     char weights[POLKA_NAME_LEN];

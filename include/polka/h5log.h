@@ -19,9 +19,9 @@
  *
  * The writer (polka_h5log) uses parallel HDF5 over the communicator given at creation:
  * every polka_h5log_* function is collective over it, and every rank returns the same
- * status (an error on one rank becomes that error on all ranks: nothing hangs on a
- * rank-local failure). Each append ends with a flush, so a run killed between two appends
- * leaves a readable file holding every row appended so far.
+ * status (but polka_h5log_append_agents, whose caller agrees it) (an error on one rank becomes that
+ * error on all ranks: nothing hangs on a rank-local failure). Each append ends with a flush, so a
+ * run killed between two appends leaves a readable file holding every row appended so far.
  *
  * The reader (polka_h5run) is serial and needs no MPI. Nothing here prints.
  */
@@ -71,12 +71,34 @@ polka_status polka_h5log_append(polka_h5log *log, double round, double samples, 
                                 size_t count, const double *values);
 
 /**
+ * polka_h5log_append without its agreements, for a caller that agrees once per log step:
+ * this rank's agents are agents[0 .. count) (increasing ids, any placement). Returns this
+ * rank's status, which the caller must agree (polka_net_agree) before the log's next call:
+ * a bad argument joins the collective calls with no cells and is returned; after an HDF5
+ * error a rank makes no further HDF5 call (the others may then wait in one: the agreement's
+ * POLKA_NET_FAILED_WAIT ends the job).
+ */
+polka_status polka_h5log_append_agents(polka_h5log *log, double round, double samples,
+                                       const size_t *agents, size_t count, const double *values);
+
+/**
  * Collective: writes /models/agent_NNNN for the agents first_agent .. first_agent+count−1
  * of each rank (count may be 0), replacing the groups of an earlier call. No agent may be
  * passed by two ranks. Flushes the file.
  */
 polka_status polka_h5log_write_models(polka_h5log *log, size_t first_agent, size_t count,
                                       const polka_model *const *models);
+
+/** polka_h5log_write_models for the agents agents[0 .. count) of each rank (increasing ids,
+ *  any placement); models[k] is agent agents[k]'s. */
+polka_status polka_h5log_write_models_agents(polka_h5log *log, const size_t *agents, size_t count,
+                                             const polka_model *const *models);
+
+/**
+ * Collective: the attribute /config/NAME = value (the same on every rank): facts of the run
+ * known once it started, such as the edges its placement cuts.
+ */
+polka_status polka_h5log_config_u64(polka_h5log *log, const char *name, uint64_t value);
 
 /**
  * Collective: writes /timing/NAME = [min, mean, max] over the ranks of my_seconds[s] for each

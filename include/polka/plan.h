@@ -48,6 +48,12 @@ typedef enum {
     POLKA_SPLIT_COUNT
 } polka_split_kind;
 
+/** How a decentralized run places its agents on the ranks (net.placement). */
+typedef enum {
+    POLKA_PLACEMENT_BLOCK,     /**< contiguous blocks of ids */
+    POLKA_PLACEMENT_PARTITION, /**< METIS parts of the graph: few edges across ranks */
+} polka_placement_kind;
+
 typedef enum {
     POLKA_PENALTY_PAPER,     /**< paper 003: the penalty at the agent's own points */
     POLKA_PENALTY_SYMMETRIC, /**< polka's own: also at the neighbours' points */
@@ -113,6 +119,7 @@ typedef struct {
     polka_graph_spec spec;      /**< the generator's parameters (spec.n: the agents, at the run) */
     polka_weight_kind weights;
     polka_penalty_kind penalty;
+    polka_placement_kind placement;
     double c;
     size_t agents;         /**< net.agents: 0 = from the graph file or the ranks */
     size_t resample_every; /**< a new generated graph every this many rounds; 0: never */
@@ -158,6 +165,7 @@ const char *polka_run_mode_name(polka_run_mode mode);
 const char *polka_source_kind_name(polka_source_kind kind);
 const char *polka_split_kind_name(polka_split_kind kind);
 const char *polka_penalty_kind_name(polka_penalty_kind kind);
+const char *polka_placement_kind_name(polka_placement_kind kind);
 
 /** Prints each data source with the splits it takes, from the tables (polka --help). */
 void polka_source_print_table(FILE *out);

@@ -52,6 +52,7 @@ typedef struct {
     double bytes_per_round;          /**< bytes sent by all agents per round */
     double rank_bytes_per_round;     /**< bytes that crossed ranks per round, mean over ranks */
     double rank_bytes_per_round_max; /**< the same, the largest rank */
+    size_t edges, edges_cut; /**< decentralized: the first graph's edges, those across ranks */
 } polka_sim_summary;
 
 /** The multidist parameters of a plan. */

@@ -120,9 +120,12 @@ static void print_summary(const polka_plan *plan, const polka_sim_summary *s) {
     if (s->agents > 1)
         printf("summary: disagreement %.3g, %.0f bytes/round\n", s->disagreement,
                s->bytes_per_round);
-    if (plan->run.mode == POLKA_MODE_DECENTRALIZED)
+    if (plan->run.mode == POLKA_MODE_DECENTRALIZED) {
         printf("summary: across ranks %.0f bytes/round per rank (mean; largest %.0f)\n",
                s->rank_bytes_per_round, s->rank_bytes_per_round_max);
+        printf("summary: placement %s: %zu of %zu edges cross ranks\n",
+               polka_placement_kind_name(plan->net.placement), s->edges_cut, s->edges);
+    }
     printf("summary: start-up %.2f s, peak memory %.0f MB per rank (largest)\n", s->setup_seconds,
            s->peak_rss_mb);
 }

@@ -134,9 +134,13 @@ static const polka_config_key config_keys[] = {
         "topology file, or a generator over the agents: ring | line | star | complete | grid | "
         "torus | er | rgg | smallworld | ba (seeded by run.seed, retried until connected)"),
     KEY("net", agents, POLKA_KEY_SIZE, "0",
-        "agents of the network (decentralized: placed on the ranks in contiguous blocks, at "
+        "agents of the network (decentralized: placed on the ranks by net.placement, at "
         "least one per rank), or whose union a centralized run learns from; 0: the graph "
         "file's nodes, else one per rank"),
+    KEY("net", placement, POLKA_KEY_STRING, "block",
+        "decentralized: how the agents are placed on the ranks: block (contiguous blocks of "
+        "ids) | partition (METIS parts of the graph, few edges across ranks); the run is the "
+        "same either way"),
     KEY("net", p, POLKA_KEY_DOUBLE, "0.2", "generated er graph: edge probability"),
     KEY("net", radius, POLKA_KEY_DOUBLE, "0.5", "generated rgg graph: radius"),
     KEY("net", k, POLKA_KEY_SIZE, "2",

@@ -131,6 +131,17 @@ polka_status polka_h5log_write_config(polka_h5log *log, const polka_config *conf
     return status;
 }
 
+polka_status polka_h5log_config_u64(polka_h5log *log, const char *name, uint64_t value) {
+    hid_t group = H5I_INVALID_HID;
+    polka_status status =
+        polka_h5log_agree(log, polka_h5_group(log->file, "config", log->path, &group));
+    if (status == POLKA_OK)
+        status = polka_h5log_agree(log, polka_h5_attr_u64(group, name, value, log->path));
+    status = polka_h5log_agree(log, polka_h5_first(status, polka_h5_close(&group, log->path)));
+    if (status == POLKA_OK) status = polka_h5log_agree(log, polka_h5log_flush(log));
+    return status;
+}
+
 /* ---- /models ----------------------------------------------------------------------------- */
 
 /* What every rank must know of a model to create its group and datasets. */
@@ -140,18 +151,19 @@ typedef struct {
     double sigma, coef0;
 } model_shape;
 
-static polka_status local_shapes(const polka_h5log *log, size_t first, size_t count,
+static polka_status local_shapes(const polka_h5log *log, const size_t *agents, size_t count,
                                  const polka_model *const *models, model_shape *shapes) {
-    POLKA_CHECK(first <= log->agents && count <= log->agents - first, POLKA_ERR_ARG,
-                "run file '%s': rank %d writes the models of agents %zu..%zu of %zu", log->path,
-                log->rank, first, first + count, log->agents);
+    for (size_t a = 0; a < count; a++)
+        POLKA_CHECK(agents[a] < log->agents && (a == 0 || agents[a] > agents[a - 1]), POLKA_ERR_ARG,
+                    "run file '%s': rank %d writes the models of agents %zu..%zu of %zu", log->path,
+                    log->rank, agents[0], agents[count - 1] + 1, log->agents);
     POLKA_CHECK(count == 0 || models != NULL, POLKA_ERR_ARG, "run file '%s': no models", log->path);
     for (size_t a = 0; a < count; a++) {
         const polka_model *model = models[a];
         POLKA_CHECK(model != NULL, POLKA_ERR_ARG, "run file '%s': no model for agent %zu",
-                    log->path, first + a);
+                    log->path, agents[a]);
         const polka_kernel *kernel = polka_model_kernel(model);
-        shapes[a] = (model_shape){first + a,
+        shapes[a] = (model_shape){agents[a],
                                   polka_model_order(model),
                                   polka_model_dim(model),
                                   polka_model_outputs(model),
@@ -238,17 +250,31 @@ static polka_status write_model(const polka_h5log *log, hid_t models, const mode
 /* The groups and datasets are created collectively, in the same order on every rank, whatever
  * happened to a write: only the owner writes a model's data, so the ranks agree once, at the
  * end, instead of after every model (thousands of agents would be thousands of agreements). */
+/* The place of agent among this rank's agents (increasing), or count when it is not one. */
+static size_t find_agent(const size_t *agents, size_t count, size_t agent) {
+    size_t low = 0, high = count;
+    while (low < high) {
+        size_t mid = low + (high - low) / 2;
+        if (agents[mid] < agent)
+            low = mid + 1;
+        else
+            high = mid;
+    }
+    return low < count && agents[low] == agent ? low : count;
+}
+
 static polka_status write_all_models(const polka_h5log *log, const model_shape *all, size_t total,
-                                     size_t first, size_t count, const polka_model *const *models) {
+                                     const size_t *agents, size_t count,
+                                     const polka_model *const *models) {
     hid_t group = H5I_INVALID_HID;
     polka_status status =
         polka_h5log_agree(log, polka_h5_group(log->file, "models", log->path, &group));
     polka_status written = POLKA_OK;
     for (size_t i = 0; i < total && status == POLKA_OK; i++) {
-        size_t agent = all[i].agent;
-        int mine = agent >= first && agent - first < count && written == POLKA_OK;
-        written = polka_h5_first(
-            written, write_model(log, group, &all[i], mine ? models[agent - first] : NULL));
+        size_t at = find_agent(agents, count, all[i].agent);
+        int mine = at < count && written == POLKA_OK;
+        written =
+            polka_h5_first(written, write_model(log, group, &all[i], mine ? models[at] : NULL));
     }
     status = polka_h5_first(status, polka_h5log_agree(log, written));
     return polka_h5_first(status, polka_h5_close(&group, log->path));
@@ -256,14 +282,25 @@ static polka_status write_all_models(const polka_h5log *log, const model_shape *
 
 polka_status polka_h5log_write_models(polka_h5log *log, size_t first_agent, size_t count,
                                       const polka_model *const *models) {
+    size_t *agents = malloc((count ? count : 1) * sizeof *agents);
+    for (size_t a = 0; agents && a < count; a++) agents[a] = first_agent + a;
+    polka_status status =
+        agents ? polka_h5log_write_models_agents(log, agents, count, models)
+               : polka_h5log_agree(log, polka_error_set(POLKA_ERR_MEM, "out of memory"));
+    free(agents);
+    return status;
+}
+
+polka_status polka_h5log_write_models_agents(polka_h5log *log, const size_t *agents, size_t count,
+                                             const polka_model *const *models) {
     model_shape *mine = malloc((count + 1) * sizeof *mine), *all = NULL;
     size_t total = 0;
-    polka_status status = mine != NULL ? local_shapes(log, first_agent, count, models, mine)
+    polka_status status = mine != NULL ? local_shapes(log, agents, count, models, mine)
                                        : polka_error_set(POLKA_ERR_MEM, "out of memory");
     status = polka_h5log_agree(log, status);
     if (status == POLKA_OK) status = gather_shapes(log, mine, count, &all, &total);
     if (status == POLKA_OK) status = check_unique(log, all, total); /* the same on all ranks */
-    if (status == POLKA_OK) status = write_all_models(log, all, total, first_agent, count, models);
+    if (status == POLKA_OK) status = write_all_models(log, all, total, agents, count, models);
     free(mine);
     free(all);
     status = polka_h5log_agree(log, status);

@@ -1,6 +1,10 @@
-/* The run file's writer: creation, one row per log step, closing. Collective throughout:
- * after every collective HDF5 call the ranks agree on a status, so that a failure on one
- * rank stops every rank at the same point instead of leaving the others in a collective. */
+/* The run file's writer: creation, one row per log step, closing. Collective throughout.
+ * Creating and closing agree on a status after every collective HDF5 call, so that a failure
+ * on one rank stops every rank at the same point instead of leaving the others in a
+ * collective. A row takes a few dozen collective HDF5 calls and is written at every log
+ * step: it is agreed once, after its last call (polka_h5log_append_agents; a rank stops at
+ * its first HDF5 error and waits at most POLKA_NET_FAILED_WAIT for the others, as with any
+ * failure inside a library's collective call). */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -203,13 +207,14 @@ polka_status polka_h5log_create(const char *path, MPI_Comm comm, size_t agents, 
 
 /* ---- appending a row --------------------------------------------------------------------- */
 
-static polka_status check_append(const polka_h5log *log, size_t first_agent, size_t count,
+static polka_status check_append(const polka_h5log *log, const size_t *agents, size_t count,
                                  const double *values) {
     POLKA_CHECK(log->broken == POLKA_OK, POLKA_ERR_HDF5,
                 "run file '%s' is unusable after an earlier error", log->path);
-    POLKA_CHECK(first_agent <= log->agents && count <= log->agents - first_agent, POLKA_ERR_ARG,
-                "run file '%s': rank %d appends agents %zu..%zu of %zu", log->path, log->rank,
-                first_agent, first_agent + count, log->agents);
+    for (size_t a = 0; a < count; a++)
+        POLKA_CHECK(agents[a] < log->agents && (a == 0 || agents[a] > agents[a - 1]), POLKA_ERR_ARG,
+                    "run file '%s': rank %d appends agents %zu..%zu of %zu", log->path, log->rank,
+                    agents[0], agents[count - 1] + 1, log->agents);
     POLKA_CHECK(count == 0 || values != NULL, POLKA_ERR_ARG, "run file '%s': no values", log->path);
     return POLKA_OK;
 }
@@ -221,11 +226,13 @@ static polka_status extend(polka_h5log *log, hid_t dataset, const char *name) {
     return POLKA_OK;
 }
 
+/* Every dataset one row longer. Not agreed (see polka_h5log_append_agents): a rank stops at
+ * its first error, every rank takes the same calls otherwise. */
 static polka_status extend_all(polka_h5log *log) {
-    polka_status status = polka_h5log_agree(log, extend(log, log->round, "round"));
-    if (status == POLKA_OK) status = polka_h5log_agree(log, extend(log, log->samples, "samples"));
+    polka_status status = extend(log, log->round, "round");
+    if (status == POLKA_OK) status = extend(log, log->samples, "samples");
     for (size_t m = 0; m < log->metric_count && status == POLKA_OK; m++)
-        status = polka_h5log_agree(log, extend(log, log->columns[m], log->names[m]));
+        status = extend(log, log->columns[m], log->names[m]);
     return status;
 }
 
@@ -234,11 +241,27 @@ typedef struct {
     hid_t mem1, file1, mem2, file2;
 } row_spaces;
 
-static polka_status select_row(const polka_h5log *log, size_t first_agent, size_t count,
+/* This rank's cells of row `row`: one hyperslab per run of consecutive agents (one for a
+ * block of agents; a point selection would make HDF5's collective write far slower). The
+ * agents increase, so the file's order of the cells is the order of the values. */
+static int select_agents(hid_t space, size_t row, const size_t *agents, size_t count) {
+    int failed = 0;
+    H5S_seloper_t op = H5S_SELECT_SET;
+    for (size_t a = 0; a < count && !failed;) {
+        size_t end = a + 1;
+        while (end < count && agents[end] == agents[end - 1] + 1) end++;
+        hsize_t start[2] = {row, agents[a]}, block[2] = {1, end - a};
+        failed = H5Sselect_hyperslab(space, op, start, NULL, block, NULL) < 0;
+        op = H5S_SELECT_OR;
+        a = end;
+    }
+    return failed;
+}
+
+static polka_status select_row(const polka_h5log *log, const size_t *agents, size_t count,
                                row_spaces *s) {
     hsize_t one = 1, n = count > 0 ? count : 1, rows = log->rows + 1;
-    hsize_t dims[2] = {rows, log->agents}, start[2] = {log->rows, first_agent};
-    hsize_t block[2] = {1, count}, at = log->rows;
+    hsize_t dims[2] = {rows, log->agents}, at = log->rows;
     s->mem1 = H5Screate_simple(1, &one, NULL);
     s->file1 = H5Screate_simple(1, &rows, NULL);
     s->mem2 = H5Screate_simple(1, &n, NULL);
@@ -248,7 +271,7 @@ static polka_status select_row(const polka_h5log *log, size_t first_agent, size_
     int failed = log->rank == 0 ? H5Sselect_elements(s->file1, H5S_SELECT_SET, 1, &at) < 0
                                 : H5Sselect_none(s->file1) < 0 || H5Sselect_none(s->mem1) < 0;
     if (count > 0)
-        failed |= H5Sselect_hyperslab(s->file2, H5S_SELECT_SET, start, NULL, block, NULL) < 0;
+        failed |= select_agents(s->file2, log->rows, agents, count);
     else
         failed |= H5Sselect_none(s->file2) < 0 || H5Sselect_none(s->mem2) < 0;
     if (failed) return polka_h5_fail("select a row of", NULL, log->path);
@@ -269,17 +292,15 @@ static polka_status write_cells(polka_h5log *log, hid_t dataset, const char *nam
     return POLKA_OK;
 }
 
+/* Not agreed, like extend_all. */
 static polka_status write_row(polka_h5log *log, const row_spaces *s, double round, double samples,
                               size_t count, const double *values) {
-    polka_status status =
-        polka_h5log_agree(log, write_cells(log, log->round, "round", s->mem1, s->file1, &round));
+    polka_status status = write_cells(log, log->round, "round", s->mem1, s->file1, &round);
     if (status == POLKA_OK)
-        status = polka_h5log_agree(
-            log, write_cells(log, log->samples, "samples", s->mem1, s->file1, &samples));
+        status = write_cells(log, log->samples, "samples", s->mem1, s->file1, &samples);
     for (size_t m = 0; m < log->metric_count && status == POLKA_OK; m++) {
         for (size_t a = 0; a < count; a++) log->scratch[a] = values[a * log->metric_count + m];
-        status = polka_h5log_agree(
-            log, write_cells(log, log->columns[m], log->names[m], s->mem2, s->file2, log->scratch));
+        status = write_cells(log, log->columns[m], log->names[m], s->mem2, s->file2, log->scratch);
     }
     return status;
 }
@@ -290,19 +311,44 @@ polka_status polka_h5log_flush(polka_h5log *log) {
     return POLKA_OK;
 }
 
-polka_status polka_h5log_append(polka_h5log *log, double round, double samples, size_t first_agent,
-                                size_t count, const double *values) {
-    POLKA_CALL(polka_h5log_agree(log, check_append(log, first_agent, count, values)));
+/* A row of a rank whose arguments were bad still joins every collective call, with no cells. */
+static polka_status append_row(polka_h5log *log, double round, double samples, const size_t *agents,
+                               size_t count, const double *values) {
+    polka_status checked = check_append(log, agents, count, values);
+    if (checked != POLKA_OK && log->broken != POLKA_OK) return checked;
+    if (checked != POLKA_OK) count = 0;
     row_spaces s = {H5I_INVALID_HID, H5I_INVALID_HID, H5I_INVALID_HID, H5I_INVALID_HID};
-    polka_status status = polka_h5log_agree(log, select_row(log, first_agent, count, &s));
+    polka_status status = select_row(log, agents, count, &s);
     if (status == POLKA_OK) {
         status = extend_all(log);
         if (status == POLKA_OK) log->rows++;
         if (status != POLKA_OK) log->broken = status;
     }
     if (status == POLKA_OK) status = write_row(log, &s, round, samples, count, values);
-    if (status == POLKA_OK) status = polka_h5log_agree(log, polka_h5log_flush(log));
-    return polka_h5_first(status, close_row(&s, log->path));
+    if (status == POLKA_OK) status = polka_h5log_flush(log);
+    status = polka_h5_first(status, close_row(&s, log->path));
+    return polka_h5_first(checked, status);
+}
+
+polka_status polka_h5log_append_agents(polka_h5log *log, double round, double samples,
+                                       const size_t *agents, size_t count, const double *values) {
+    return append_row(log, round, samples, agents, count, values);
+}
+
+polka_status polka_h5log_append(polka_h5log *log, double round, double samples, size_t first_agent,
+                                size_t count, const double *values) {
+    size_t *agents = malloc((count ? count : 1) * sizeof *agents);
+    polka_status status =
+        agents ? POLKA_OK : polka_error_set(POLKA_ERR_MEM, "out of memory for %zu agents", count);
+    for (size_t a = 0; agents && a < count; a++) agents[a] = first_agent + a;
+    if (status == POLKA_OK) status = check_append(log, agents, count, values);
+    status = polka_h5log_agree(log, status); /* a bad argument leaves the file as it was */
+    if (status == POLKA_OK) {
+        status = polka_h5log_agree(log, append_row(log, round, samples, agents, count, values));
+        if (status != POLKA_OK) log->broken = status; /* the ranks' rows may differ now */
+    }
+    free(agents);
+    return status;
 }
 
 /* ---- closing ------------------------------------------------------------------------------ */

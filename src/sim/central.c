@@ -98,7 +98,7 @@ static polka_status central_restore(void *context, size_t k, const polka_state *
 
 static polka_status central_save_fn(void *context, const polka_sim_point *point, int signal) {
     central_run *run = context;
-    return polka_sim_save(run->plan, MPI_COMM_SELF, 1, 0, 1, central_save, run, &run->log, point,
+    return polka_sim_save(run->plan, MPI_COMM_SELF, 1, NULL, 1, central_save, run, &run->log, point,
                           signal);
 }
 
@@ -136,8 +136,8 @@ polka_status polka_sim_run_centralized(const polka_plan *plan, size_t agents,
     run.start = polka_now();
     polka_sim_point from = {.next_log = (double)plan->run.log_every};
     if (status == POLKA_OK)
-        status =
-            polka_sim_resume(plan, MPI_COMM_SELF, 1, 0, 1, central_restore, &run, &run.log, &from);
+        status = polka_sim_resume(plan, MPI_COMM_SELF, 1, NULL, 1, central_restore, &run, &run.log,
+                                  &from);
     if (status == POLKA_OK)
         status = polka_sim_loop(plan, polka_stream_facts(stream)->n_train, batch, central_round,
                                 central_log, central_save_fn, &from, &run, hooks, summary);
@@ -145,7 +145,7 @@ polka_status polka_sim_run_centralized(const polka_plan *plan, size_t agents,
     if (status == POLKA_OK) {
         const polka_model *model = polka_learner_model(run.learner);
         double stages[4] = {run.time_compute, 0.0, run.time_update, summary->seconds};
-        status = polka_netlog_finish_h5(&run.log, 0, 1, &model, stages);
+        status = polka_netlog_finish_h5(&run.log, NULL, 1, &model, stages);
     }
     polka_netlog_abandon_h5(&run.log);
     polka_status closed = polka_netlog_close(&run.log);

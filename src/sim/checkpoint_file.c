@@ -182,8 +182,8 @@ static polka_status unpack_states(const unsigned char *at, size_t size, size_t f
     return POLKA_OK;
 }
 
-/* Every agent's state on rank 0 (all[]): its own agents' as they are (rank 0 holds agents
- * 0 .. count − 1), the others' packed, gathered and unpacked. */
+/* Every agent's state on rank 0 (all[], rank by rank): its own agents' as they are, the
+ * others' packed, gathered and unpacked. */
 static polka_status gather_states(MPI_Comm comm, size_t agents, size_t count,
                                   polka_state *const *mine, polka_state **all) {
     int rank = 0, size = 1;
@@ -220,16 +220,21 @@ static polka_status gather_states(MPI_Comm comm, size_t agents, size_t count,
 }
 
 polka_status polka_ckpt_write(const polka_plan *plan, MPI_Comm comm, const polka_sim_point *point,
-                              size_t agents, size_t first, size_t count, polka_state *const *states,
-                              const polka_history *history, int signal) {
+                              size_t agents, const size_t *order, size_t count,
+                              polka_state *const *states, const polka_history *history,
+                              int signal) {
     int rank = 0;
     MPI_Comm_rank(comm, &rank);
-    polka_state **all = rank == 0 ? calloc(agents ? agents : 1, sizeof *all) : NULL;
-    polka_status status =
-        rank == 0 && all == NULL ? polka_error_set(POLKA_ERR_MEM, "out of memory") : POLKA_OK;
+    size_t n = agents ? agents : 1;
+    polka_state **ranked = rank == 0 ? calloc(n, sizeof *ranked) : NULL; /* rank by rank */
+    polka_state **all = rank == 0 ? calloc(n, sizeof *all) : NULL;       /* by agent id */
+    polka_status status = rank == 0 && (all == NULL || ranked == NULL)
+                              ? polka_error_set(POLKA_ERR_MEM, "out of memory")
+                              : POLKA_OK;
     status = polka_net_agree(comm, status);
-    if (status == POLKA_OK) status = gather_states(comm, agents, count, states, all);
+    if (status == POLKA_OK) status = gather_states(comm, agents, count, states, ranked);
     if (status == POLKA_OK && rank == 0) {
+        for (size_t k = 0; k < agents; k++) all[order ? order[k] : k] = ranked[k];
         char path[POLKA_PATH_LEN], tmp[POLKA_PATH_LEN + 16];
         polka_ckpt_path(plan, path, sizeof path);
         snprintf(tmp, sizeof tmp, "%s.tmp", path);
@@ -237,8 +242,8 @@ polka_status polka_ckpt_write(const polka_plan *plan, MPI_Comm comm, const polka
         if (status == POLKA_OK) status = rename_over(tmp, path);
         if (status != POLKA_OK) unlink(tmp);
     }
-    for (size_t a = count; all && a < agents; a++) polka_state_free(&all[a]); /* not rank 0's */
+    for (size_t k = count; ranked && k < agents; k++) polka_state_free(&ranked[k]); /* others' */
+    free(ranked);
     free(all);
-    (void)first; /* rank 0's agents come first: block placement */
     return polka_net_agree(comm, status);
 }

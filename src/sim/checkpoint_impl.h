@@ -55,13 +55,15 @@ void polka_ckpt_path(const polka_plan *plan, char *out, size_t size);
 polka_status polka_ckpt_settings_text(const polka_plan *plan, char **out);
 
 /*
- * Collective over comm: writes the checkpoint of plan at point (this rank's agents
- * first .. first + count − 1 with their states; history on rank 0) to a temporary file
- * renamed over the checkpoint (a kill while writing leaves the previous one whole).
+ * Collective over comm: writes the checkpoint of plan at point (this rank's count agents with
+ * their states; history on rank 0) to a temporary file renamed over the checkpoint (a kill
+ * while writing leaves the previous one whole). The agents are named by id: order lists
+ * every rank's agent ids, rank by rank (NULL: 0 .. agents − 1), so that a run on other ranks
+ * or with another placement finds its agents.
  */
 polka_status polka_ckpt_write(const polka_plan *plan, MPI_Comm comm, const polka_sim_point *point,
-                              size_t agents, size_t first, size_t count, polka_state *const *states,
-                              const polka_history *history, int signal);
+                              size_t agents, const size_t *order, size_t count,
+                              polka_state *const *states, const polka_history *history, int signal);
 
 /* A checkpoint opened for a resumed run (not collective: each rank opens it). */
 typedef struct polka_ckpt_s polka_ckpt;

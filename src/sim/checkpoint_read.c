@@ -25,7 +25,8 @@ static int may_change(const char *key) {
                                        "run.watchdog",
                                        "run.checkpoint",
                                        "run.checkpoint_every",
-                                       "run.checkpoint_seconds"};
+                                       "run.checkpoint_seconds",
+                                       "net.placement"};
     for (size_t k = 0; k < POLKA_COUNT(keys); k++)
         if (strcmp(key, keys[k]) == 0) return 1;
     return 0;
@@ -100,7 +101,7 @@ static polka_status compare_settings(const polka_ckpt *ckpt, const char *saved, 
         POLKA_CHECK(may_change(key) || (la == lb && strncmp(a, b, la) == 0), POLKA_ERR_ARG,
                     "cannot resume from '%s': it was written with another configuration: "
                     "'%.*s' there, '%.*s' here (only run.passes, run.output, run.csv, "
-                    "run.watchdog and run.checkpoint* may change)",
+                    "run.watchdog, run.checkpoint* and net.placement may change)",
                     ckpt->path, (int)la, a, (int)lb, b);
         a += la + (a[la] == '\n'), b += lb + (b[lb] == '\n');
     }

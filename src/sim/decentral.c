@@ -1,7 +1,8 @@
 /*
  * The greedy projected penalty method over MPI (paper 003): net.agents agents placed on the
- * ranks in contiguous blocks (one per rank by default), neighbours on the same rank by
- * memory, across ranks through one message per neighbouring rank and phase (halo.c).
+ * ranks by net.placement (placement.c: contiguous blocks or graph parts; one per rank by
+ * default), neighbours on the same rank by memory, across ranks through one message per
+ * neighbouring rank and phase (halo.c). An agent is its id wherever it is placed.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -22,29 +23,32 @@ typedef struct {
     const polka_data_facts *facts; /* the stream's */
     MPI_Comm comm;
     int rank, size;
-    size_t agents;      /* in the whole network */
-    polka_graph *graph; /* the current epoch's */
+    size_t agents;             /* in the whole network */
+    polka_graph *graph;        /* the current epoch's */
+    polka_placement placement; /* the agents' ranks, from the first graph */
     polka_faults faults;
     polka_halo halo;
     size_t point_block, value_block; /* doubles per agent and neighbouring rank */
-    polka_agent *local;              /* halo.count agents: first .. first + count − 1 */
+    polka_agent *local;              /* halo.count agents */
+    const size_t *ids;               /* their agent numbers, increasing (the placement's) */
     polka_stream *stream;
     polka_dataset test;
     polka_dataset scored; /* the test points of the current log step (run.log_test) */
     polka_exchange *exchange;
     polka_netlog log;
     size_t outputs;
-    double *f, *fbar;          /* kept test values (local agents × n_test × C), the average */
-    int keep;                  /* 1: f holds every local agent's test values */
-    polka_agent_metrics *mine; /* the local agents' */
-    polka_agent_metrics *all;  /* rank 0: every agent's */
-    int *counts, *displs;      /* rank 0: the metrics gathered from each rank */
+    double *f, *fbar;              /* kept test values (local agents × n_test × C), the average */
+    int keep;                      /* 1: f holds every local agent's test values */
+    polka_agent_metrics *mine;     /* the local agents' */
+    polka_agent_metrics *all;      /* rank 0: every agent's, by agent id */
+    polka_agent_metrics *gathered; /* rank 0: every agent's, rank by rank (placement.ids) */
+    int *counts, *displs;          /* rank 0: the metrics gathered from each rank */
     double time_exchange;
 } mpi_run;
 
 /* The halo and the exchange of the current graph (collective; the caller agrees). */
 static polka_status connect(mpi_run *run) {
-    POLKA_CALL(polka_halo_create(run->graph, run->rank, run->size, run->point_block,
+    POLKA_CALL(polka_halo_create(run->graph, &run->placement, run->rank, run->point_block,
                                  run->value_block, &run->halo));
     return polka_exchange_create(run->comm, run->halo.ranks, run->halo.degree, &run->exchange);
 }
@@ -122,7 +126,13 @@ static polka_status average_test_values(mpi_run *run) {
     return status;
 }
 
-/* A log step (collective): test metrics of every agent, gathered on rank 0, and the run file. */
+/*
+ * A log step (collective): test metrics of every agent, gathered on rank 0, and the run
+ * file. One agreement for it all, at the end: the average's reduction and the gather run on
+ * every rank whatever happened locally, and the run file's row is not agreed on its own
+ * (polka_netlog_write_h5), so a log step costs three collectives of polka's (and the run
+ * file's HDF5 calls), not one agreement per HDF5 call.
+ */
 static polka_status mpi_log_step(mpi_run *run, size_t round, double samples,
                                  polka_sim_summary *summary) {
     polka_stream_test_now(run->stream, samples, &run->test); /* drift: the present distribution */
@@ -136,14 +146,16 @@ static polka_status mpi_log_step(mpi_run *run, size_t round, double samples,
             polka_agent_collect(agent, &run->scored, f, run->fbar, &run->mine[a]);
     }
     int count = (int)(run->halo.count * POLKA_METRICS_DOUBLES);
-    POLKA_CALL(polka_net_check(MPI_Gatherv(run->mine, count, MPI_DOUBLE, run->all, run->counts,
+    POLKA_CALL(polka_net_check(MPI_Gatherv(run->mine, count, MPI_DOUBLE, run->gathered, run->counts,
                                            run->displs, MPI_DOUBLE, 0, run->comm),
                                "MPI_Gatherv"));
+    for (size_t k = 0; run->rank == 0 && k < run->agents; k++)
+        run->all[run->placement.ids[k]] = run->gathered[k];
     if (status == POLKA_OK && run->rank == 0)
         status = polka_netlog_step(&run->log, round, samples, run->all, summary);
-    POLKA_CALL(polka_net_agree(run->comm, status));
-    return polka_netlog_append_h5(&run->log, round, samples, run->halo.first, run->halo.count,
-                                  run->mine);
+    polka_status written =
+        polka_netlog_write_h5(&run->log, round, samples, run->ids, run->halo.count, run->mine);
+    return polka_net_agree(run->comm, status != POLKA_OK ? status : written);
 }
 
 static polka_status mpi_round_fn(void *context, uint64_t t, int *wish) {
@@ -152,7 +164,7 @@ static polka_status mpi_round_fn(void *context, uint64_t t, int *wish) {
 
 static polka_status mpi_save_fn(void *context, const polka_sim_point *point, int signal) {
     mpi_run *run = context;
-    return polka_sim_save(run->plan, run->comm, run->agents, run->halo.first, run->halo.count,
+    return polka_sim_save(run->plan, run->comm, run->agents, run->placement.ids, run->halo.count,
                           polka_agents_save, run->local, &run->log, point, signal);
 }
 
@@ -161,18 +173,19 @@ static polka_status mpi_log_fn(void *context, size_t round, double samples,
     return mpi_log_step(context, round, samples, summary);
 }
 
-/* Rank 0 gathers every agent's metrics: the counts and offsets of each rank's block. */
+/* Rank 0 gathers every agent's metrics: the counts and offsets of each rank's agents. */
 static polka_status gather_layout(mpi_run *run) {
     size_t n = run->agents, per = POLKA_METRICS_DOUBLES;
     run->all = malloc(n * sizeof *run->all);
+    run->gathered = malloc(n * sizeof *run->gathered);
     run->counts = malloc((size_t)run->size * sizeof *run->counts);
     run->displs = malloc((size_t)run->size * sizeof *run->displs);
-    POLKA_CHECK(run->all && run->counts && run->displs, POLKA_ERR_MEM,
+    POLKA_CHECK(run->all && run->gathered && run->counts && run->displs, POLKA_ERR_MEM,
                 "out of memory for the metrics of %zu agents", n);
     for (int r = 0; r < run->size; r++) {
-        size_t first = polka_block_first(n, run->size, r);
-        run->displs[r] = (int)(first * per);
-        run->counts[r] = (int)((polka_block_first(n, run->size, r + 1) - first) * per);
+        const size_t *start = run->placement.start;
+        run->displs[r] = (int)(start[r] * per);
+        run->counts[r] = (int)((start[r + 1] - start[r]) * per);
     }
     return POLKA_OK;
 }
@@ -191,29 +204,25 @@ static polka_status alloc_metrics(mpi_run *run) {
 /* Everything a rank needs before the loop; the status is agreed by the caller. */
 static polka_status mpi_setup(mpi_run *run, const polka_sim_hooks *hooks) {
     const polka_plan *plan = run->plan;
-    size_t first = polka_block_first(run->agents, run->size, run->rank);
-    size_t count = polka_block_first(run->agents, run->size, run->rank + 1) - first;
-    size_t *ids = malloc((count ? count : 1) * sizeof *ids);
-    POLKA_CHECK(ids, POLKA_ERR_MEM, "out of memory for %zu agents", count);
-    for (size_t a = 0; a < count; a++) ids[a] = first + a;
-    polka_status status =
-        polka_stream_create_for(plan, run->agents, plan->learner.batch, ids, count, &run->stream);
-    free(ids);
-    POLKA_CALL(status);
+    POLKA_CALL(polka_placement_create(plan, run->graph, run->size, &run->placement));
+    size_t count = 0;
+    run->ids = polka_placement_agents(&run->placement, run->rank, &count);
+    POLKA_CALL(polka_stream_create_for(plan, run->agents, plan->learner.batch, run->ids, count,
+                                       &run->stream));
     run->facts = polka_stream_facts(run->stream);
     run->local = calloc(count ? count : 1, sizeof *run->local);
     POLKA_CHECK(run->local, POLKA_ERR_MEM, "out of memory for %zu agents", count);
     POLKA_CALL(polka_faults_create(plan, run->agents, &run->faults));
     for (size_t a = 0; a < count; a++)
         POLKA_CALL(polka_agent_init(&run->local[a], plan, run->facts, run->graph, &run->faults,
-                                    first + a));
+                                    run->ids[a]));
     /* the blocks an agent sends (as polka_agent_init sizes them; also on a rank without agents) */
     size_t batch = plan->learner.batch, dim = run->facts->dim;
     run->outputs = polka_loss_outputs(plan->learner.params.loss.kind, run->facts->classes);
     size_t payload = dim + (plan->net.penalty == POLKA_PENALTY_SYMMETRIC ? run->outputs : 0);
     run->point_block = batch * payload;
     run->value_block = batch * run->outputs;
-    POLKA_CALL(polka_halo_create(run->graph, run->rank, run->size, run->point_block,
+    POLKA_CALL(polka_halo_create(run->graph, &run->placement, run->rank, run->point_block,
                                  run->value_block, &run->halo));
     POLKA_CALL(polka_stream_test_set(run->stream, &run->test));
     POLKA_CALL(alloc_metrics(run));
@@ -226,6 +235,7 @@ static void mpi_teardown(mpi_run *run) {
     for (size_t a = 0; run->local && a < run->halo.count; a++) polka_agent_free(&run->local[a]);
     free(run->local);
     polka_halo_free(&run->halo);
+    polka_placement_free(&run->placement);
     polka_stream_free(&run->stream);
     polka_dataset_free(&run->test);
     polka_faults_free(&run->faults);
@@ -234,6 +244,7 @@ static void mpi_teardown(mpi_run *run) {
     free(run->fbar);
     free(run->mine);
     free(run->all);
+    free(run->gathered);
     free(run->counts);
     free(run->displs);
 }
@@ -249,19 +260,19 @@ static polka_status mpi_finish(mpi_run *run, const polka_sim_summary *summary) {
         stages[2] += run->local[a].time_update;
     }
     stages[1] = count ? run->local[0].time_exchange : 0.0;
-    polka_status status =
-        models ? polka_netlog_finish_h5(&run->log, run->halo.first, count, models, stages)
-               : polka_error_set(POLKA_ERR_MEM, "out of memory");
+    polka_status status = models
+                              ? polka_netlog_finish_h5(&run->log, run->ids, count, models, stages)
+                              : polka_error_set(POLKA_ERR_MEM, "out of memory");
     free(models);
     return status;
 }
 
-/* Copies of the local agents' final models into models[first ..] (models: all agents). */
+/* Copies of the local agents' final models into models[id] (models: all agents). */
 static polka_status copy_models(const mpi_run *run, polka_model **models) {
     polka_status status = POLKA_OK;
     for (size_t a = 0; a < run->halo.count && status == POLKA_OK; a++)
-        status = polka_model_clone(polka_learner_model(run->local[a].learner),
-                                   &models[run->halo.first + a]);
+        status =
+            polka_model_clone(polka_learner_model(run->local[a].learner), &models[run->ids[a]]);
     return status;
 }
 
@@ -269,8 +280,7 @@ static polka_status copy_models(const mpi_run *run, polka_model **models) {
 static polka_status check_models(const mpi_run *run) {
     polka_status status = POLKA_OK;
     for (size_t a = 0; a < run->halo.count && status == POLKA_OK; a++)
-        status =
-            polka_sim_check_finite(polka_learner_model(run->local[a].learner), run->halo.first + a);
+        status = polka_sim_check_finite(polka_learner_model(run->local[a].learner), run->ids[a]);
     return status;
 }
 
@@ -288,6 +298,13 @@ static polka_status rank_traffic(const mpi_run *run, uint64_t first_round,
     summary->rank_bytes_per_round = total / (double)run->size;
     summary->rank_bytes_per_round_max = most;
     return POLKA_OK;
+}
+
+/* Collective: the edges of the first graph and those the placement cuts, in the run file. */
+static polka_status placement_attrs(mpi_run *run) {
+    if (run->log.h5 == NULL) return POLKA_OK;
+    POLKA_CALL(polka_h5log_config_u64(run->log.h5, "edges", run->placement.edges));
+    return polka_h5log_config_u64(run->log.h5, "edges_cut", run->placement.cut);
 }
 
 /* The graph, checked for this run; the status is the same on every rank. */
@@ -311,18 +328,21 @@ polka_status polka_sim_run_decentralized(const polka_plan *plan, MPI_Comm comm,
     /* from here on every rank takes the same branches: the statuses are agreed */
     if (status == POLKA_OK)
         status = polka_netlog_open_h5(&run.log, plan, run.facts, comm, run.agents, run.graph);
+    if (status == POLKA_OK) status = placement_attrs(&run);
     if (status == POLKA_OK)
         status = polka_net_agree(
             comm, polka_exchange_create(comm, run.halo.ranks, run.halo.degree, &run.exchange));
     polka_sim_point from = {.next_log = (double)plan->run.log_every};
     if (status == POLKA_OK) status = resume_epoch(&run);
     if (status == POLKA_OK)
-        status = polka_sim_resume(plan, comm, run.agents, run.halo.first, run.halo.count,
+        status = polka_sim_resume(plan, comm, run.agents, run.ids, run.halo.count,
                                   polka_agents_restore, run.local, &run.log, &from);
     if (status == POLKA_OK)
         status = polka_sim_loop(plan, run.facts->n_train, run.agents * plan->learner.batch,
                                 mpi_round_fn, mpi_log_fn, mpi_save_fn, &from, &run, hooks, summary);
     summary->agents = run.agents;
+    summary->edges = run.placement.edges;
+    summary->edges_cut = run.placement.cut;
     if (status == POLKA_OK) status = polka_net_agree(comm, check_models(&run));
     if (status == POLKA_OK) status = rank_traffic(&run, from.round, summary);
     polka_status closed = run.rank == 0 ? polka_netlog_close(&run.log) : POLKA_OK;

@@ -3,16 +3,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-size_t polka_block_first(size_t n, int p, int r) {
-    return n * (size_t)r / (size_t)p;
+static int owner_of(const polka_halo *h, size_t i) {
+    return h->placement->owner[i];
 }
 
-/* The rank of agent i: blocks are contiguous and increasing. */
-static int owner_of(const polka_halo *h, size_t i) {
-    int r = (int)(i * (size_t)h->size / h->agents);
-    while (r + 1 < h->size && polka_block_first(h->agents, h->size, r + 1) <= i) r++;
-    while (r > 0 && polka_block_first(h->agents, h->size, r) > i) r--;
-    return r;
+/* The local index of agent j, or −1 when it is on another rank. */
+static long local_of(const polka_halo *h, size_t j) {
+    return owner_of(h, j) == h->rank ? (long)h->placement->index[j] : -1;
 }
 
 /* Where agent a sits in agent j's neighbour list. */
@@ -37,7 +34,7 @@ static polka_status alloc_lists(polka_halo *h, const polka_graph *graph) {
     POLKA_CHECK_ALLOC(h->slot_start);
     for (size_t a = 0; a < h->count; a++) {
         h->slot_start[a] = slots;
-        slots += polka_graph_degree(graph, h->first + a);
+        slots += polka_graph_degree(graph, h->ids[a]);
     }
     h->slot_start[h->count] = slots;
     size_t s = slots ? slots : 1, q = (size_t)h->size;
@@ -79,7 +76,7 @@ static void find_ranks(polka_halo *h, const polka_graph *graph) {
     for (int r = 0; r < h->size; r++) {
         int near = 0;
         for (size_t a = 0; a < h->count && !near && r != h->rank; a++)
-            near = touches(h, graph, h->first + a, r);
+            near = touches(h, graph, h->ids[a], r);
         if (near) h->ranks[h->degree++] = r;
     }
 }
@@ -90,13 +87,14 @@ static void plan_points(polka_halo *h, const polka_graph *graph, int q, long *re
                         long *received) {
     int r = h->ranks[q];
     for (size_t a = 0; a < h->count; a++) {
-        if (!touches(h, graph, h->first + a, r)) continue;
+        if (!touches(h, graph, h->ids[a], r)) continue;
         h->point_send_rank[h->point_sends] = q;
         h->point_send[h->point_sends++] = a;
     }
-    size_t first = polka_block_first(h->agents, h->size, r),
-           end = polka_block_first(h->agents, h->size, r + 1);
-    for (size_t i = first; i < end; i++) {
+    size_t theirs = 0;
+    const size_t *ids = polka_placement_agents(h->placement, r, &theirs);
+    for (size_t b = 0; b < theirs; b++) {
+        size_t i = ids[b];
         if (!touches(h, graph, i, h->rank)) continue;
         h->point_block_rank[*received] = q;
         remote_block[i] = (*received)++;
@@ -108,8 +106,8 @@ static void plan_points(polka_halo *h, const polka_graph *graph, int q, long *re
 static void plan_values(polka_halo *h, const polka_graph *graph, int q, long *received) {
     int r = h->ranks[q];
     for (size_t a = 0; a < h->count; a++) {
-        const size_t *list = polka_graph_neighbors(graph, h->first + a);
-        for (size_t k = 0; k < polka_graph_degree(graph, h->first + a); k++) {
+        const size_t *list = polka_graph_neighbors(graph, h->ids[a]);
+        for (size_t k = 0; k < polka_graph_degree(graph, h->ids[a]); k++) {
             if (owner_of(h, list[k]) != r) continue;
             h->value_block_slot[*received] = h->slot_start[a] + k;
             h->value_block_rank[*received] = q;
@@ -117,14 +115,16 @@ static void plan_values(polka_halo *h, const polka_graph *graph, int q, long *re
             h->slot_rank[h->slot_start[a] + k] = q;
         }
     }
-    size_t first = polka_block_first(h->agents, h->size, r),
-           end = polka_block_first(h->agents, h->size, r + 1);
-    for (size_t i = first; i < end; i++) {
+    size_t theirs = 0;
+    const size_t *ids = polka_placement_agents(h->placement, r, &theirs);
+    for (size_t b = 0; b < theirs; b++) {
+        size_t i = ids[b];
         const size_t *list = polka_graph_neighbors(graph, i);
         for (size_t k = 0; k < polka_graph_degree(graph, i); k++) {
             size_t j = list[k];
-            if (j < h->first || j >= h->first + h->count) continue;
-            h->value_send_agent[h->value_sends] = j - h->first;
+            long mine = local_of(h, j);
+            if (mine < 0) continue;
+            h->value_send_agent[h->value_sends] = (size_t)mine;
             h->value_send_rank[h->value_sends] = q;
             h->value_send_slot[h->value_sends++] = slot_of(graph, j, i);
         }
@@ -134,15 +134,15 @@ static void plan_values(polka_halo *h, const polka_graph *graph, int q, long *re
 /* The slots whose neighbour is on this rank read it in memory. */
 static void plan_local(polka_halo *h, const polka_graph *graph, const long *remote_block) {
     for (size_t a = 0; a < h->count; a++) {
-        const size_t *list = polka_graph_neighbors(graph, h->first + a);
-        for (size_t k = 0; k < polka_graph_degree(graph, h->first + a); k++) {
+        const size_t *list = polka_graph_neighbors(graph, h->ids[a]);
+        for (size_t k = 0; k < polka_graph_degree(graph, h->ids[a]); k++) {
             size_t j = list[k], slot = h->slot_start[a] + k;
-            int local = j >= h->first && j < h->first + h->count;
+            long mine = local_of(h, j);
             h->slot_agent[slot] = a;
-            if (local) h->slot_rank[slot] = -1;
-            h->point_from[slot] = local ? -1 - (long)(j - h->first) : remote_block[j];
-            h->local_slot[slot] = local ? slot_of(graph, j, h->first + a) : 0;
-            if (local) h->value_from[slot] = -1 - (long)(j - h->first);
+            if (mine >= 0) h->slot_rank[slot] = -1;
+            h->point_from[slot] = mine >= 0 ? -1 - mine : remote_block[j];
+            h->local_slot[slot] = mine >= 0 ? slot_of(graph, j, h->ids[a]) : 0;
+            if (mine >= 0) h->value_from[slot] = -1 - mine;
         }
     }
 }
@@ -173,17 +173,15 @@ static polka_status plan(polka_halo *h, const polka_graph *graph) {
     return POLKA_OK;
 }
 
-polka_status polka_halo_create(const polka_graph *graph, int rank, int ranks, size_t point_block,
-                               size_t value_block, polka_halo *halo) {
-    size_t n = polka_graph_nodes(graph);
-    *halo = (polka_halo){.agents = n,
-                         .first = polka_block_first(n, ranks, rank),
-                         .count = polka_block_first(n, ranks, rank + 1) -
-                                  polka_block_first(n, ranks, rank),
+polka_status polka_halo_create(const polka_graph *graph, const polka_placement *placement, int rank,
+                               size_t point_block, size_t value_block, polka_halo *halo) {
+    *halo = (polka_halo){.agents = polka_graph_nodes(graph),
+                         .placement = placement,
                          .rank = rank,
-                         .size = ranks,
+                         .size = placement->ranks,
                          .point_block = point_block,
                          .value_block = value_block};
+    halo->ids = polka_placement_agents(placement, rank, &halo->count);
     polka_status status = plan(halo, graph);
     if (status != POLKA_OK) polka_halo_free(halo);
     return status;

@@ -1,26 +1,26 @@
 /*
  * Many agents per rank: where each agent's neighbours are. The agents are placed on the ranks
- * in contiguous blocks; a neighbour on the same rank is read in memory, a neighbour on another
- * rank through the exchange's two phases (the points out, the values back), one message per
- * neighbouring rank and phase. Every list here is in a canonical order that both ends of an
- * edge compute alike from the graph, so no index travels.
+ * by a placement (placement_impl.h: blocks or graph parts); a neighbour on the same rank is read in
+ * memory, a neighbour on another rank through the exchange's two phases (the points out, the values
+ * back), one message per neighbouring rank and phase. Every list here is in a canonical order that
+ * both ends of an edge compute alike from the graph, so no index travels.
  */
 #ifndef POLKA_SIM_HALO_H
 #define POLKA_SIM_HALO_H
 
 #include "agent_impl.h"
 #include "polka/graph.h"
+#include "placement_impl.h"
 #include "polka/net.h"
 
-/** The first agent of rank r when n agents are placed on p ranks in contiguous blocks. */
-size_t polka_block_first(size_t n, int p, int r);
-
 typedef struct {
-    size_t agents, first, count;     /* all agents; this rank's block [first, first + count) */
-    int rank, size;                  /* this rank, and the ranks the agents are placed on */
-    int degree;                      /* neighbouring ranks */
-    int *ranks;                      /* degree, increasing */
-    size_t point_block, value_block; /* doubles per agent: batch × payload, batch × outputs */
+    size_t agents, count;             /* all agents; this rank's */
+    const polka_placement *placement; /* where every agent is (not owned) */
+    const size_t *ids;                /* this rank's agents: count ids, increasing */
+    int rank, size;                   /* this rank, and the ranks the agents are placed on */
+    int degree;                       /* neighbouring ranks */
+    int *ranks;                       /* degree, increasing */
+    size_t point_block, value_block;  /* doubles per agent: batch × payload, batch × outputs */
     /* The blocks that may cross, in canonical order; a round sends those whose message
      * exists (polka_agent_links), and each end knows which, so no index travels. */
     /* phase 1, the points: counts in doubles per neighbouring rank (this round's) */
@@ -53,11 +53,12 @@ typedef struct {
 } polka_halo;
 
 /**
- * Builds the halo of rank `rank` of `ranks` for the agents [first, first + count) of graph,
- * each sending point_block doubles and answering value_block doubles per neighbour.
+ * Builds the halo of rank `rank` for its agents of the placement (which must outlive the
+ * halo) on graph, each sending point_block doubles and answering value_block doubles per
+ * neighbour.
  */
-polka_status polka_halo_create(const polka_graph *graph, int rank, int ranks, size_t point_block,
-                               size_t value_block, polka_halo *halo);
+polka_status polka_halo_create(const polka_graph *graph, const polka_placement *placement, int rank,
+                               size_t point_block, size_t value_block, polka_halo *halo);
 void polka_halo_free(polka_halo *halo);
 
 /**

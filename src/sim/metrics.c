@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "polka/net.h"
 #include "sim_impl.h"
 
 static polka_status learner_rows(const void *learner, const double *x, size_t n, double *f) {
@@ -159,9 +160,33 @@ polka_status polka_netlog_step(polka_netlog *log, size_t round, double samples,
     return write_csv(log, round, samples, metrics);
 }
 
-polka_status polka_netlog_replay(polka_netlog *log, const polka_history *rows, size_t first,
+/* The run file's rows of a resumed run: this rank's agents' cells of each row (collective). */
+static polka_status replay_h5(polka_netlog *log, const polka_history *rows, const size_t *ids,
+                              size_t count) {
+    size_t *agents = malloc((count ? count : 1) * sizeof *agents);
+    polka_agent_metrics *mine = malloc((count ? count : 1) * sizeof *mine);
+    polka_status status =
+        agents && mine ? POLKA_OK : polka_error_set(POLKA_ERR_MEM, "out of memory");
+    for (size_t k = 0; agents && k < count; k++) agents[k] = ids ? ids[k] : k;
+    for (size_t r = 0; r < rows->rows && status == POLKA_OK; r++) {
+        const polka_agent_metrics *row =
+            (const polka_agent_metrics *)(rows->metrics + r * rows->width);
+        for (size_t k = 0; k < count; k++) mine[k] = row[agents[k]];
+        status = polka_net_agree(log->comm,
+                                 polka_netlog_write_h5(log, (size_t)rows->round[r],
+                                                       rows->samples[r], agents, count, mine));
+    }
+    free(agents);
+    free(mine);
+    return status;
+}
+
+polka_status polka_netlog_replay(polka_netlog *log, const polka_history *rows, const size_t *ids,
                                  size_t count) {
     size_t width = POLKA_METRICS_DOUBLES;
+    size_t last = count == 0 ? 0 : (ids ? ids[count - 1] : count - 1) + 1; /* ids increase */
+    POLKA_CHECK(rows->rows == 0 || rows->width >= last * width, POLKA_ERR_FORMAT,
+                "the checkpoint's metric rows do not fit this run's agents");
     for (size_t r = 0; r < rows->rows; r++) {
         const polka_agent_metrics *row =
             (const polka_agent_metrics *)(rows->metrics + r * rows->width);
@@ -173,17 +198,15 @@ polka_status polka_netlog_replay(polka_netlog *log, const polka_history *rows, s
                                          rows->metrics + r * rows->width));
             POLKA_CALL(write_csv(log, round, rows->samples[r], row));
         }
-        POLKA_CHECK(rows->width >= (first + count) * width, POLKA_ERR_FORMAT,
-                    "the checkpoint's metric rows do not fit this run's agents");
-        POLKA_CALL(polka_netlog_append_h5(log, round, rows->samples[r], first, count, row + first));
     }
-    return POLKA_OK;
+    return log->h5 ? replay_h5(log, rows, ids, count) : POLKA_OK;
 }
 
 polka_status polka_netlog_open_h5(polka_netlog *log, const polka_plan *plan,
                                   const polka_data_facts *facts, MPI_Comm comm, size_t agents,
                                   const polka_graph *graph) {
     if (plan->run.output[0] == '\0') return POLKA_OK;
+    log->comm = comm;
     int size = 1;
     MPI_Comm_size(comm, &size);
     const char *names[METRIC_COUNT], *descriptions[METRIC_COUNT];
@@ -200,26 +223,46 @@ polka_status polka_netlog_open_h5(polka_netlog *log, const polka_plan *plan,
     return status;
 }
 
+/* The metrics of count agents as rows of the run file's columns (free() them). */
+static double *metric_rows(size_t count, const polka_agent_metrics *metrics) {
+    double *rows = malloc((count ? count : 1) * METRIC_COUNT * sizeof *rows);
+    if (rows == NULL) return NULL;
+    for (size_t a = 0; a < count; a++)
+        for (size_t k = 0; k < METRIC_COUNT; k++)
+            rows[a * METRIC_COUNT + k] = metric_value(&metrics[a], k);
+    return rows;
+}
+
 polka_status polka_netlog_append_h5(polka_netlog *log, size_t round, double samples,
                                     size_t first_agent, size_t count,
                                     const polka_agent_metrics *metrics) {
     if (log->h5 == NULL) return POLKA_OK;
-    double *rows = malloc((count ? count : 1) * METRIC_COUNT * sizeof *rows);
+    double *rows = metric_rows(count, metrics);
     POLKA_CHECK_ALLOC(rows);
-    for (size_t a = 0; a < count; a++)
-        for (size_t k = 0; k < METRIC_COUNT; k++)
-            rows[a * METRIC_COUNT + k] = metric_value(&metrics[a], k);
     polka_status status =
         polka_h5log_append(log->h5, (double)round, samples, first_agent, count, rows);
     free(rows);
     return status;
 }
 
-polka_status polka_netlog_finish_h5(polka_netlog *log, size_t first_agent, size_t count,
+polka_status polka_netlog_write_h5(polka_netlog *log, size_t round, double samples,
+                                   const size_t *agents, size_t count,
+                                   const polka_agent_metrics *metrics) {
+    if (log->h5 == NULL) return POLKA_OK;
+    double *rows = metric_rows(count, metrics);
+    polka_status status =
+        polka_h5log_append_agents(log->h5, (double)round, samples, agents, rows ? count : 0, rows);
+    free(rows);
+    if (rows == NULL) return polka_error_set(POLKA_ERR_MEM, "out of memory for a log row");
+    return status;
+}
+
+polka_status polka_netlog_finish_h5(polka_netlog *log, const size_t *agents, size_t count,
                                     const polka_model *const *models, const double *stage_seconds) {
     if (log->h5 == NULL) return POLKA_OK;
     static const char *const stages[] = {"compute", "exchange", "update", "loop"};
-    polka_status status = polka_h5log_write_models(log->h5, first_agent, count, models);
+    polka_status status = agents ? polka_h5log_write_models_agents(log->h5, agents, count, models)
+                                 : polka_h5log_write_models(log->h5, 0, count, models);
     if (status == POLKA_OK) status = polka_h5log_write_timing(log->h5, 4, stages, stage_seconds);
     polka_status closed = polka_h5log_close(&log->h5);
     return status != POLKA_OK ? status : closed;

@@ -82,6 +82,7 @@ typedef struct {
     const char *csv_path; /* config->csv, for messages */
     size_t agents;
     polka_h5log *h5;
+    MPI_Comm comm;         /* the run file's (set with h5) */
     polka_history history; /* the rows of the log steps so far (where netlog_step runs) */
 } polka_netlog;
 
@@ -108,8 +109,17 @@ polka_status polka_netlog_append_h5(polka_netlog *log, size_t round, double samp
                                     size_t first_agent, size_t count,
                                     const polka_agent_metrics *metrics);
 
-/** Collective: the final models of this rank's agents and the timing stages; closes the file. */
-polka_status polka_netlog_finish_h5(polka_netlog *log, size_t first_agent, size_t count,
+/**
+ * Collective, not agreed (polka_h5log_append_agents): this rank's agents' metrics (the agents
+ * agents[0 .. count), increasing) as one row; the caller agrees the status once per log step.
+ */
+polka_status polka_netlog_write_h5(polka_netlog *log, size_t round, double samples,
+                                   const size_t *agents, size_t count,
+                                   const polka_agent_metrics *metrics);
+
+/** Collective: the final models of this rank's agents (agents[0 .. count), increasing; NULL:
+ *  0 .. count − 1) and the timing stages; closes the file. */
+polka_status polka_netlog_finish_h5(polka_netlog *log, const size_t *agents, size_t count,
                                     const polka_model *const *models, const double *stage_seconds);
 
 /** Collective: closes the run file after an error (NULL-safe). */
@@ -118,9 +128,10 @@ void polka_netlog_abandon_h5(polka_netlog *log);
 /**
  * A resumed run: the rows written before the checkpoint again, into the CSV file and the
  * history (where the log was opened, with rows of all agents) and into the run file (this
- * rank's agents first .. first + count − 1; collective when the run file is open).
+ * rank's agents ids[0 .. count), increasing, NULL: 0 .. count − 1; collective when the run
+ * file is open).
  */
-polka_status polka_netlog_replay(polka_netlog *log, const polka_history *rows, size_t first,
+polka_status polka_netlog_replay(polka_netlog *log, const polka_history *rows, const size_t *ids,
                                  size_t count);
 
 #endif

@@ -11,9 +11,14 @@
 
 static const char *const mode_names[] = {"decentralized", "centralized"};
 static const char *const penalty_names[] = {"paper", "symmetric"};
+static const char *const placement_names[] = {"block", "partition"};
 
 const char *polka_run_mode_name(polka_run_mode mode) {
     return polka_name_at(mode_names, POLKA_COUNT(mode_names), (int)mode);
+}
+
+const char *polka_placement_kind_name(polka_placement_kind kind) {
+    return polka_name_at(placement_names, POLKA_COUNT(placement_names), (int)kind);
 }
 
 const char *polka_penalty_kind_name(polka_penalty_kind kind) {
@@ -255,6 +260,10 @@ static polka_status plan_net(const polka_config *config, polka_net_spec *net) {
     POLKA_CALL(polka_name_find(config->penalty, penalty_names, POLKA_COUNT(penalty_names),
                                "net.penalty", &penalty));
     net->penalty = (polka_penalty_kind)penalty;
+    int placement;
+    POLKA_CALL(polka_name_find(config->placement, placement_names, POLKA_COUNT(placement_names),
+                               "net.placement", &placement));
+    net->placement = (polka_placement_kind)placement;
     PLAN_CHECK(config->c >= 0 ? NULL : "net.c must be >= 0");
     PLAN_CHECK(config->p >= 0 && config->p <= 1 ? NULL : "net.p must be in [0, 1]");
     PLAN_CHECK(config->radius > 0 ? NULL : "net.radius must be > 0");

@@ -107,7 +107,7 @@ static polka_status reference_round_fn(void *context, uint64_t t, int *wish) {
 
 static polka_status reference_save_fn(void *context, const polka_sim_point *point, int signal) {
     reference_run *run = context;
-    return polka_sim_save(run->plan, MPI_COMM_SELF, run->n, 0, run->n, polka_agents_save,
+    return polka_sim_save(run->plan, MPI_COMM_SELF, run->n, NULL, run->n, polka_agents_save,
                           run->agents, &run->log, point, signal);
 }
 
@@ -158,7 +158,7 @@ polka_status polka_sim_run_reference(const polka_plan *plan, size_t agents,
     polka_sim_point from = {.next_log = (double)plan->run.log_every};
     if (status == POLKA_OK) status = resume_epoch(&run);
     if (status == POLKA_OK)
-        status = polka_sim_resume(plan, MPI_COMM_SELF, agents, 0, agents, polka_agents_restore,
+        status = polka_sim_resume(plan, MPI_COMM_SELF, agents, NULL, agents, polka_agents_restore,
                                   run.agents, &run.log, &from);
     if (status == POLKA_OK)
         status = polka_sim_loop(plan, polka_stream_facts(run.stream)->n_train,

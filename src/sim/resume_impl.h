@@ -11,19 +11,23 @@ typedef polka_status (*polka_agent_save_fn)(void *context, size_t k, polka_state
 typedef polka_status (*polka_agent_restore_fn)(void *context, size_t k, const polka_state *state);
 
 /* Collective over comm: the checkpoint of the run at point, with the states of this rank's
- * agents first .. first + count − 1 and (where it is kept) the log's history. */
-polka_status polka_sim_save(const polka_plan *plan, MPI_Comm comm, size_t agents, size_t first,
-                            size_t count, polka_agent_save_fn save, void *context,
-                            const polka_netlog *log, const polka_sim_point *point, int signal);
+ * count agents and (where it is kept) the log's history. order: every rank's agent ids, rank
+ * by rank, as the placement lists them (NULL: 0 .. agents − 1, one rank or blocks). */
+polka_status polka_sim_save(const polka_plan *plan, MPI_Comm comm, size_t agents,
+                            const size_t *order, size_t count, polka_agent_save_fn save,
+                            void *context, const polka_netlog *log, const polka_sim_point *point,
+                            int signal);
 
 /*
  * Collective over comm, when plan->run.resume is set (else nothing): restores this rank's
- * agents from the checkpoint, writes the metric rows it holds into the (new) run file and CSV
- * file, and sets *from to where the loop goes on. The status is agreed.
+ * agents (ids[0 .. count), increasing; NULL: 0 .. count − 1) from the checkpoint, whatever
+ * the placement and the ranks it was written with (its agents are named by id), writes the metric
+ * rows it holds into the (new) run file and CSV file, and sets *from to where the loop goes on. The
+ * status is agreed.
  */
-polka_status polka_sim_resume(const polka_plan *plan, MPI_Comm comm, size_t agents, size_t first,
-                              size_t count, polka_agent_restore_fn restore, void *context,
-                              polka_netlog *log, polka_sim_point *from);
+polka_status polka_sim_resume(const polka_plan *plan, MPI_Comm comm, size_t agents,
+                              const size_t *ids, size_t count, polka_agent_restore_fn restore,
+                              void *context, polka_netlog *log, polka_sim_point *from);
 
 /* The rounds the checkpoint plan->run.resume was written after (0 when the run does not
  * resume); not collective. The graph of a time-varying network is the one of that round,
