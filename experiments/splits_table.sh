@@ -9,18 +9,18 @@
 #
 # DATA=fashion: the files and settings of experiments/configs/fashion_mnist.ini (installed by
 # experiments/need_fashion_mnist.sh), every rank reading only the rows its agents draw, for
-# PASSES [0.5] passes over the 60 000 images (30 000 samples, 938 rounds); centralized POLK
+# PASSES [1] pass over the 60 000 images (1875 rounds), as the config; centralized POLK
 # learns the union in the config's mini-batches of 2 (run.central_batch). The whole table
-# (25 runs and 5 histograms) then took 12.5 minutes of wall time on the shared 2-core machine
-# (load about 18), much of it the 16 ranks' start-up (each scans the whole file) and the
-# test evaluations (10 000 images, every LOG_EVERY [10000] samples and at the end); PASSES=1
-# about twice that.
+# (25 runs and 5 histograms) then took 21 minutes of wall time on the shared 2-core machine
+# (load about 15), much of it the 16 ranks' start-up (each scans the whole file) and the
+# test evaluations (10 000 images, every LOG_EVERY [10000] samples and at the end);
+# PASSES=0.5 took 12.5 minutes.
 #
 #   experiments/splits_table.sh     Environment: DATA [multidist], OUT [out/splits or
 #                                   out/splits_fashion], CS ["0 1"],
 #                                   SPLITS ["dirichlet:0.1 dirichlet:1 dirichlet:100 shards:1 shards:2"],
 #                                   POLKA [build/polka], LOG_EVERY [500; fashion 10000],
-#                                   PASSES [multidist 1; fashion 0.5]
+#                                   PASSES [1]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 polka=${POLKA:-$root/build/polka}
@@ -36,7 +36,7 @@ case ${DATA:-multidist} in
     fashion)
         "$root/experiments/need_fashion_mnist.sh"
         config=$root/experiments/configs/fashion_mnist.ini
-        out=${OUT:-$root/out/splits_fashion} log_every=${LOG_EVERY:-10000} passes=${PASSES:-0.5}
+        out=${OUT:-$root/out/splits_fashion} log_every=${LOG_EVERY:-10000} passes=${PASSES:-1}
         # mini-batches of the config's 2: in batches of a round (32 samples) KOMP at
         # K_p = 0.73 keeps no point at all (order 0, 90 % error)
         central_sets=(--set run.central_batch=2)
