@@ -251,6 +251,34 @@ static void test_label_map_and_regression(void **state) {
     polka_data_info_free(&info);
 }
 
+/* A scan asked for every sample's class records them in file order, in the fewest bytes. */
+static void test_row_classes(void **state) {
+    (void)state;
+    const char *path = write_text("rows.svm", "3 1:1\n2.5 1:2\n-1 1:3\n3 1:4\n+2.5 1:5\n");
+    polka_data_info info;
+    CHECK_OK(polka_data_scan(path, NULL, &info));
+    assert_null(info.row_class); /* not asked */
+    polka_data_info_free(&info);
+    polka_read_options options = {.row_classes = 1};
+    CHECK_OK(polka_data_scan(path, &options, &info));
+    assert_int_equal(info.row_class_bytes, 1);
+    const size_t want[5] = {2, 1, 0, 2, 1};
+    for (size_t i = 0; i < 5; i++) assert_int_equal(polka_data_row_class(&info, i), want[i]);
+    polka_data_info_free(&info);
+    /* 300 classes take two bytes a sample; labels in reverse order */
+    char text[300 * 12], *at = text;
+    for (int i = 299; i >= 0; i--) at += sprintf(at, "%d 1:1\n", i);
+    const char *many = write_text("many.svm", text);
+    CHECK_OK(polka_data_scan(many, &options, &info));
+    assert_int_equal(info.classes, 300);
+    assert_int_equal(info.row_class_bytes, 2);
+    for (size_t i = 0; i < 300; i++) assert_int_equal(polka_data_row_class(&info, i), 299 - i);
+    polka_data_info_free(&info);
+    /* counted against the memory limit: 300 × (8 + 2) bytes */
+    options.memory_limit = 2000;
+    expect_scan_error(many, &options, POLKA_ERR_MEM, "the labels and classes of 300 samples");
+}
+
 static void test_libsvm_errors(void **state) {
     (void)state;
     static const struct {
@@ -742,6 +770,7 @@ int main(void) {
         cmocka_unit_test(test_libsvm_read_back),
         cmocka_unit_test(test_libsvm_gzip_and_long_lines),
         cmocka_unit_test(test_label_map_and_regression),
+        cmocka_unit_test(test_row_classes),
         cmocka_unit_test(test_libsvm_errors),
         cmocka_unit_test(test_read_empty_test_files),
         cmocka_unit_test(test_csv_read_back),

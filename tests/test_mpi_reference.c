@@ -204,6 +204,25 @@ int main(int argc, char **argv) {
                                              "net.penalty=symmetric", NULL};
     const char *const file_shards[] = {"data.source=file",  train_set,       test_set,
                                        "data.split=shards", "data.shards=1", NULL};
+    /* class splits of a file: each rank reads only the rows its agents draw */
+    const char *const file_dirichlet[] = {"data.source=file",     train_set,        test_set,
+                                          "data.split=dirichlet", "data.alpha=0.1", NULL};
+    const char *const file_shards_2[] = {"data.source=file",
+                                         train_set,
+                                         test_set,
+                                         "data.split=shards",
+                                         "data.shards=2",
+                                         "learner.batch=2",
+                                         "net.penalty=symmetric",
+                                         NULL};
+    const char *const file_skewed_batch[] = {"data.source=file",
+                                             train_set,
+                                             test_set,
+                                             "data.split=skewed",
+                                             "learner.batch=3",
+                                             "run.passes=1.5",
+                                             "data.quantity_sigma=0.5",
+                                             NULL};
     struct {
         const char *name;
         const char *const *settings;
@@ -222,6 +241,9 @@ int main(int argc, char **argv) {
         {"symmetric, quantity skew sigma 1.5", quantity},
         {"drift, dirichlet, quantity skew", drift},
         {"file source, shards k=1", file_shards},
+        {"file source, dirichlet alpha 0.1", file_dirichlet},
+        {"file source, shards k=2, symmetric, batch 2", file_shards_2},
+        {"file source, skewed, batch 3, 1.5 passes", file_skewed_batch},
         {"link loss 0.3, symmetric", link_loss},
         {"offline 0.2, agent 0 leaves and returns", offline},
         {"values up to 3 rounds late, batch 2", delay},

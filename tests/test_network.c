@@ -133,25 +133,44 @@ static void test_unstable_penalty_is_refused(void **state) {
     assert_non_null(strstr(polka_error_message(), "1.5"));
 }
 
-/* A file source read for one agent holds only that agent's share of the training rows. */
-static void test_file_stream_holds_only_its_share(void **state) {
-    (void)state;
-    polka_config config = small_config();
-    polka_multidist_params params = polka_sim_multidist_params(plan_of(&config));
+/* A multidist sample of 1000 rows (5 classes) as a LIBSVM file at path, the training and test
+ * files of config. */
+static void use_file_source(polka_config *config, char *path) {
+    polka_multidist_params params = polka_sim_multidist_params(plan_of(config));
     polka_multidist *gen = NULL;
     CHECK_OK(polka_multidist_create(&params, &gen));
     polka_dataset data;
     CHECK_OK(polka_dataset_alloc(&data, 1000, 2, 5));
     polka_multidist_fill(gen, POLKA_STREAM_TRAIN, 0, &data);
-    char path[] = "/tmp/polka_share_XXXXXX";
     int fd = mkstemp(path);
     assert_true(fd >= 0);
     close(fd);
     CHECK_OK(polka_dataset_write_libsvm(&data, path));
-    CHECK_OK(polka_config_set(&config, "data.source", "file"));
-    CHECK_OK(polka_config_set(&config, "data.train", path));
-    CHECK_OK(polka_config_set(&config, "data.test", path));
-    CHECK_OK(polka_config_set(&config, "data.format", "libsvm"));
+    polka_dataset_free(&data);
+    polka_multidist_free(&gen);
+    CHECK_OK(polka_config_set(config, "data.source", "file"));
+    CHECK_OK(polka_config_set(config, "data.train", path));
+    CHECK_OK(polka_config_set(config, "data.test", path));
+    CHECK_OK(polka_config_set(config, "data.format", "libsvm"));
+}
+
+/* Agent 1's batches of every round (125 of 4 agents × batch 2) equal in both streams. */
+static void assert_same_batches(const polka_stream *one, const polka_stream *all) {
+    for (uint64_t t = 0; t < 125; t++) {
+        double x1[4], y1[2], x2[4], y2[2];
+        CHECK_OK(polka_stream_agent_batch(one, 1, t, x1, y1));
+        CHECK_OK(polka_stream_agent_batch(all, 1, t, x2, y2));
+        assert_memory_equal(x1, x2, sizeof x1);
+        assert_memory_equal(y1, y2, sizeof y1);
+    }
+}
+
+/* A file source read for one agent holds only that agent's share of the training rows. */
+static void test_file_stream_holds_only_its_share(void **state) {
+    (void)state;
+    polka_config config = small_config();
+    char path[] = "/tmp/polka_share_XXXXXX";
+    use_file_source(&config, path);
     polka_stream *one = NULL, *all = NULL;
     const polka_plan *plan = plan_of(&config);
     const size_t agent_one = 1;
@@ -161,19 +180,45 @@ static void test_file_stream_holds_only_its_share(void **state) {
     assert_int_equal(polka_stream_rows_held(all), 1000);
     assert_int_equal(polka_stream_facts(one)->n_train, 1000);
     /* the share is exactly what agent 1 draws, identical to the full stream's samples */
-    for (uint64_t t = 0; t < 125; t++) {
-        double x1[4], y1[2], x2[4], y2[2];
-        CHECK_OK(polka_stream_agent_batch(one, 1, t, x1, y1));
-        CHECK_OK(polka_stream_agent_batch(all, 1, t, x2, y2));
-        assert_memory_equal(x1, x2, sizeof x1);
-        assert_memory_equal(y1, y2, sizeof y1);
-    }
+    assert_same_batches(one, all);
     double x[4], y[2];
     assert_int_equal(polka_stream_agent_batch(one, 2, 0, x, y), POLKA_ERR_ARG); /* not its rows */
     polka_stream_free(&one);
     polka_stream_free(&all);
-    polka_dataset_free(&data);
-    polka_multidist_free(&gen);
+    remove(path);
+}
+
+/* With a class split, one agent's file stream holds at most the rows it draws (250 samples
+ * of its classes' rows, drawn with replacement), and draws them as the full stream does. */
+static void test_file_class_split_holds_only_its_draws(void **state) {
+    (void)state;
+    polka_config config = small_config();
+    char path[] = "/tmp/polka_class_share_XXXXXX";
+    use_file_source(&config, path);
+    const char *splits[][2] = {{"data.split", "dirichlet"}, {"data.alpha", "0.1"},
+                               {"data.split", "shards"},    {"data.shards", "2"},
+                               {"data.split", "skewed"},    {"data.skew_fraction", "0.8"}};
+    for (size_t k = 0; k < 3; k++) {
+        CHECK_OK(polka_config_set(&config, splits[2 * k][0], splits[2 * k][1]));
+        CHECK_OK(polka_config_set(&config, splits[2 * k + 1][0], splits[2 * k + 1][1]));
+        const polka_plan *plan = plan_of(&config);
+        polka_stream *one = NULL, *all = NULL;
+        const size_t agent_one = 1;
+        CHECK_OK(polka_stream_create_for(plan, 4, 2, &agent_one, 1, &one));
+        CHECK_OK(polka_stream_create(plan, 4, 2, &all));
+        assert_int_equal(polka_stream_rows_held(all), 1000);
+        assert_true(polka_stream_rows_held(one) > 0 && polka_stream_rows_held(one) <= 250);
+        assert_same_batches(one, all);
+        /* the other agents draw rows this stream never read */
+        polka_status status = POLKA_OK;
+        double x[4], y[2];
+        for (uint64_t t = 0; t < 125 && status == POLKA_OK; t++)
+            status = polka_stream_agent_batch(one, 2, t, x, y);
+        assert_int_equal(status, POLKA_ERR_ARG);
+        assert_non_null(strstr(polka_error_message(), "was not read by this rank"));
+        polka_stream_free(&one);
+        polka_stream_free(&all);
+    }
     remove(path);
 }
 
@@ -201,6 +246,7 @@ int main(void) {
         cmocka_unit_test(test_penalty_lowers_disagreement),
         cmocka_unit_test(test_unstable_penalty_is_refused),
         cmocka_unit_test(test_file_stream_holds_only_its_share),
+        cmocka_unit_test(test_file_class_split_holds_only_its_draws),
         cmocka_unit_test(test_non_finite_model_is_an_error),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

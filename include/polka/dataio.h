@@ -51,7 +51,9 @@
  * and refuse with POLKA_ERR_MEM naming the file, the place and the sizes:
  * - a scan keeps 48 bytes of statistics per feature and returns 32 (80·p in all), plus what
  *   the caller declares it needs per feature (polka_read_options.feature_bytes: a run's dense
- *   batch rows and dictionary points), all counted as the features grow;
+ *   batch rows and dictionary points), all counted as the features grow; a scan that records
+ *   every sample's class (polka_read_options.row_classes) needs 8 + 1 to 4 bytes per sample
+ *   for it, counted when the label map is made;
  * - a read keeps 8·p bytes per kept sample (dense) or 12 per listed value and 24 per kept
  *   sample (sparse);
  * - with dense storage, a LIBSVM file is refused (POLKA_ERR_FORMAT) when it is far too sparse
@@ -145,6 +147,8 @@ typedef struct {
     polka_storage storage;    /**< how a read stores the samples (DENSE when zeroed) */
     size_t feature_bytes;     /**< a scan: bytes per feature the caller needs besides the
                                    data (its dense rows), checked with the statistics */
+    int row_classes;          /**< a scan of classes: 1 to record every sample's class
+                                   (polka_data_row_class), 1 to 4 bytes a sample */
 } polka_read_options;
 
 /** What a first pass over a TRAINING file learns; the same on every rank for the same file. */
@@ -161,7 +165,12 @@ typedef struct {
     char **column_names;      /**< CSV: the header's names in file order (columns entries) */
     size_t values;            /**< LIBSVM: the values the file lists (0: other formats) */
     polka_file_format format; /**< the format the file was read as */
+    void *row_class;          /**< polka_read_options.row_classes: n class indices, each of */
+    size_t row_class_bytes;   /**< 1, 2 or 4 bytes (the fewest that hold classes − 1); else 0 */
 } polka_data_info;
+
+/** The class index of sample i (< n) of a scan with row_classes set. */
+size_t polka_data_row_class(const polka_data_info *info, size_t i);
 
 /** 1 when info describes a LIBSVM file whose samples take less memory sparse than dense
  *  (12·values + 8·n < 8·n·p). Pure. */

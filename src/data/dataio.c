@@ -260,19 +260,26 @@ static int compare_double(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
-/* The distinct labels, increasing, into info. */
+/* The distinct labels, increasing, into info; sorted in place, or in a copy when every sample's
+ * class is wanted (dataio_row_classes maps the labels in file order). */
 static polka_status stats_label_map(dataio_stats *stats, polka_data_info *info) {
     if (stats->regression) return POLKA_OK;
-    qsort(stats->labels, stats->n, sizeof *stats->labels, compare_double);
+    double *sorted = stats->labels;
+    if (stats->row_classes) {
+        sorted = malloc((stats->n ? stats->n : 1) * sizeof *sorted);
+        POLKA_CHECK(sorted, POLKA_ERR_MEM, "out of memory for the labels of %zu samples", stats->n);
+        memcpy(sorted, stats->labels, stats->n * sizeof *sorted);
+    }
+    qsort(sorted, stats->n, sizeof *sorted, compare_double);
     size_t classes = 0;
     for (size_t i = 0; i < stats->n; i++)
-        if (classes == 0 || stats->labels[i] != stats->labels[classes - 1])
-            stats->labels[classes++] = stats->labels[i];
+        if (classes == 0 || sorted[i] != sorted[classes - 1]) sorted[classes++] = sorted[i];
     info->labels = malloc(classes * sizeof *info->labels);
+    if (info->labels) memcpy(info->labels, sorted, classes * sizeof *info->labels);
+    if (sorted != stats->labels) free(sorted);
     POLKA_CHECK_ALLOC(info->labels);
-    memcpy(info->labels, stats->labels, classes * sizeof *info->labels);
     info->classes = classes;
-    return POLKA_OK;
+    return stats->row_classes ? dataio_row_classes(stats, info) : POLKA_OK;
 }
 
 /* Per-feature statistics over n samples: feature j has count values, the rest are zeros. */
@@ -325,6 +332,7 @@ void polka_data_info_free(polka_data_info *info) {
     free(info->stddev);
     free(info->path);
     free(info->column_names);
+    free(info->row_class);
     *info = (polka_data_info){0};
 }
 
@@ -374,7 +382,8 @@ polka_status polka_data_scan(const char *path, const polka_read_options *options
     dataio_stats stats = {.regression = resolved.regression != 0,
                           .memory_limit = dataio_memory_limit(&resolved),
                           .dense_storage = resolved.storage == POLKA_STORAGE_DENSE,
-                          .feature_bytes = resolved.feature_bytes};
+                          .feature_bytes = resolved.feature_bytes,
+                          .row_classes = resolved.row_classes != 0};
     dataio_pass pass = {.stats = &stats};
     polka_status status = run_pass(path, &resolved, &pass);
     if (status == POLKA_OK && stats.n == 0) status = no_samples_error(path);
@@ -394,21 +403,13 @@ int dataio_pass_wants(const dataio_pass *pass, uint64_t index) {
 }
 
 int dataio_pass_target(const dataio_pass *pass, double label, double *target) {
-    const polka_data_info *info = pass->info;
-    if (info->classes == 0) {
+    if (pass->info->classes == 0) {
         *target = label;
         return 1;
     }
-    size_t lo = 0, hi = info->classes;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (info->labels[mid] < label)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    if (lo == info->classes || info->labels[lo] != label) return 0;
-    *target = (double)lo;
+    size_t c;
+    if (!dataio_label_class(pass->info, label, &c)) return 0;
+    *target = (double)c;
     return 1;
 }
 

@@ -28,7 +28,15 @@ typedef struct {
     double values;        /* the values the sparse samples listed (for the sparsity rule) */
     int dense_storage;    /* 1: the samples will be stored dense (the sparsity rule applies) */
     size_t feature_bytes; /* the caller's bytes per feature (polka_read_options) */
+    int row_classes;      /* 1: record every sample's class in the info (polka_read_options) */
 } dataio_stats;
+
+/* The class of every scanned sample into info->row_class, from the labels in file order
+ * (stats->labels) and the label map (info->labels); POLKA_ERR_MEM over the memory limit. */
+polka_status dataio_row_classes(const dataio_stats *stats, polka_data_info *info);
+
+/* 1 and *c = the class index of label in info->labels (increasing), or 0 when it is none. */
+int dataio_label_class(const polka_data_info *info, double label, size_t *c);
 
 /* The memory limit of options: its memory_limit, or the process's share of its node's available
  * memory (polka_data_memory_share). */

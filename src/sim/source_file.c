@@ -9,14 +9,17 @@
 typedef struct {
     const polka_plan *plan;
     polka_read_options options;
-    polka_data_info info;
-    polka_dataset rows;  /* the kept training rows, scaled */
-    int64_t *row_of;     /* n: index into rows, or −1 when not kept */
-    size_t *by_class;    /* rows grouped by class (class-skewed splits) */
-    size_t *class_start; /* classes + 1 offsets into by_class */
+    polka_data_info info; /* the scan (with every row's class until the rows are read) */
+    polka_dataset rows;   /* the kept training rows, scaled */
+    int64_t *row_of;      /* n: index into rows, or −1 when not kept */
+    /* Classes: the j-th row of class c (file order) is class_row[class_start[c] + j], a file
+     * position until the rows are read, then an index into rows or −1 when not kept. */
+    int64_t *class_row;
+    size_t *class_start; /* classes + 1 offsets into class_row */
     size_t agents, batch;
-    uint64_t total;       /* training samples the run draws: whole rounds covering run.passes */
-    unsigned char *owned; /* agents: 1 for the agents whose rows are kept; NULL: all rows */
+    uint64_t total;        /* training samples the run draws: whole rounds covering run.passes */
+    unsigned char *owned;  /* agents: 1 for the agents whose rows are kept; NULL: all rows */
+    unsigned char *wanted; /* n, while the rows are read: 1 for the rows the agents draw */
 } file_state;
 
 static const char *file_check(const polka_plan *plan) {
@@ -40,38 +43,99 @@ static polka_read_options read_options(const polka_plan *plan, const char *label
     };
 }
 
-/* Row i is drawn as network samples g = i + k·n < total, by agent (g / batch) mod agents. */
-static int keep_row(void *context, uint64_t i) {
-    const file_state *s = context;
-    if (s->owned == NULL) return 1;
-    for (uint64_t g = i; g < s->total; g += s->info.n)
-        if (s->owned[(g / s->batch) % s->agents]) return 1;
-    return 0;
+/* Which of the n_c rows of class c network sample g draws: j = ⌊u·n_c⌋, u of (seed, TRAIN, g). */
+static size_t class_pick(const file_state *s, size_t c, uint64_t g) {
+    size_t count = s->class_start[c + 1] - s->class_start[c];
+    polka_rng rng = polka_rng_start(s->plan->run.seed, POLKA_STREAM_TRAIN, g);
+    size_t j = (size_t)(polka_rng_uniform(&rng) * (double)count);
+    return j < count ? j : count - 1;
 }
 
-static polka_status index_rows(file_state *s, const uint64_t *index) {
-    size_t n = s->info.n, kept = s->rows.n, classes = s->info.classes;
-    s->row_of = malloc((n ? n : 1) * sizeof *s->row_of);
-    s->class_start = calloc(classes + 2, sizeof *s->class_start);
-    s->by_class = malloc((kept ? kept : 1) * sizeof *s->by_class);
-    POLKA_CHECK(s->row_of && s->class_start && s->by_class, POLKA_ERR_MEM,
-                "out of memory for the row index");
-    for (size_t i = 0; i < n; i++) s->row_of[i] = -1;
-    for (size_t r = 0; r < kept; r++) s->row_of[index[r]] = (int64_t)r;
+/* The rows of each class in file order (class_row holds file positions), from the scan. */
+static polka_status index_classes(file_state *s) {
+    size_t n = s->info.n, classes = s->info.classes;
     if (classes == 0) return POLKA_OK;
-    for (size_t r = 0; r < kept; r++) s->class_start[(size_t)s->rows.y[r] + 1]++;
-    for (size_t c = 0; c < classes; c++) s->class_start[c + 1] += s->class_start[c];
+    s->class_start = calloc(classes + 1, sizeof *s->class_start);
+    s->class_row = malloc(n * sizeof *s->class_row);
     size_t *fill = calloc(classes, sizeof *fill);
-    POLKA_CHECK_ALLOC(fill);
-    for (size_t r = 0; r < kept; r++) {
-        size_t c = (size_t)s->rows.y[r];
-        s->by_class[s->class_start[c] + fill[c]++] = r;
+    polka_status status = POLKA_OK;
+    if (s->class_start && s->class_row && fill) {
+        for (size_t i = 0; i < n; i++) s->class_start[polka_data_row_class(&s->info, i) + 1]++;
+        for (size_t c = 0; c < classes; c++) s->class_start[c + 1] += s->class_start[c];
+        for (size_t i = 0; i < n; i++) {
+            size_t c = polka_data_row_class(&s->info, i);
+            s->class_row[s->class_start[c] + fill[c]++] = (int64_t)i;
+        }
+    } else {
+        status = polka_error_set(POLKA_ERR_MEM, "out of memory for the classes of %zu rows", n);
     }
     free(fill);
+    return status;
+}
+
+/* The file position of the row agent a's network sample g draws (class_row as positions). */
+static uint64_t drawn_row(const file_state *s, const polka_draw *draw, size_t agent, uint64_t g) {
+    size_t c = draw->split->class_of ? draw->split->class_of(draw, agent, g) : POLKA_NO_CLASS;
+    if (c == POLKA_NO_CLASS) return g % s->info.n;
+    if (s->class_start[c + 1] == s->class_start[c]) return UINT64_MAX; /* an error when drawn */
+    return (uint64_t)s->class_row[s->class_start[c] + class_pick(s, c, g)];
+}
+
+/* Marks the rows the owned agents draw in their samples g < total. */
+static polka_status mark_wanted(file_state *s, const polka_draw *draw) {
+    s->wanted = calloc(s->info.n, 1);
+    POLKA_CHECK(s->wanted, POLKA_ERR_MEM, "out of memory for %zu row flags", s->info.n);
+    uint64_t rounds = s->total / ((uint64_t)s->agents * s->batch);
+    for (uint64_t t = 0; t < rounds; t++)
+        for (size_t a = 0; a < s->agents; a++) {
+            if (!s->owned[a]) continue;
+            uint64_t first = (t * s->agents + a) * s->batch;
+            for (uint64_t g = first; g < first + s->batch; g++) {
+                uint64_t i = drawn_row(s, draw, a, g);
+                if (i < s->info.n) s->wanted[i] = 1;
+            }
+        }
     return POLKA_OK;
 }
 
-static polka_status load(file_state *s) {
+static int keep_row(void *context, uint64_t i) {
+    const file_state *s = context;
+    return s->wanted == NULL || s->wanted[i];
+}
+
+/* row_of from the kept rows' file positions; class_row's positions become kept rows. */
+static polka_status index_rows(file_state *s, const uint64_t *index) {
+    size_t n = s->info.n, kept = s->rows.n;
+    s->row_of = malloc(n * sizeof *s->row_of);
+    POLKA_CHECK(s->row_of, POLKA_ERR_MEM, "out of memory for the index of %zu rows", n);
+    for (size_t i = 0; i < n; i++) s->row_of[i] = -1;
+    for (size_t r = 0; r < kept; r++) s->row_of[index[r]] = (int64_t)r;
+    if (s->class_row)
+        for (size_t k = 0; k < n; k++) s->class_row[k] = s->row_of[s->class_row[k]];
+    return POLKA_OK;
+}
+
+/* The second step of open: the rows the agents draw (all when no agents are named). */
+static polka_status file_load(void *state, const polka_draw *draw) {
+    file_state *s = state;
+    POLKA_CALL(index_classes(s));
+    if (s->owned) POLKA_CALL(mark_wanted(s, draw));
+    free(s->info.row_class); /* the classes are in class_row now */
+    s->info.row_class = NULL;
+    uint64_t *index = NULL;
+    const polka_data_spec *d = &s->plan->data;
+    polka_status status =
+        polka_data_read(d->train, &s->options, &s->info, keep_row, s, &s->rows, &index);
+    free(s->wanted);
+    s->wanted = NULL;
+    if (status == POLKA_OK) status = polka_data_scale(&s->rows, &s->info, d->scale);
+    if (status == POLKA_OK) status = index_rows(s, index);
+    free(index);
+    return status;
+}
+
+/* The scan: the facts, every row's class, and the samples the run draws. */
+static polka_status scan(file_state *s) {
     const polka_data_spec *d = &s->plan->data;
     POLKA_CALL(polka_data_scan(d->train, &s->options, &s->info));
     POLKA_CHECK(s->info.n > 0, POLKA_ERR_FORMAT, "%s: no training samples", d->train);
@@ -81,12 +145,7 @@ static polka_status load(file_state *s) {
     uint64_t per_round = (uint64_t)s->agents * s->batch;
     uint64_t wanted = (uint64_t)ceil(s->plan->run.passes * (double)s->info.n);
     s->total = (wanted + per_round - 1) / per_round * per_round;
-    uint64_t *index = NULL;
-    POLKA_CALL(polka_data_read(d->train, &s->options, &s->info, keep_row, s, &s->rows, &index));
-    polka_status status = polka_data_scale(&s->rows, &s->info, d->scale);
-    if (status == POLKA_OK) status = index_rows(s, index);
-    free(index);
-    return status;
+    return POLKA_OK;
 }
 
 static void file_close(void *state) {
@@ -95,9 +154,10 @@ static void file_close(void *state) {
     polka_data_info_free(&s->info);
     polka_dataset_free(&s->rows);
     free(s->row_of);
-    free(s->by_class);
+    free(s->class_row);
     free(s->class_start);
     free(s->owned);
+    free(s->wanted);
     free(s);
 }
 
@@ -135,7 +195,8 @@ static polka_status file_open(const polka_plan *plan, const polka_source_layout 
     s->options = read_options(plan, plan->data.train_labels);
     double bytes = run_rows(plan, layout) * sizeof(double);
     s->options.feature_bytes = bytes < (double)SIZE_MAX ? (size_t)bytes : SIZE_MAX;
-    polka_status status = load(s);
+    s->options.row_classes = 1; /* the class splits draw the j-th row of a class */
+    polka_status status = scan(s);
     if (status != POLKA_OK) {
         file_close(s);
         return status;
@@ -163,16 +224,21 @@ static polka_status file_sample(const void *state, size_t variant, uint64_t inde
     return POLKA_OK;
 }
 
-/* A uniformly drawn training row of class c, by the uniform of network sample g. */
+/* A uniformly drawn training row of class c (of all the file's), by the uniform of network
+ * sample g. */
 static polka_status file_sample_class(const void *state, size_t c, uint64_t g, uint64_t index,
                                       double *x, double *y) {
     (void)index;
     const file_state *s = state;
-    size_t count = s->class_start[c + 1] - s->class_start[c];
-    POLKA_CHECK(count > 0, POLKA_ERR_ARG, "class %zu has no training samples", c);
-    polka_rng rng = polka_rng_start(s->plan->run.seed, POLKA_STREAM_TRAIN, g);
-    size_t j = (size_t)(polka_rng_uniform(&rng) * (double)count);
-    copy_row(s, s->by_class[s->class_start[c] + (j < count ? j : count - 1)], x, y);
+    POLKA_CHECK(s->class_start[c + 1] > s->class_start[c], POLKA_ERR_ARG,
+                "class %zu has no training samples", c);
+    size_t j = class_pick(s, c, g);
+    int64_t r = s->class_row[s->class_start[c] + j];
+    POLKA_CHECK(r >= 0, POLKA_ERR_ARG,
+                "training row %zu of class %zu (label %g) was not read by this rank (split "
+                "mismatch)",
+                j, c, s->info.labels[c]);
+    copy_row(s, (size_t)r, x, y);
     return POLKA_OK;
 }
 
@@ -195,6 +261,7 @@ const polka_source_ops polka_source_file = {
     .check = file_check,
     .planned_facts = file_facts,
     .open = file_open,
+    .load = file_load,
     .close = file_close,
     .sample = file_sample,
     .sample_class = file_sample_class,

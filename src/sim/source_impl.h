@@ -19,11 +19,13 @@ typedef enum {
     POLKA_TARGETS_FILE,    /* as the loss reads the file: classes or values */
 } polka_targets;
 
+typedef struct polka_draw_s polka_draw;
+
 /* The network a source serves, as the stream opens it. */
 typedef struct {
     size_t agents, batch; /* agents drawing batch samples per round */
-    const size_t *ids;    /* a file source keeps only the rows of these agents (count of them, */
-    size_t count;         /* increasing; valid during open); count 0: all rows */
+    const size_t *ids;    /* a file source keeps only the rows these agents draw (count of */
+    size_t count;         /* them, increasing; valid during open and load); count 0: all rows */
     size_t variants;      /* generator variants (one per agent for mixtures, else 1) */
 } polka_source_layout;
 
@@ -36,6 +38,9 @@ typedef struct {
     int (*planned_facts)(const polka_plan *plan, polka_data_facts *facts);
     polka_status (*open)(const polka_plan *plan, const polka_source_layout *layout, void **state,
                          polka_data_facts *facts);
+    /* Optional second step of open, once the split's tables are open (a file source: open
+     * scans the file, load reads the rows the layout's agents draw, asking draw->split). */
+    polka_status (*load)(void *state, const polka_draw *draw);
     void (*close)(void *state);
     /* Training sample `index` (< n_train) of generator variant v into x (dim) and *y. */
     polka_status (*sample)(const void *state, size_t variant, uint64_t index, double *x, double *y);
@@ -57,25 +62,33 @@ typedef struct {
     polka_status (*test_set)(void *state, polka_dataset *test);
 } polka_source_ops;
 
+typedef struct polka_split_ops_s polka_split_ops;
+
 /* What a split draws from: the open source and the run. */
-typedef struct {
+struct polka_draw_s {
     const polka_source_ops *source;
     const void *state;
     const polka_plan *plan;
     const polka_data_facts *facts;
     size_t agents;
+    const polka_split_ops *split;
     const void *split_state; /* the split's tables (open), or NULL */
-} polka_draw;
+};
 
-typedef struct {
+/* What class_of returns for a sample that is not drawn by class. */
+#define POLKA_NO_CLASS SIZE_MAX
+
+struct polka_split_ops_s {
     const char *name; /* as data.split spells it */
     /* NULL when the split can draw from this source, else what the source lacks. */
     const char *(*fits)(const polka_source_ops *source);
     /* NULL when the split's settings fit the data's facts, else why not (may be NULL). */
     const char *(*check)(const polka_plan *plan, const polka_data_facts *facts);
-    /* 1: agent a's slot g always reads training row g mod n, so a rank may keep only the rows
-     * of its agent; 0: an agent may draw any row. */
-    int local_rows;
+    /* Optional (class-skewed splits): the class of agent a's network sample g, drawn by the
+     * seed; the sample is then the source's sample of that class (sample_class, for g). NULL
+     * or POLKA_NO_CLASS: it is training row g mod n_train. A file source keeps only the rows
+     * its agents draw by this rule, so a split's sample must follow it. */
+    size_t (*class_of)(const polka_draw *draw, size_t agent, uint64_t g);
     /* 1: one generator variant per agent. */
     int per_agent_variants;
     /* Optional: the split's own tables, built once when the stream opens; freed by close. */
@@ -84,7 +97,7 @@ typedef struct {
     /* Network sample g (training index `index`) of agent `agent` into x and *y. */
     polka_status (*sample)(const polka_draw *draw, size_t agent, uint64_t g, uint64_t index,
                            double *x, double *y);
-} polka_split_ops;
+};
 
 /* The table entries (source_*.c, split_*.c). */
 extern const polka_source_ops polka_source_multidist, polka_source_checkerboard, polka_source_sinc,
@@ -109,7 +122,10 @@ void polka_class_table_close(void *table);
 void polka_class_table_normalise(polka_class_table *table, size_t agent);
 /* Needs a source that draws a sample of a given class (the split's fits). */
 const char *polka_class_split_fits(const polka_source_ops *source);
-/* The sample op of a class-table split. */
+/* The class_of op of a class-table split. */
+size_t polka_class_table_class_of(const polka_draw *draw, size_t agent, uint64_t g);
+/* The sample op of a split with class_of: the source's sample of the class, or row `index`
+ * when class_of gives POLKA_NO_CLASS. */
 polka_status polka_class_split_sample(const polka_draw *draw, size_t agent, uint64_t g,
                                       uint64_t index, double *x, double *y);
 

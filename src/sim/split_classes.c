@@ -1,7 +1,8 @@
 /*
  * The class-proportion splits (dirichlet, shards): each agent has its own distribution over the
  * classes, held as cumulative proportions; sample g of agent a is of class c with probability
- * p_a(c) (the uniform of (run.seed, SPLIT, g)), then the source's sample of class c.
+ * p_a(c) (the uniform of (run.seed, SPLIT, g)), then the source's sample of class c. The sample
+ * op serves every split with a class_of (skewed too).
  */
 #include <stdlib.h>
 
@@ -62,10 +63,15 @@ static size_t class_of(const double *row, size_t classes, double u) {
     return lo;
 }
 
-polka_status polka_class_split_sample(const polka_draw *draw, size_t agent, uint64_t g,
-                                      uint64_t index, double *x, double *y) {
+size_t polka_class_table_class_of(const polka_draw *draw, size_t agent, uint64_t g) {
     const polka_class_table *t = draw->split_state;
     polka_rng rng = polka_rng_start(draw->plan->run.seed, POLKA_STREAM_SPLIT, g);
-    size_t c = class_of(t->cumulative + agent * t->classes, t->classes, polka_rng_uniform(&rng));
+    return class_of(t->cumulative + agent * t->classes, t->classes, polka_rng_uniform(&rng));
+}
+
+polka_status polka_class_split_sample(const polka_draw *draw, size_t agent, uint64_t g,
+                                      uint64_t index, double *x, double *y) {
+    size_t c = draw->split->class_of(draw, agent, g);
+    if (c == POLKA_NO_CLASS) return draw->source->sample(draw->state, 0, index, x, y);
     return draw->source->sample_class(draw->state, c, g, index, x, y);
 }

@@ -42,5 +42,6 @@ const polka_split_ops polka_split_dirichlet = {
     .check = dirichlet_check,
     .open = dirichlet_open,
     .close = polka_class_table_close,
+    .class_of = polka_class_table_class_of,
     .sample = polka_class_split_sample,
 };

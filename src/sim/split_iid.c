@@ -15,6 +15,5 @@ static polka_status iid_sample(const polka_draw *draw, size_t agent, uint64_t g,
 const polka_split_ops polka_split_iid = {
     .name = "iid",
     .fits = iid_fits,
-    .local_rows = 1,
     .sample = iid_sample,
 };

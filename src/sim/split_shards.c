@@ -50,5 +50,6 @@ const polka_split_ops polka_split_shards = {
     .check = shards_check,
     .open = shards_open,
     .close = polka_class_table_close,
+    .class_of = polka_class_table_class_of,
     .sample = polka_class_split_sample,
 };

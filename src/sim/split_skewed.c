@@ -15,9 +15,11 @@ static const char *skewed_check(const polka_plan *plan, const polka_data_facts *
     return NULL;
 }
 
+/* One of the agent's own classes w.p. skew_fraction, else any class (regression: none). */
 static size_t skewed_class(const polka_draw *draw, size_t agent, uint64_t g) {
     const polka_data_spec *d = &draw->plan->data;
     size_t classes = draw->facts->classes;
+    if (classes == 0) return POLKA_NO_CLASS; /* regression targets: nothing to skew */
     polka_rng rng = polka_rng_start(draw->plan->run.seed, POLKA_STREAM_SPLIT, g);
     if (polka_rng_uniform(&rng) < d->skew_fraction) {
         size_t j = (size_t)polka_rng_below(&rng, d->skew_classes);
@@ -26,16 +28,10 @@ static size_t skewed_class(const polka_draw *draw, size_t agent, uint64_t g) {
     return (size_t)polka_rng_below(&rng, classes);
 }
 
-static polka_status skewed_sample(const polka_draw *draw, size_t agent, uint64_t g, uint64_t index,
-                                  double *x, double *y) {
-    if (draw->facts->classes == 0) /* regression targets: nothing to skew */
-        return draw->source->sample(draw->state, 0, index, x, y);
-    return draw->source->sample_class(draw->state, skewed_class(draw, agent, g), g, index, x, y);
-}
-
 const polka_split_ops polka_split_skewed = {
     .name = "skewed",
     .fits = polka_class_split_fits,
     .check = skewed_check,
-    .sample = skewed_sample,
+    .class_of = skewed_class,
+    .sample = polka_class_split_sample,
 };

@@ -20,13 +20,15 @@ struct polka_stream_s {
     polka_dataset drift_base; /* drifting stream: the test set at phase 0 */
 };
 
+/* The source (a file source: its scan), the split's tables, then the source's rows (a file
+ * source reads only the rows the agents ids[0..count) draw, asking the split). */
 static polka_status open_source(polka_stream *stream, const size_t *ids, size_t count) {
     const polka_plan *plan = stream->plan;
     polka_source_layout layout = {
         .agents = stream->agents,
         .batch = stream->batch,
         .ids = ids,
-        .count = stream->split->local_rows ? count : 0,
+        .count = count,
         .variants = stream->split->per_agent_variants ? stream->agents : 1,
     };
     POLKA_CALL(stream->source->open(plan, &layout, &stream->state, &stream->facts));
@@ -36,12 +38,13 @@ static polka_status open_source(polka_stream *stream, const size_t *ids, size_t 
                                 .state = stream->state,
                                 .plan = plan,
                                 .facts = &stream->facts,
-                                .agents = stream->agents};
+                                .agents = stream->agents,
+                                .split = stream->split};
     if (stream->split->open) {
         POLKA_CALL(stream->split->open(&stream->draw, &stream->split_state));
         stream->draw.split_state = stream->split_state;
     }
-    return POLKA_OK;
+    return stream->source->load ? stream->source->load(stream->state, &stream->draw) : POLKA_OK;
 }
 
 /*
