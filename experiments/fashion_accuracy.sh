@@ -8,7 +8,7 @@
 #      (experiments/fashion_libsvm.sh; LIBSVM=0 skips it, its result is kept in OUT).
 # Prints one table: test accuracy, model size, CPU and wall seconds.
 #
-#   experiments/fashion_accuracy.sh    Environment: SETTINGS ["learner.kp=0.55 run.passes=2"],
+#   experiments/fashion_accuracy.sh    Environment: SETTINGS ["learner.schedule=linear learner.epsilon=0.3 learner.eta=1 run.passes=3"],
 #                                      RANKS [2], OUT [out/fashion_accuracy], LIBSVM [1]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -23,7 +23,8 @@ out=${OUT:-$outdir/fashion_accuracy}
 ranks=${RANKS:-2}
 mkdir -p "$out"
 sets=()
-for kv in ${SETTINGS:-learner.kp=0.55 run.passes=2}; do sets+=(--set "$kv"); done
+settings=${SETTINGS:-learner.schedule=linear learner.epsilon=0.3 learner.eta=1 run.passes=3}
+for kv in $settings; do sets+=(--set "$kv"); done
 config=$root/experiments/configs/fashion_mnist.ini
 
 timed() { # name command... -> "cpu_s wall_s" of the command, its output in $out/name.log
@@ -44,7 +45,7 @@ row() { # learner accuracy size cpu wall
     printf '%-34s %9s %12s %9.0f %9.0f\n' "$@"
 }
 
-printf 'settings: %s\n' "${SETTINGS:-learner.kp=0.55 run.passes=2}"
+printf 'settings: %s\n' "$settings"
 printf '%-34s %9s %12s %9s %9s\n' learner test_acc model_size cpu_s wall_s
 read -r cpu wall <<<"$(timed central "$polka" run --config "$config" "${sets[@]}" \
     --set run.output="$out/central.h5")"
