@@ -92,13 +92,17 @@ static size_t node_share(void) {
     snprintf(share.origin, sizeof share.origin,
              " (data.memory = auto: %.0f MB %s, shared by %u process%s)", bytes / MB, from, sharers,
              sharers == 1 ? "" : "es");
-    return (size_t)fmin(bytes / sharers, (double)SIZE_MAX);
+    double mine = bytes / sharers;
+    return mine < 0x1p63 ? (size_t)mine : SIZE_MAX;
 }
 
 size_t dataio_memory_limit(const polka_read_options *options) {
     if (options->memory_limit > 0) return options->memory_limit;
     if (share.limit > 0) return share.limit;
-    share.automatic = below_limit(below_limit(node_share(), RLIMIT_AS), RLIMIT_DATA);
+    size_t node = node_share();
+    share.automatic = below_limit(below_limit(node, RLIMIT_AS), RLIMIT_DATA);
+    if (share.automatic < node) /* the process's own limit is the smaller */
+        snprintf(share.origin, sizeof share.origin, " (ulimit -v or -d of this process)");
     return share.automatic;
 }
 
