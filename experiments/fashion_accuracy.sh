@@ -8,7 +8,7 @@
 #      (experiments/fashion_libsvm.sh; LIBSVM=0 skips it, its result is kept in OUT).
 # Prints one table: test accuracy, model size, CPU and wall seconds.
 #
-#   experiments/fashion_accuracy.sh    Environment: SETTINGS ["learner.schedule=linear learner.epsilon=0.3 learner.eta=1 run.passes=3"],
+#   experiments/fashion_accuracy.sh    Environment: SETTINGS ["learner.schedule=linear learner.epsilon=0.3 learner.eta=1 run.passes=4"],
 #                                      RANKS [2], OUT [out/fashion_accuracy], LIBSVM [1]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -23,7 +23,7 @@ out=${OUT:-$outdir/fashion_accuracy}
 ranks=${RANKS:-2}
 mkdir -p "$out"
 sets=()
-settings=${SETTINGS:-learner.schedule=linear learner.epsilon=0.3 learner.eta=1 run.passes=3}
+settings=${SETTINGS:-learner.schedule=linear learner.epsilon=0.3 learner.eta=1 run.passes=4}
 for kv in $settings; do sets+=(--set "$kv"); done
 config=$root/experiments/configs/fashion_mnist.ini
 
