@@ -247,9 +247,6 @@ static polka_status write_model(const polka_h5log *log, hid_t models, const mode
     return polka_h5_first(status, polka_h5_close(&group, log->path));
 }
 
-/* The groups and datasets are created collectively, in the same order on every rank, whatever
- * happened to a write: only the owner writes a model's data, so the ranks agree once, at the
- * end, instead of after every model (thousands of agents would be thousands of agreements). */
 /* The place of agent among this rank's agents (increasing), or count when it is not one. */
 static size_t find_agent(const size_t *agents, size_t count, size_t agent) {
     size_t low = 0, high = count;
@@ -263,6 +260,9 @@ static size_t find_agent(const size_t *agents, size_t count, size_t agent) {
     return low < count && agents[low] == agent ? low : count;
 }
 
+/* The groups and datasets are created collectively, in the same order on every rank, whatever
+ * happened to a write: only the owner writes a model's data, so the ranks agree once, at the
+ * end, instead of after every model (thousands of agents would be thousands of agreements). */
 static polka_status write_all_models(const polka_h5log *log, const model_shape *all, size_t total,
                                      const size_t *agents, size_t count,
                                      const polka_model *const *models) {
