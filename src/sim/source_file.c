@@ -51,10 +51,11 @@ static size_t class_pick(const file_state *s, size_t c, uint64_t g) {
     return j < count ? j : count - 1;
 }
 
-/* The rows of each class in file order (class_row holds file positions), from the scan. */
+/* The rows of each class in file order (class_row holds file positions), from the scan's row
+ * classes (none unless the split draws by class). */
 static polka_status index_classes(file_state *s) {
     size_t n = s->info.n, classes = s->info.classes;
-    if (classes == 0) return POLKA_OK;
+    if (classes == 0 || s->info.row_class == NULL) return POLKA_OK;
     s->class_start = calloc(classes + 1, sizeof *s->class_start);
     s->class_row = malloc(n * sizeof *s->class_row);
     size_t *fill = calloc(classes, sizeof *fill);
@@ -195,7 +196,9 @@ static polka_status file_open(const polka_plan *plan, const polka_source_layout 
     s->options = read_options(plan, plan->data.train_labels);
     double bytes = run_rows(plan, layout) * sizeof(double);
     s->options.feature_bytes = bytes < (double)SIZE_MAX ? (size_t)bytes : SIZE_MAX;
-    s->options.row_classes = 1; /* the class splits draw the j-th row of a class */
+    /* a split that draws by class takes the j-th row of a class: the scan records every row's
+     * class for it (an i.i.d. split reads row g mod n and needs none) */
+    s->options.row_classes = polka_split_of(plan->data.split)->class_of != NULL;
     polka_status status = scan(s);
     if (status != POLKA_OK) {
         file_close(s);
