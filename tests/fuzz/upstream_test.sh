@@ -17,6 +17,14 @@ overflow='==1==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x6
     #0 0x55 in malloc (/b/fuzz_runfile+0x1)
     #1 0x55 in polka_h5run_open /w/src/io/h5log_read.c:278'
 check upstream 0 "$overflow"
+segv_libc='==1==ERROR: AddressSanitizer: SEGV on unknown address 0x000000000000
+    #0 0x7f in __memcpy_avx512_unaligned_erms string/../sysdeps/x86_64/multiarch/memmove-vec-unaligned-erms.S:372
+    #1 0x56 in __interceptor_memcpy (/b/fuzz_runfile+0x84637)
+    #2 0x7f in H5F__accum_read (/lib/x86_64-linux-gnu/libhdf5_openmpi.so.103+0xfb8fe)
+    #3 0x7f in H5Dopen2 (/lib/x86_64-linux-gnu/libhdf5_openmpi.so.103+0xa3f90)
+    #4 0x56 in open_dataset /w/src/io/h5log_read.c:223:12'
+check upstream 0 "$segv_libc"
+check polka 0 "${segv_libc/H5F__accum_read (\/lib\/x86_64-linux-gnu\/libhdf5_openmpi.so.103+0xfb8fe)/read_row \/w\/src\/io\/h5log_read.c:100}"
 hang='==1== ERROR: libFuzzer: timeout after 20 seconds
     #0 0x55 in __sanitizer_print_stack_trace (/b/fuzz_runfile+0x1)
     #1 0x55 in fuzzer::PrintStackTrace() (/b/fuzz_runfile+0x2)
