@@ -189,6 +189,13 @@ int main(int argc, char **argv) {
                                            NULL};
     static const char *const drift[] = {"data.drift=0.002", "data.split=dirichlet",
                                         "data.quantity_sigma=0.5", NULL};
+    /* net.share = samples: the labels travel with the points (NaN when not learned from) */
+    static const char *const shared[] = {"net.share=samples", "learner.batch=2", NULL};
+    static const char *const shared_skew[] = {"net.share=samples", "net.penalty=symmetric",
+                                              "data.quantity_sigma=1.5", "fault.link_loss=0.2",
+                                              NULL};
+    static const char *const shared_late[] = {"net.share=samples", "fault.delay=2", "net.gossip=1",
+                                              NULL};
     /* the network's faults (fault.c): every message drawn alike on every rank */
     static const char *const link_loss[] = {"fault.link_loss=0.3", "net.penalty=symmetric", NULL};
     static const char *const offline[] = {"fault.offline=0.2", "fault.leave=0", "fault.leave_at=20",
@@ -244,6 +251,9 @@ int main(int argc, char **argv) {
         {"file source, dirichlet alpha 0.1", file_dirichlet},
         {"file source, shards k=2, symmetric, batch 2", file_shards_2},
         {"file source, skewed, batch 3, 1.5 passes", file_skewed_batch},
+        {"shared samples, batch 2", shared},
+        {"shared samples, symmetric, quantity skew, link loss", shared_skew},
+        {"shared samples, late 2, one-peer gossip", shared_late},
         {"link loss 0.3, symmetric", link_loss},
         {"offline 0.2, agent 0 leaves and returns", offline},
         {"values up to 3 rounds late, batch 2", delay},

@@ -68,6 +68,36 @@ static void test_skewed_split_favours_own_classes(void **state) {
     polka_stream_free(&stream);
 }
 
+/* The two models have the same points and weights, bit for bit (dim p, C outputs). */
+static void assert_same_model(const polka_model *mine, const polka_model *theirs, size_t p,
+                              size_t c) {
+    size_t m = polka_model_order(mine);
+    assert_int_equal(m, polka_model_order(theirs));
+    assert_memory_equal(polka_model_dictionary(mine), polka_model_dictionary(theirs),
+                        m * p * sizeof(double));
+    assert_memory_equal(polka_model_weights(mine), polka_model_weights(theirs),
+                        m * c * sizeof(double));
+}
+
+/* The serial network run of config with `agents` agents (their models), and beside it the
+ * network stream and a fresh learner of the same parameters (2-D multidist, 5 classes). */
+static void run_beside_lone_learner(const polka_config *config, size_t agents, polka_model **models,
+                                    polka_sim_summary *summary, polka_stream **stream,
+                                    polka_learner **alone) {
+    CHECK_OK(polka_sim_run_reference(plan_of(config), agents, NULL, summary, models));
+    const polka_plan *plan = plan_of(config);
+    polka_learner_params params = plan->learner.params;
+    CHECK_OK(polka_stream_create(plan, agents, plan->learner.batch, stream));
+    CHECK_OK(polka_learner_create(&params, 2, 5, alone));
+}
+
+static void free_beside(polka_model **models, size_t agents, polka_stream **stream,
+                        polka_learner **alone) {
+    polka_learner_free(alone);
+    polka_stream_free(stream);
+    for (size_t a = 0; a < agents; a++) polka_model_free(&models[a]);
+}
+
 /* c = 0: agent a's model is exactly that of a lone learner on agent a's batches. */
 static void test_no_penalty_means_agents_learn_alone(void **state) {
     (void)state;
@@ -77,28 +107,48 @@ static void test_no_penalty_means_agents_learn_alone(void **state) {
     enum { AGENTS = 4 };
     polka_model *models[AGENTS];
     polka_sim_summary summary;
-    CHECK_OK(polka_sim_run_reference(plan_of(&config), AGENTS, NULL, &summary, models));
-    const polka_plan *plan = plan_of(&config);
-    polka_learner_params params = plan->learner.params;
     polka_stream *stream = NULL;
-    CHECK_OK(polka_stream_create(plan, AGENTS, 2, &stream));
     polka_learner *alone = NULL;
-    CHECK_OK(polka_learner_create(&params, 2, 5, &alone));
+    run_beside_lone_learner(&config, AGENTS, models, &summary, &stream, &alone);
     for (uint64_t t = 0; t < summary.rounds; t++) {
         double x[4], y[2];
         CHECK_OK(polka_stream_agent_batch(stream, 2, t, x, y));
         CHECK_OK(polka_learner_step(alone, x, y, 2, NULL));
     }
-    const polka_model *mine = polka_learner_model(alone);
-    size_t m = polka_model_order(mine);
-    assert_int_equal(m, polka_model_order(models[2]));
-    assert_memory_equal(polka_model_dictionary(mine), polka_model_dictionary(models[2]),
-                        m * 2 * sizeof(double));
-    assert_memory_equal(polka_model_weights(mine), polka_model_weights(models[2]),
-                        m * 5 * sizeof(double));
-    polka_learner_free(&alone);
-    polka_stream_free(&stream);
-    for (size_t a = 0; a < AGENTS; a++) polka_model_free(&models[a]);
+    assert_same_model(polka_learner_model(alone), models[2], 2, 5);
+    free_beside(models, AGENTS, &stream, &alone);
+}
+
+/* net.share = samples, c = 0, complete graph of 3: each round agent 1 learns, at its own
+ * model, from its own batch and then its neighbours' (0, then 2) as one batch of 6 rows with
+ * the weight η/2 of its own batch size — exactly a lone learner fed those rows. */
+static void test_shared_samples_enter_the_loss(void **state) {
+    (void)state;
+    polka_config config = small_config();
+    static const char *const settings[][2] = {{"net.c", "0"},
+                                              {"net.graph", "complete"},
+                                              {"net.share", "samples"},
+                                              {"learner.batch", "2"}};
+    for (size_t k = 0; k < sizeof settings / sizeof *settings; k++)
+        CHECK_OK(polka_config_set(&config, settings[k][0], settings[k][1]));
+    enum { AGENTS = 3, B = 2, ROWS = AGENTS * B, C = 5 };
+    polka_model *models[AGENTS];
+    polka_sim_summary summary;
+    polka_stream *stream = NULL;
+    polka_learner *alone = NULL;
+    run_beside_lone_learner(&config, AGENTS, models, &summary, &stream, &alone);
+    const size_t order[AGENTS] = {1, 0, 2}; /* own batch first, then the neighbour list */
+    for (uint64_t t = 0; t < summary.rounds; t++) {
+        double x[ROWS * 2], y[ROWS], f[ROWS * C], g[ROWS * C];
+        for (size_t k = 0; k < AGENTS; k++)
+            CHECK_OK(polka_stream_agent_batch(stream, order[k], t, x + k * B * 2, y + k * B));
+        CHECK_OK(polka_learner_predict(alone, x, ROWS, f));
+        polka_learner_loss_grad(alone, f, y, ROWS, g);
+        CHECK_OK(polka_learner_update_batch(alone, x, ROWS, g, (double)B));
+    }
+    assert_true(polka_model_order(models[1]) > 0);
+    assert_same_model(polka_learner_model(alone), models[1], 2, C);
+    free_beside(models, AGENTS, &stream, &alone);
 }
 
 /* Raising c lowers the disagreement, monotonically over a few values. */
@@ -243,6 +293,7 @@ int main(void) {
         cmocka_unit_test(test_agent_batches_tile_the_network_stream),
         cmocka_unit_test(test_skewed_split_favours_own_classes),
         cmocka_unit_test(test_no_penalty_means_agents_learn_alone),
+        cmocka_unit_test(test_shared_samples_enter_the_loss),
         cmocka_unit_test(test_penalty_lowers_disagreement),
         cmocka_unit_test(test_unstable_penalty_is_refused),
         cmocka_unit_test(test_file_stream_holds_only_its_share),

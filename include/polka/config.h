@@ -77,6 +77,7 @@ typedef struct {
     size_t k;
     char weights[POLKA_NAME_LEN];
     char penalty[POLKA_NAME_LEN];
+    char share[POLKA_NAME_LEN]; /* points | samples */
     double c;
     size_t resample_every; /* a new graph every this many rounds; 0: never */
     size_t gossip;         /* 1: each agent talks to one random neighbour per round */

@@ -59,6 +59,12 @@ typedef enum {
     POLKA_PENALTY_SYMMETRIC, /**< polka's own: also at the neighbours' points */
 } polka_penalty_kind;
 
+/** What a decentralized round sends with each point (net.share). */
+typedef enum {
+    POLKA_SHARE_POINTS,  /**< paper 003: the point; the neighbour answers with its value there */
+    POLKA_SHARE_SAMPLES, /**< the point and its label, which also enters the neighbour's loss */
+} polka_share_kind;
+
 /** Which learner a run trains: the online learner, or a batch regression learner. */
 typedef enum {
     POLKA_FIT_ONLINE, /**< functional SGD with a model-order control (polka_learner) */
@@ -119,6 +125,7 @@ typedef struct {
     polka_graph_spec spec;      /**< the generator's parameters (spec.n: the agents, at the run) */
     polka_weight_kind weights;
     polka_penalty_kind penalty;
+    polka_share_kind share;
     polka_placement_kind placement;
     double c;
     size_t agents;         /**< net.agents: 0 = from the graph file or the ranks */
@@ -165,6 +172,7 @@ const char *polka_run_mode_name(polka_run_mode mode);
 const char *polka_source_kind_name(polka_source_kind kind);
 const char *polka_split_kind_name(polka_split_kind kind);
 const char *polka_penalty_kind_name(polka_penalty_kind kind);
+const char *polka_share_kind_name(polka_share_kind kind);
 const char *polka_placement_kind_name(polka_placement_kind kind);
 
 /** Prints each data source with the splits it takes, from the tables (polka --help). */

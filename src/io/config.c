@@ -150,6 +150,10 @@ static const polka_config_key config_keys[] = {
         "edge weights: uniform | metropolis | file"),
     KEY("net", penalty, POLKA_KEY_STRING, "paper", "consensus penalty: paper | symmetric"),
     KEY("net", c, POLKA_KEY_DOUBLE, "1", "consensus penalty coefficient"),
+    KEY("net", share, POLKA_KEY_STRING, "points",
+        "what a round sends with each point: points (paper 003: the point alone, the neighbour "
+        "answers with its value there) | samples (the point and its label, which also enters "
+        "the neighbour's loss as one of its own samples)"),
     KEY("net", resample_every, POLKA_KEY_SIZE, "0",
         "time-varying graph: a new graph from the generator every this many rounds (epoch e "
         "seeded by run.seed and e, retried until connected); 0: never"),

@@ -1,5 +1,6 @@
 #include "agent_impl.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,6 +42,11 @@ static polka_status alloc_slots(polka_agent *agent) {
     return POLKA_OK;
 }
 
+size_t polka_agent_payload(const polka_plan *plan, size_t dim, size_t outputs) {
+    return dim + (plan->net.penalty == POLKA_PENALTY_SYMMETRIC ? outputs : 0) +
+           (plan->net.share == POLKA_SHARE_SAMPLES);
+}
+
 static void take_graph(polka_agent *agent, const polka_graph *graph) {
     agent->graph = graph;
     agent->degree = polka_graph_degree(graph, agent->id);
@@ -52,8 +58,9 @@ static polka_status init_buffers(polka_agent *agent) {
     size_t b = agent->batch, c = agent->outputs;
     agent->y = malloc(b * sizeof *agent->y);
     agent->f_own = malloc(b * c * sizeof *agent->f_own);
+    agent->shared_g = malloc(c * sizeof *agent->shared_g);
     agent->sent = calloc(b * agent->payload, sizeof *agent->sent); /* sent even after an error */
-    POLKA_CHECK(agent->y && agent->f_own && agent->sent, POLKA_ERR_MEM,
+    POLKA_CHECK(agent->y && agent->f_own && agent->shared_g && agent->sent, POLKA_ERR_MEM,
                 "out of memory for agent %zu's buffers", agent->id);
     POLKA_CALL(alloc_slots(agent));
     return agent->faults && agent->faults->delay > 0
@@ -78,8 +85,9 @@ polka_status polka_agent_init(polka_agent *agent, const polka_plan *plan,
     agent->outputs = polka_learner_outputs(agent->learner);
     agent->symmetric = plan->net.penalty == POLKA_PENALTY_SYMMETRIC;
     agent->online_error.classification = polka_loss_is_classification(params.loss.kind);
+    agent->shares_samples = plan->net.share == POLKA_SHARE_SAMPLES;
     agent->c = plan->net.c;
-    agent->payload = agent->dim + (agent->symmetric ? agent->outputs : 0);
+    agent->payload = polka_agent_payload(plan, agent->dim, agent->outputs);
     polka_status status = init_buffers(agent);
     if (status != POLKA_OK) {
         polka_agent_free(agent);
@@ -94,6 +102,7 @@ void polka_agent_free(polka_agent *agent) {
     polka_agent_stale_free(agent);
     free(agent->y);
     free(agent->f_own);
+    free(agent->shared_g);
     free(agent->sent);
     free_slots(agent);
     memset(agent, 0, sizeof *agent);
@@ -146,6 +155,7 @@ polka_status polka_agent_prepare(polka_agent *agent, const polka_stream *stream)
         double *row = agent->sent + r * agent->payload;
         memcpy(row, agent->cand_x + r * p, p * sizeof *row);
         if (agent->symmetric) memcpy(row + p, agent->f_own + r * c, c * sizeof *row);
+        if (agent->shares_samples) row[agent->payload - 1] = agent->learns ? agent->y[r] : NAN;
     }
     if (agent->stale) polka_agent_stale_remember(agent);
     agent->time_compute += polka_now() - start;
@@ -211,6 +221,25 @@ static void neighbor_rows(polka_agent *agent, double scale) {
     }
 }
 
+/* net.share = samples: a heard neighbour's sample (x_j, y_j) enters the agent's loss as one of
+ * its own, with the same weight η/B: its row gains ∇ℓ(f_i(x_j), y_j) (f_i(x_j) was evaluated
+ * to answer the neighbour). A NaN label (its agent did not learn from it) adds nothing. */
+static void shared_sample_rows(polka_agent *agent) {
+    size_t b = agent->batch, c = agent->outputs, label_at = agent->payload - 1, row = 0;
+    for (size_t k = 0; k < agent->degree; k++) {
+        if (!agent->in_point[k]) continue;
+        for (size_t r = 0; r < b; r++, row++) {
+            double *g = agent->cand_g + (b + row) * c;
+            if (!agent->symmetric) memset(g, 0, c * sizeof *g);
+            double y = agent->received[(k * b + r) * agent->payload + label_at];
+            if (isnan(y)) continue;
+            polka_learner_loss_grad(agent->learner, agent->nbr_eval + (k * b + r) * c, &y, 1,
+                                    agent->shared_g);
+            for (size_t o = 0; o < c; o++) g[o] += agent->shared_g[o];
+        }
+    }
+}
+
 /* g += c Σ_j w_ij (f_i(x) − f_j(x)) at the own points, over the fresh values. */
 static void own_point_penalty(polka_agent *agent, double scale) {
     size_t b = agent->batch, c = agent->outputs;
@@ -255,10 +284,9 @@ polka_status polka_agent_update(polka_agent *agent) {
     penalty_scales(agent, &scale, &point_scale);
     own_point_penalty(agent, scale);
     size_t rows = b;
-    if (agent->symmetric && agent->points_in > 0) {
-        neighbor_rows(agent, point_scale);
-        rows += agent->points_in * b;
-    }
+    if (agent->symmetric && agent->points_in > 0) neighbor_rows(agent, point_scale);
+    if (agent->shares_samples && agent->points_in > 0) shared_sample_rows(agent);
+    if (agent->symmetric || agent->shares_samples) rows += agent->points_in * b;
     size_t late = 0;
     polka_status status =
         agent->stale ? polka_agent_stale_rows(agent, rows, scale, &late) : POLKA_OK;

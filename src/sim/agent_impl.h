@@ -20,9 +20,10 @@ typedef struct polka_agent_stale polka_agent_stale;
 
 typedef struct {
     size_t id, degree, batch, dim, outputs;
-    size_t payload; /* doubles per point sent: the point, then (symmetric) f_i at it */
+    size_t payload; /* doubles per point sent: the point, (symmetric) f_i at it, (samples) y */
     int symmetric;
-    int learns; /* quantity skew: 0 when the agent has no batch to learn from this round */
+    int shares_samples; /* net.share = samples: the neighbours' samples enter the loss */
+    int learns;         /* quantity skew: 0 when the agent has no batch to learn from this round */
     double c;
     const size_t *neighbors;
     const double *weights;
@@ -42,6 +43,7 @@ typedef struct {
     polka_learner *learner;
     double *y;          /* batch */
     double *f_own;      /* batch × C: f_i at the own points */
+    double *shared_g;   /* C: ∇ℓ at one neighbour's sample (net.share = samples) */
     double *sent;       /* batch × payload */
     double *received;   /* degree × batch × payload */
     double *nbr_eval;   /* degree × batch × C: f_i at the neighbours' points */
@@ -59,6 +61,10 @@ typedef struct {
     double age_sum, age_count; /* ages of the values used, since the last log step */
     double start;              /* when the learning loop started (polka_now) */
 } polka_agent;
+
+/** Doubles sent per point: the point, then f_i at it (net.penalty = symmetric), then its
+ * label (net.share = samples; NaN when its agent does not learn from it this round). */
+size_t polka_agent_payload(const polka_plan *plan, size_t dim, size_t outputs);
 
 /** Sets up agent `id` of graph (weights already set) for the data of facts, with the run's
  * faults (which outlive it); the agent owns its learner. */
@@ -85,7 +91,8 @@ polka_status polka_agent_eval_received(polka_agent *agent);
 
 /**
  * The penalty step: g = ∇ℓ(f_i(x), y) + c Σ_j w_ij (f_i(x) − f_j(x)) at the own points
- * (and, symmetric, c·w_ij·(f_i(x_j) − f_j(x_j)) at the neighbours' points), then KOMP; the
+ * (and, symmetric, c·w_ij·(f_i(x_j) − f_j(x_j)) at the neighbours' points; with shared
+ * samples, ∇ℓ(f_i(x_j), y_j) there as well), then KOMP; the
  * sums run over the neighbours heard from (late values: at the points they were computed at).
  */
 polka_status polka_agent_update(polka_agent *agent);

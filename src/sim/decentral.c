@@ -219,8 +219,7 @@ static polka_status mpi_setup(mpi_run *run, const polka_sim_hooks *hooks) {
     /* the blocks an agent sends (as polka_agent_init sizes them; also on a rank without agents) */
     size_t batch = plan->learner.batch, dim = run->facts->dim;
     run->outputs = polka_loss_outputs(plan->learner.params.loss.kind, run->facts->classes);
-    size_t payload = dim + (plan->net.penalty == POLKA_PENALTY_SYMMETRIC ? run->outputs : 0);
-    run->point_block = batch * payload;
+    run->point_block = batch * polka_agent_payload(plan, dim, run->outputs);
     run->value_block = batch * run->outputs;
     POLKA_CALL(polka_halo_create(run->graph, &run->placement, run->rank, run->point_block,
                                  run->value_block, &run->halo));

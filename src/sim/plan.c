@@ -12,6 +12,7 @@
 static const char *const mode_names[] = {"decentralized", "centralized"};
 static const char *const penalty_names[] = {"paper", "symmetric"};
 static const char *const placement_names[] = {"block", "partition"};
+static const char *const share_names[] = {"points", "samples"};
 
 const char *polka_run_mode_name(polka_run_mode mode) {
     return polka_name_at(mode_names, POLKA_COUNT(mode_names), (int)mode);
@@ -23,6 +24,10 @@ const char *polka_placement_kind_name(polka_placement_kind kind) {
 
 const char *polka_penalty_kind_name(polka_penalty_kind kind) {
     return polka_name_at(penalty_names, POLKA_COUNT(penalty_names), (int)kind);
+}
+
+const char *polka_share_kind_name(polka_share_kind kind) {
+    return polka_name_at(share_names, POLKA_COUNT(share_names), (int)kind);
 }
 
 int polka_plan_classifies(const polka_plan *plan) {
@@ -260,6 +265,10 @@ static polka_status plan_net(const polka_config *config, polka_net_spec *net) {
     POLKA_CALL(polka_name_find(config->penalty, penalty_names, POLKA_COUNT(penalty_names),
                                "net.penalty", &penalty));
     net->penalty = (polka_penalty_kind)penalty;
+    int share;
+    POLKA_CALL(
+        polka_name_find(config->share, share_names, POLKA_COUNT(share_names), "net.share", &share));
+    net->share = (polka_share_kind)share;
     int placement;
     POLKA_CALL(polka_name_find(config->placement, placement_names, POLKA_COUNT(placement_names),
                                "net.placement", &placement));
