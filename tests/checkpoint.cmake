@@ -70,6 +70,8 @@ add_test(NAME ckpt_refuse_setup COMMAND bash -c
          "rm -rf ${CKPT_DIR}/refuse && mkdir -p ${CKPT_DIR}/refuse && cd ${CKPT_DIR}/refuse && \
           ${POLKA_MPIEXEC} --oversubscribe -n 3 $<TARGET_FILE:polka> run --quiet --set data.n_train=800 \
             --set run.checkpoint_every=10 --set run.checkpoint=good.ckpt && \
+          ${POLKA_MPIEXEC} --oversubscribe -n 3 $<TARGET_FILE:polka> run --quiet --set data.n_train=800 \
+            --set learner.schedule=linear --set run.checkpoint_every=10 --set run.checkpoint=linear.ckpt && \
           head -c 2000 good.ckpt >damaged.ckpt && cp good.ckpt version.ckpt && \
           /usr/bin/python3 -c \"import h5py, numpy; h5py.File('version.ckpt', 'r+').attrs['polka_version'] = numpy.bytes_('0.0.1')\"")
 set_tests_properties(ckpt_refuse_setup PROPERTIES FIXTURES_SETUP ckpt_refuse
@@ -84,6 +86,10 @@ endfunction()
 polka_ckpt_refused(config 3 good.ckpt
                    "another configuration: 'learner.eta = 0.5' there, 'learner.eta = 0.25' here"
                    --set learner.eta=0.25)
+# the linear schedule's horizon is the run's updates: other passes would change its steps
+polka_ckpt_refused(linear_passes 3 linear.ckpt
+                   "'run.passes = 1' there, 'run.passes = 2' here .*not under learner.schedule = linear"
+                   --set learner.schedule=linear --set run.passes=2)
 polka_ckpt_refused(version 3 version.ckpt "written by polka 0.0.1, this is polka")
 polka_ckpt_refused(damaged 3 damaged.ckpt "cannot resume from '.*damaged.ckpt': .*damaged")
 polka_ckpt_refused(missing 3 none.ckpt "cannot resume: no checkpoint '.*none.ckpt'")

@@ -18,7 +18,15 @@ struct polka_ckpt_s {
 };
 
 /* The keys a resumed run may change: how long it runs, where it writes, how it saves. */
-static int may_change(const char *key) {
+/* run.passes sets the horizon T of the linear schedule and of the suffix average: another T
+ * from the resumed round on would give a run that no uninterrupted one gives. */
+static int horizon_matters(const polka_plan *plan) {
+    const polka_learner_params *params = &plan->learner.params;
+    return params->schedule == POLKA_SCHEDULE_LINEAR || params->suffix > 0;
+}
+
+static int may_change(const char *key, const polka_plan *plan) {
+    if (strcmp(key, "run.passes") == 0 && horizon_matters(plan)) return 0;
     static const char *const keys[] = {"run.passes",
                                        "run.output",
                                        "run.csv",
@@ -87,7 +95,8 @@ static polka_status read_array(const polka_ckpt *ckpt, hid_t loc, const char *na
 }
 
 /* The first setting that differs between the checkpoint's lines and the run's. */
-static polka_status compare_settings(const polka_ckpt *ckpt, const char *saved, const char *now) {
+static polka_status compare_settings(const polka_ckpt *ckpt, const polka_plan *plan,
+                                     const char *saved, const char *now) {
     const char *a = saved, *b = now;
     while (*a || *b) {
         size_t la = strcspn(a, "\n"), lb = strcspn(b, "\n");
@@ -98,10 +107,12 @@ static polka_status compare_settings(const polka_ckpt *ckpt, const char *saved, 
                     ckpt->path, (int)ka, a, (int)kb, b);
         char key[128];
         snprintf(key, sizeof key, "%.*s", (int)ka, a);
-        POLKA_CHECK(may_change(key) || (la == lb && strncmp(a, b, la) == 0), POLKA_ERR_ARG,
+        POLKA_CHECK(may_change(key, plan) || (la == lb && strncmp(a, b, la) == 0), POLKA_ERR_ARG,
                     "cannot resume from '%s': it was written with another configuration: "
                     "'%.*s' there, '%.*s' here (only run.passes, run.output, run.csv, "
-                    "run.watchdog, run.checkpoint* and net.placement may change)",
+                    "run.watchdog, run.checkpoint* and net.placement may change, and run.passes "
+                    "not under learner.schedule = linear or learner.suffix > 0: it sets their "
+                    "horizon)",
                     ckpt->path, (int)la, a, (int)lb, b);
         a += la + (a[la] == '\n'), b += lb + (b[lb] == '\n');
     }
@@ -127,7 +138,7 @@ static polka_status check_identity(polka_ckpt *ckpt, const polka_plan *plan) {
     ((char *)saved)[length] = '\0';
     char *now = NULL;
     polka_status status = polka_ckpt_settings_text(plan, &now);
-    if (status == POLKA_OK) status = compare_settings(ckpt, saved, now);
+    if (status == POLKA_OK) status = compare_settings(ckpt, plan, saved, now);
     free(saved);
     free(now);
     return status;
