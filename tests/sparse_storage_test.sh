@@ -26,6 +26,19 @@ if [ "$part" = huge ]; then
     echo "$out" | grep -qF "$want" || { echo "FAIL: the 27-byte file (exit $code): $out"; exit 1; }
     [ "$code" -ne 0 ] || { echo "FAIL: exit 0 on the 27-byte file"; exit 1; }
     echo "ok: refused under ulimit -v 3 GB: $out"
+    # Ten such lines of two classes pass that check (KOMP has no budget to count), and the
+    # model outgrows the address space: the message names the model, not a source line.
+    for i in 1 2 3 4 5; do printf '1 1:0.5 16777216:1\n2 2:0.5 16777215:1\n'; done >"$dir/ten.svm"
+    ten="--set data.source=file --set data.train=$dir/ten.svm --set data.test=$dir/ten.svm"
+    set +e
+    out=$(ulimit -v 2000000 && "$polka" run --quiet $ten --set run.mode=centralized \
+        --set data.memory=1900M --set run.output="$dir/ten.h5" 2>&1)
+    code=$?
+    set -e
+    want="out of memory for a model of 16 points of 16777216 features (2147 MB; a point is 134.2 MB)"
+    echo "$out" | grep -qF "$want" || { echo "FAIL: the ten-line file (exit $code): $out"; exit 1; }
+    [ "$code" -ne 0 ] || { echo "FAIL: exit 0 on the ten-line file"; exit 1; }
+    echo "ok: the model's growth refused by name: $out"
     exit 0
 fi
 # 3 classes, 300 features, about 6 % of them listed (negative values too), a test file whose

@@ -65,7 +65,11 @@ polka_status polka_model_reserve(polka_model *model, size_t m) {
     size_t cap = model->cap ? model->cap : 16;
     while (cap < m) cap *= 2;
     double *dict = realloc(model->dict, cap * model->p * sizeof *dict);
-    POLKA_CHECK_ALLOC(dict);
+    POLKA_CHECK(dict != NULL, POLKA_ERR_MEM,
+                "out of memory for a model of %zu points of %zu features (%.0f MB; a point is "
+                "%.1f MB)",
+                cap, model->p, (double)cap * (double)model->p * 8.0 / 1e6,
+                (double)model->p * 8.0 / 1e6);
     model->dict = dict;
     double *weights = realloc(model->weights, cap * model->c * sizeof *weights);
     POLKA_CHECK_ALLOC(weights);
