@@ -17,7 +17,6 @@ struct polka_ckpt_s {
     int history_read;
 };
 
-/* The keys a resumed run may change: how long it runs, where it writes, how it saves. */
 /* run.passes sets the horizon T of the linear schedule and of the suffix average: another T
  * from the resumed round on would give a run that no uninterrupted one gives. */
 static int horizon_matters(const polka_plan *plan) {
@@ -25,6 +24,7 @@ static int horizon_matters(const polka_plan *plan) {
     return params->schedule == POLKA_SCHEDULE_LINEAR || params->suffix > 0;
 }
 
+/* The keys a resumed run may change: how long it runs, where it writes, how it saves. */
 static int may_change(const char *key, const polka_plan *plan) {
     if (strcmp(key, "run.passes") == 0 && horizon_matters(plan)) return 0;
     static const char *const keys[] = {"run.passes",
