@@ -5,6 +5,9 @@
 # that failed or was stopped, its exit status and message).
 #
 #   experiments/fashion_search.sh "kp=0.73 passes=1" "kp=0.4 passes=1" ...
+#   A word key=value sets learner.key (passes: run.passes); a dotted one is a full key, e.g.
+#   "passes=1 run.mode=decentralized net.agents=16 net.graph=er net.p=0.5 net.share=samples"
+#   (16 agents in this one process; the accuracy is their mean).
 #   Environment: SPLIT [out/fashion_split] (files of experiments/fashion_split.py)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -17,7 +20,11 @@ for setting in "$@"; do
     args=()
     for kv in $setting; do
         key=${kv%%=*}
-        case $key in passes) args+=(--set "run.$kv") ;; *) args+=(--set "learner.$kv") ;; esac
+        case $key in
+        passes) args+=(--set "run.$kv") ;;
+        *.*) args+=(--set "$kv") ;; # a full key: net.agents=16, run.mode=decentralized, ...
+        *) args+=(--set "learner.$kv") ;;
+        esac
     done
     log=$(mktemp) code=0
     /usr/bin/time -f "%U %S %e" -o "$log.time" "$polka" run \
@@ -30,7 +37,7 @@ for setting in "$@"; do
         rm -f "$log" "$log.time" "$log.h5"
         continue
     fi
-    acc=$(grep -oE 'min acc [0-9.]+' "$log" | awk '{print $3}')
+    acc=$(awk '/summary: test error/ { printf "%.4f", 1 - $4 / 100 }' "$log") # agents' mean
     order=$(grep -oE 'model order [0-9.]+' "$log" | awk '{print $3}')
     read -r user sys wall <"$log.time"
     printf '%-40s %8s %7s %9.1f %9.1f\n' "$setting" "$acc" "$order" "$(echo "$user + $sys" | bc)" "$wall"
