@@ -30,7 +30,8 @@ sets=()
 settings=${SETTINGS:-learner.schedule=linear learner.epsilon=0.3 learner.eta=1 run.passes=4}
 for kv in $settings; do sets+=(--set "$kv"); done
 config=$root/experiments/configs/fashion_mnist.ini
-runs=" ${RUNS:-central agents16 shared16} "
+runs=${RUNS:-central agents16 shared16}
+declare -A accuracy # by run name, for the gaps
 share_p=${SHARE_P:-0.5}
 
 timed() { # name command... -> "cpu_s wall_s" of the command, its output in $out/name.log
@@ -48,13 +49,13 @@ summary() { # name -> "accuracy order" from the run's summary (mean over agents)
 }
 
 row() { # learner accuracy size cpu wall
-    printf '%-44s %9s %12s %9.0f %9.0f\n' "$@"
+    printf '%-50s %9s %12s %9.0f %9.0f\n' "$@"
 }
 
 # run name "learner label" polka-arguments...: runs it when RUNS names it, else reads the row
 # of its kept log (marked "kept": a result of an earlier run of this script, same OUT)
 run() {
-    local name=$1 label=$2 cpu wall acc order
+    local name=$1 label=$2 cpu user sys wall acc order
     shift 2
     if [[ " $runs " == *" $name "* ]]; then
         read -r cpu wall <<<"$(timed "$name" "$@")"
@@ -67,7 +68,7 @@ run() {
     read -r acc order <<<"$(summary "$name")"
     [ "$name" = central ] || order="$order/agent"
     row "$label" "$acc" "$order" "$cpu" "$wall"
-    eval "acc_$name=$acc"
+    accuracy[$name]=$acc
 }
 
 # the 16 agents of a decentralized run: the same learner settings, i.i.d. split, net.c = 1
@@ -75,14 +76,13 @@ agents16=(mpirun --oversubscribe -n "$ranks" "$polka" run --config "$config" "${
     --set run.mode=decentralized --set net.agents=16 --set net.graph=er --set net.c=1)
 
 gap() { # name label: the points it stays under centralized
-    local acc=acc_$1
-    [ -n "${acc_central:-}" ] && [ -n "${!acc:-}" ] || return 0
+    [ -n "${accuracy[central]:-}" ] && [ -n "${accuracy[$1]:-}" ] || return 0
     printf 'gap to centralized, %s: %.2f points\n' "$2" \
-        "$(echo "($acc_central - ${!acc}) * 100" | bc -l)"
+        "$(echo "(${accuracy[central]} - ${accuracy[$1]}) * 100" | bc -l)"
 }
 
 printf 'settings: %s\n' "$settings"
-printf '%-44s %9s %12s %9s %9s\n' learner test_acc model_size cpu_s wall_s
+printf '%-50s %9s %12s %9s %9s\n' learner test_acc model_size cpu_s wall_s
 run central "POLK, centralized" "$polka" run --config "$config" "${sets[@]}" \
     --set run.output="$out/central.h5"
 run agents16 "16 agents, ER p=0.5, $ranks ranks (mean)" "${agents16[@]}" --set net.p=0.5 \

@@ -84,8 +84,8 @@ static void assert_same_model(const polka_model *mine, const polka_model *theirs
 static void run_beside_lone_learner(const polka_config *config, size_t agents, polka_model **models,
                                     polka_sim_summary *summary, polka_stream **stream,
                                     polka_learner **alone) {
-    CHECK_OK(polka_sim_run_reference(plan_of(config), agents, NULL, summary, models));
     const polka_plan *plan = plan_of(config);
+    CHECK_OK(polka_sim_run_reference(plan, agents, NULL, summary, models));
     polka_learner_params params = plan->learner.params;
     CHECK_OK(polka_stream_create(plan, agents, plan->learner.batch, stream));
     CHECK_OK(polka_learner_create(&params, 2, 5, alone));
