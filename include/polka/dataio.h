@@ -132,6 +132,10 @@ polka_status polka_storage_parse(const char *name, polka_storage *storage);
  */
 void polka_data_memory_share(size_t limit, unsigned sharers);
 
+/** This process's memory limit in bytes (the default of its reads, as set above): what a
+ * checkpoint's sizes are checked against before anything is allocated for them. */
+size_t polka_memory_limit(void);
+
 /** data.memory: "auto" (0) or a number of bytes, with an optional K, M, G or T (powers of 1024). */
 polka_status polka_memory_parse(const char *text, size_t *bytes);
 

@@ -4,12 +4,20 @@
  * steps the saved one would have taken. KOMP's inverse is saved as it stands (G_base and the
  * pending rank-one terms), not rebuilt: a fresh factorisation would round differently.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "komp_impl.h"
 #include "learner_impl.h"
+#include "polka/dataio.h"
 #include "polka/state.h"
+
+/*
+ * A checkpoint is input: every count that sizes an allocation is checked first against an
+ * entry the file really holds (whose size the reader checked against the file) or against the
+ * memory limit, and every index against what it indexes, before anything uses it.
+ */
 
 /* The learner's arrays by reference: a checkpoint is written before the learner moves on. */
 static polka_status put_f64s(polka_state *s, const char *name, const double *v, size_t n) {
@@ -50,13 +58,28 @@ static polka_status save_model(const polka_model *model, polka_state *s) {
     return put_f64s(s, "model.sqnorm", model->sqnorm, model->m);
 }
 
+static int all_finite(const double *values, size_t n) {
+    for (size_t e = 0; e < n; e++)
+        if (!isfinite(values[e])) return 0;
+    return 1;
+}
+
 static polka_status restore_model(polka_model *model, const polka_state *s) {
-    size_t m = 0;
+    size_t m = 0, norms = 0;
     POLKA_CALL(get_size(s, "model.order", &m));
+    POLKA_CALL(polka_state_size(s, "model.sqnorm", &norms));
+    POLKA_CHECK(m == norms, POLKA_ERR_FORMAT,
+                "the checkpoint's model order %zu is not the count of its squared norms (%zu)", m,
+                norms);
     POLKA_CALL(polka_model_reserve(model, m));
     POLKA_CALL(get_f64s(s, "model.dictionary", model->dict, m * model->p));
     POLKA_CALL(get_f64s(s, "model.weights", model->weights, m * model->c));
     POLKA_CALL(get_f64s(s, "model.sqnorm", model->sqnorm, m));
+    POLKA_CHECK(all_finite(model->dict, m * model->p) && all_finite(model->weights, m * model->c) &&
+                    all_finite(model->sqnorm, m),
+                POLKA_ERR_FORMAT,
+                "the checkpoint's model holds a non-finite number (its run had diverged before "
+                "the checkpoint was written)");
     model->m = m;
     model->version++;
     return POLKA_OK;
@@ -109,11 +132,48 @@ static polka_status restore_komp_arrays(polka_komp *k, const polka_state *s) {
     return polka_state_get(s, "komp.gone", POLKA_STATE_U8, k->gone, k->known);
 }
 
+/* Model point i sits at extended index pos[i] < n, strictly increasing; gone is 0 or 1. */
+static polka_status check_komp_positions(const polka_komp *k) {
+    for (size_t i = 0; i < k->known; i++) {
+        POLKA_CHECK(k->pos[i] < k->n && (i == 0 || k->pos[i] > k->pos[i - 1]), POLKA_ERR_FORMAT,
+                    "the checkpoint's KOMP position %zu (%zu) is outside its %zu entries or out of "
+                    "order",
+                    i, k->pos[i], k->n);
+        POLKA_CHECK(k->gone[i] <= 1, POLKA_ERR_FORMAT,
+                    "the checkpoint's KOMP removal mark %zu is %u, not 0 or 1", i,
+                    (unsigned)k->gone[i]);
+    }
+    return POLKA_OK;
+}
+
+/* sizes: known, base, n, ld, nterms, updates, pending_max. ld is what reserve made (0 or 32
+ * doubled), the inverse (ld × ld) and the terms (nterms × ld) must fit the memory limit, and
+ * nterms is the count of the saved coefficients. */
+static polka_status check_komp_sizes(const size_t z[7], size_t order, const polka_state *s) {
+    size_t ld = z[3], terms = 0;
+    int doubled = ld == 0 || ld >= 32;
+    for (size_t d = ld; doubled && d > 32; d /= 2) doubled = d % 2 == 0;
+    POLKA_CHECK(z[0] <= order && z[1] <= z[2] && z[2] <= ld && z[0] <= z[2] && ld < (1u << 26) &&
+                    doubled,
+                POLKA_ERR_FORMAT,
+                "the checkpoint's KOMP sizes are inconsistent (known %zu of order %zu, base %zu, "
+                "n %zu, leading dimension %zu)",
+                z[0], order, z[1], z[2], ld);
+    POLKA_CALL(polka_state_size(s, "komp.sigma", &terms));
+    POLKA_CHECK(terms == z[4], POLKA_ERR_FORMAT,
+                "the checkpoint's KOMP has %zu terms and %zu coefficients", z[4], terms);
+    double bytes = 8.0 * (double)ld * ((double)ld + (double)terms);
+    POLKA_CHECK(bytes <= (double)polka_memory_limit(), POLKA_ERR_FORMAT,
+                "the checkpoint's KOMP inverse needs %.0f MB, more than this process may take "
+                "(%.0f MB)",
+                bytes / 1e6, (double)polka_memory_limit() / 1e6);
+    return POLKA_OK;
+}
+
 static polka_status restore_komp(polka_komp *k, const polka_state *s, size_t order) {
     size_t z[7];
     POLKA_CALL(get_sizes(s, "komp.sizes", z, 7));
-    POLKA_CHECK(z[0] <= order && z[1] <= z[2] && z[2] <= z[3] && z[0] <= z[2] && z[3] < (1u << 26),
-                POLKA_ERR_FORMAT, "the checkpoint's KOMP sizes are inconsistent");
+    POLKA_CALL(check_komp_sizes(z, order, s));
     polka_komp_reset(k);
     /* the same leading dimension: the same arithmetic (reserve doubles from 32, as it did) */
     if (z[3] > 0) POLKA_CALL(polka_komp_reserve(k, z[3]));
@@ -123,7 +183,8 @@ static polka_status restore_komp(polka_komp *k, const polka_state *s, size_t ord
     k->known = z[0], k->base = z[1], k->n = z[2], k->nterms = z[4];
     k->updates = z[5], k->pending_max = z[6];
     POLKA_CALL(polka_state_get_f64(s, "komp.jitter", &k->jitter));
-    return restore_komp_arrays(k, s);
+    POLKA_CALL(restore_komp_arrays(k, s));
+    return check_komp_positions(k);
 }
 
 static polka_status save_bounded(const polka_maintenance *b, size_t order, polka_state *s) {
@@ -147,6 +208,10 @@ static polka_status restore_bounded(polka_maintenance *b, size_t order, const po
     }
     POLKA_CALL(get_sizes(s, "budget.ids", b->ids, order));
     POLKA_CALL(get_size(s, "budget.next_id", &b->next_id));
+    for (size_t j = 0; j < order; j++)
+        POLKA_CHECK(b->ids[j] < b->next_id, POLKA_ERR_FORMAT,
+                    "the checkpoint's budget id %zu (%zu) is not below its next id %zu", j,
+                    b->ids[j], b->next_id);
     polka_average *a = b->average;
     if (a == NULL) return POLKA_OK;
     POLKA_CALL(polka_state_get_u64(s, "average.start", &a->start));
@@ -163,6 +228,10 @@ static polka_status restore_bounded(polka_maintenance *b, size_t order, const po
         status = polka_average_add_point(a, points + i * a->p);
     free(points);
     POLKA_CALL(status);
+    /* the sums are indexed by the ids (polka_average_accumulate) */
+    POLKA_CHECK(b->next_id <= a->n, POLKA_ERR_FORMAT,
+                "the checkpoint's average knows %zu points, its budget gave %zu ids", a->n,
+                b->next_id);
     POLKA_CALL(get_f64s(s, "average.weight_sums", a->wsum, a->n * a->c));
     POLKA_CALL(get_f64s(s, "average.offset_sums", a->bsum, a->c));
     a->stale = 1;

@@ -106,6 +106,10 @@ size_t dataio_memory_limit(const polka_read_options *options) {
     return share.automatic;
 }
 
+size_t polka_memory_limit(void) {
+    return dataio_memory_limit(&(polka_read_options){0});
+}
+
 const char *dataio_memory_origin(size_t limit) {
     return share.limit == 0 && limit == share.automatic ? share.origin : "";
 }

@@ -10,15 +10,16 @@
 
 #include "sim/checkpoint/checkpoint_impl.h"
 #include "io/h5log_impl.h"
+#include "sim/checkpoint/checkpoint_h5_impl.h"
 #include "polka/net.h"
 
-static hid_t memory_type(polka_state_type type) {
+hid_t polka_ckpt_memory_type(polka_state_type type) {
     return type == POLKA_STATE_F64   ? H5T_NATIVE_DOUBLE
            : type == POLKA_STATE_U64 ? H5T_NATIVE_UINT64
                                      : H5T_NATIVE_UCHAR;
 }
 
-static hid_t file_type(polka_state_type type) {
+hid_t polka_ckpt_file_type(polka_state_type type) {
     return type == POLKA_STATE_F64   ? H5T_IEEE_F64LE
            : type == POLKA_STATE_U64 ? H5T_STD_U64LE
                                      : H5T_STD_U8LE;
@@ -30,12 +31,13 @@ static polka_status write_array(hid_t loc, const char *name, polka_state_type ty
     hsize_t dims[1] = {count};
     hid_t space = H5Screate_simple(1, dims, NULL);
     if (space < 0) return polka_h5_fail("create the dataspace of", name, path);
-    hid_t set =
-        H5Dcreate2(loc, name, file_type(type), space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    hid_t set = H5Dcreate2(loc, name, polka_ckpt_file_type(type), space, H5P_DEFAULT, H5P_DEFAULT,
+                           H5P_DEFAULT);
     polka_status status = POLKA_OK;
     if (set < 0)
         status = polka_h5_fail("create dataset", name, path);
-    else if (count > 0 && H5Dwrite(set, memory_type(type), H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0)
+    else if (count > 0 &&
+             H5Dwrite(set, polka_ckpt_memory_type(type), H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0)
         status = polka_h5_fail("write dataset", name, path);
     status = polka_h5_first(status, polka_h5_close(&set, path));
     return polka_h5_first(status, polka_h5_close(&space, path));

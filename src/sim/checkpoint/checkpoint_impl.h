@@ -76,6 +76,8 @@ typedef struct polka_ckpt_s polka_ckpt;
 polka_status polka_ckpt_open(const polka_plan *plan, size_t agents, polka_ckpt **out);
 void polka_ckpt_close(polka_ckpt **ckpt);
 const polka_sim_point *polka_ckpt_point(const polka_ckpt *ckpt);
+/* The file's name, for messages. */
+const char *polka_ckpt_name(const polka_ckpt *ckpt);
 
 /* Agent a's state (the caller frees it). */
 polka_status polka_ckpt_agent(const polka_ckpt *ckpt, size_t agent, polka_state **out);

@@ -1,16 +1,20 @@
 /* Reading a checkpoint back (checkpoint_impl.h): every check before any state is used, with
  * one message naming the file. */
 #include <hdf5.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "sim/checkpoint/checkpoint_impl.h"
 #include "io/h5log_impl.h"
+#include "sim/checkpoint/checkpoint_h5_impl.h"
+#include "sim/metrics/metrics_impl.h"
 
 struct polka_ckpt_s {
     char path[POLKA_PATH_LEN];
     hid_t file;
+    hsize_t size; /* bytes of the file: no array read from it may be larger */
     polka_sim_point point;
     size_t agents;
     polka_history history;
@@ -69,21 +73,36 @@ static polka_status read_string_attr(const polka_ckpt *ckpt, const char *name, c
     return ok ? POLKA_OK : damaged(ckpt, name);
 }
 
-/* A 1-D dataset of `type` into a new buffer of *count values. */
-static polka_status read_array(const polka_ckpt *ckpt, hid_t loc, const char *name,
-                               polka_state_type type, void **data, size_t *count) {
-    hid_t set = H5Lexists(loc, name, H5P_DEFAULT) > 0 ? H5Dopen2(loc, name, H5P_DEFAULT) : -1;
-    hid_t space = set >= 0 ? H5Dget_space(set) : -1;
+/* The element count of a 1-D dataset of `type` as the file stores it: exactly that element
+ * type, no filter, and as many bytes stored as the count says (a dataset that declares more
+ * elements than the file holds is refused before anything is allocated for it); -1 if not. */
+static hssize_t stored_count(const polka_ckpt *ckpt, hid_t set, polka_state_type type) {
+    hid_t space = H5Dget_space(set), stored_type = H5Dget_type(set);
+    hid_t create = H5Dget_create_plist(set);
     hssize_t n = space >= 0 && H5Sget_simple_extent_ndims(space) == 1
                      ? H5Sget_simple_extent_npoints(space)
                      : -1;
-    size_t unit = type == POLKA_STATE_U8 ? 1 : 8;
-    *data = n >= 0 && n < ((hssize_t)1 << 40) ? malloc((size_t)n * unit + 1) : NULL;
-    hid_t memory = type == POLKA_STATE_F64   ? H5T_NATIVE_DOUBLE
-                   : type == POLKA_STATE_U64 ? H5T_NATIVE_UINT64
-                                             : H5T_NATIVE_UCHAR;
-    int ok = *data && (n == 0 || H5Dread(set, memory, H5S_ALL, H5S_ALL, H5P_DEFAULT, *data) >= 0);
+    hsize_t unit = type == POLKA_STATE_U8 ? 1 : 8;
+    int fits = n >= 0 && stored_type >= 0 &&
+               H5Tequal(stored_type, polka_ckpt_file_type(type)) > 0 && create >= 0 &&
+               H5Pget_nfilters(create) == 0 && (hsize_t)n <= ckpt->size / unit &&
+               H5Dget_storage_size(set) == (hsize_t)n * unit;
+    if (create >= 0) H5Pclose(create);
+    if (stored_type >= 0) H5Tclose(stored_type);
     if (space >= 0) H5Sclose(space);
+    return fits ? n : -1;
+}
+
+/* A 1-D dataset of `type` into a new buffer of *count values (one more byte for a string's
+ * end). */
+static polka_status read_array(const polka_ckpt *ckpt, hid_t loc, const char *name,
+                               polka_state_type type, void **data, size_t *count) {
+    hid_t set = H5Lexists(loc, name, H5P_DEFAULT) > 0 ? H5Dopen2(loc, name, H5P_DEFAULT) : -1;
+    hssize_t n = set >= 0 ? stored_count(ckpt, set, type) : -1;
+    size_t unit = type == POLKA_STATE_U8 ? 1 : 8;
+    *data = n >= 0 ? malloc((size_t)n * unit + 1) : NULL;
+    int ok = *data && (n == 0 || H5Dread(set, polka_ckpt_memory_type(type), H5S_ALL, H5S_ALL,
+                                         H5P_DEFAULT, *data) >= 0);
     if (set >= 0) H5Dclose(set);
     if (!ok) {
         free(*data);
@@ -150,6 +169,9 @@ static polka_status check_point(polka_ckpt *ckpt, size_t agents) {
     POLKA_CALL(read_attr(ckpt, "rows", H5T_NATIVE_UINT64, &rows));
     POLKA_CALL(read_attr(ckpt, "agents", H5T_NATIVE_UINT64, &saved_agents));
     POLKA_CALL(read_attr(ckpt, "next_log", H5T_NATIVE_DOUBLE, &ckpt->point.next_log));
+    POLKA_CHECK(rows <= round && round < ((uint64_t)1 << 53), POLKA_ERR_FORMAT,
+                "cannot resume from '%s': it says %llu log steps after round %llu (damaged)",
+                ckpt->path, (unsigned long long)rows, (unsigned long long)round);
     POLKA_CHECK(saved_agents == agents, POLKA_ERR_ARG,
                 "cannot resume from '%s': it holds %llu agents, this run has %zu (set net.agents "
                 "to run the same network on another number of ranks)",
@@ -175,6 +197,8 @@ polka_status polka_ckpt_open(const polka_plan *plan, size_t agents, polka_ckpt *
             probe ? damaged(ckpt, "not an HDF5 file")
                   : polka_error_set(POLKA_ERR_IO, "cannot resume: no checkpoint '%s'", ckpt->path);
     }
+    if (status == POLKA_OK && H5Fget_filesize(ckpt->file, &ckpt->size) < 0)
+        status = damaged(ckpt, "its size");
     if (status == POLKA_OK) status = check_identity(ckpt, plan);
     if (status == POLKA_OK) status = check_point(ckpt, agents);
     if (status != POLKA_OK) {
@@ -191,6 +215,10 @@ void polka_ckpt_close(polka_ckpt **ckpt) {
     polka_history_free(&(*ckpt)->history);
     free(*ckpt);
     *ckpt = NULL;
+}
+
+const char *polka_ckpt_name(const polka_ckpt *ckpt) {
+    return ckpt->path;
 }
 
 const polka_sim_point *polka_ckpt_point(const polka_ckpt *ckpt) {
@@ -244,6 +272,29 @@ polka_status polka_ckpt_agent(const polka_ckpt *ckpt, size_t agent, polka_state 
     return POLKA_OK;
 }
 
+/* The metric rows: as many as the point says, each of every agent's metrics, at increasing
+ * whole rounds up to the checkpoint's. */
+static polka_status check_history(const polka_ckpt *ckpt, const polka_history *h, size_t samples,
+                                  size_t values) {
+    size_t width = ckpt->agents * POLKA_METRICS_DOUBLES;
+    POLKA_CHECK(samples == h->rows && h->rows == ckpt->point.rows && values == h->rows * width,
+                POLKA_ERR_FORMAT,
+                "cannot resume from '%s': its metric rows do not fit its point (%zu rows of %zu "
+                "values, %zu samples, %llu log steps; damaged)",
+                ckpt->path, h->rows, h->rows ? values / h->rows : 0, samples,
+                (unsigned long long)ckpt->point.rows);
+    for (size_t r = 0; r < h->rows; r++) {
+        double round = h->round[r];
+        POLKA_CHECK(round >= 1 && round <= (double)ckpt->point.round && round == floor(round) &&
+                        (r == 0 || round > h->round[r - 1]),
+                    POLKA_ERR_FORMAT,
+                    "cannot resume from '%s': its metric row %zu is of round %g, not a round "
+                    "after the previous row's and up to %llu (damaged)",
+                    ckpt->path, r, round, (unsigned long long)ckpt->point.round);
+    }
+    return POLKA_OK;
+}
+
 polka_status polka_ckpt_history(polka_ckpt *ckpt, const polka_history **out) {
     polka_history *h = &ckpt->history;
     if (!ckpt->history_read) {
@@ -257,15 +308,13 @@ polka_status polka_ckpt_history(polka_ckpt *ckpt, const polka_history **out) {
         if (status == POLKA_OK)
             status =
                 read_array(ckpt, ckpt->file, "history/metrics", POLKA_STATE_F64, &metrics, &values);
-        if (status == POLKA_OK &&
-            (check != rows || rows != ckpt->point.rows || (rows && values % rows != 0)))
-            status = damaged(ckpt, "history");
         *h = (polka_history){.rows = rows,
                              .cap = rows,
-                             .width = rows ? values / rows : 0,
+                             .width = ckpt->agents * POLKA_METRICS_DOUBLES,
                              .round = round,
                              .samples = samples,
                              .metrics = metrics};
+        if (status == POLKA_OK) status = check_history(ckpt, h, check, values);
         POLKA_CALL(status);
         ckpt->history_read = 1;
     }

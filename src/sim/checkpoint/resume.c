@@ -1,4 +1,5 @@
 /* Saving a run's agents into a checkpoint and going on from one (resume_impl.h). */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "polka/net.h"
@@ -67,6 +68,14 @@ polka_status polka_sim_resume_round(const polka_plan *plan, size_t agents, uint6
     return POLKA_OK;
 }
 
+/* A restore's error with the file and the agent it is about. */
+static polka_status in_agent(const polka_ckpt *ckpt, size_t id, polka_status status) {
+    char message[1024];
+    snprintf(message, sizeof message, "%s", polka_error_message());
+    return polka_error_set(status, "cannot resume from '%s': agent %zu: %s", polka_ckpt_name(ckpt),
+                           id, message);
+}
+
 /* This rank's agents from the checkpoint, and its metric rows. */
 static polka_status restore_agents(polka_ckpt *ckpt, const size_t *ids, size_t count,
                                    polka_agent_restore_fn restore, void *context,
@@ -76,7 +85,7 @@ static polka_status restore_agents(polka_ckpt *ckpt, const size_t *ids, size_t c
         POLKA_CALL(polka_ckpt_agent(ckpt, ids ? ids[k] : k, &state));
         polka_status status = restore(context, k, state);
         polka_state_free(&state);
-        POLKA_CALL(status);
+        if (status != POLKA_OK) return in_agent(ckpt, ids ? ids[k] : k, status);
     }
     return polka_ckpt_history(ckpt, rows);
 }

@@ -61,6 +61,24 @@ static void log_checkpoint(const polka_plan *plan, const polka_sim_hooks *hooks,
                   (unsigned long long)round, mb, seconds, path);
 }
 
+/* A resumed run's point: a round before the last, and the next log step the first multiple of
+ * run.log_every after the samples of that round (as the loop below leaves it). */
+static polka_status check_point(const polka_plan *plan, const polka_sim_point *at, size_t rounds,
+                                size_t per_round, double every) {
+    POLKA_CHECK(at->round < rounds, POLKA_ERR_ARG,
+                "cannot resume: the checkpoint is at round %llu, and this run has %zu rounds "
+                "(raise run.passes)",
+                (unsigned long long)at->round, rounds);
+    double done = (double)at->round * (double)per_round;
+    POLKA_CHECK(isfinite(at->next_log) && at->next_log > done && at->next_log <= done + every &&
+                    fmod(at->next_log, every) == 0.0,
+                POLKA_ERR_FORMAT,
+                "cannot resume from '%s': its next log step (%g samples) does not follow its "
+                "round %llu (%g samples, a log step every %g; damaged)",
+                plan->run.resume, at->next_log, (unsigned long long)at->round, done, every);
+    return POLKA_OK;
+}
+
 polka_status polka_sim_loop(const polka_plan *plan, size_t n_train, size_t per_round,
                             polka_round_fn round, polka_log_step_fn log_step, polka_save_fn save,
                             const polka_sim_point *from, void *context,
@@ -69,10 +87,7 @@ polka_status polka_sim_loop(const polka_plan *plan, size_t n_train, size_t per_r
     double every = (double)plan->run.log_every, start = polka_now();
     polka_sim_point at = from ? *from : (polka_sim_point){.next_log = every};
     double last_save = start;
-    POLKA_CHECK(at.round < rounds, POLKA_ERR_ARG,
-                "cannot resume: the checkpoint is at round %llu, and this run has %zu rounds "
-                "(raise run.passes)",
-                (unsigned long long)at.round, rounds);
+    if (from) POLKA_CALL(check_point(plan, &at, rounds, per_round, every));
     summary->rounds = rounds; /* the log steps know the last one */
     summary->loop_start = start;
     for (size_t t = (size_t)at.round; t < rounds; t++) {
