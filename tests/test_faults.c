@@ -1,7 +1,7 @@
 /*
- * The network's faults (src/sim/exchange/fault.c, agent/agent.c, agent/agent_stale.c): the draws keep their rates
- * and are pure functions of (seed, round, edge or agent); the penalty sums over the
- * neighbours heard from, renormalised or not; late values are used at the points they were
+ * The network's faults (src/sim/exchange/fault.c, agent/agent.c, agent/agent_stale.c): the draws
+ * keep their rates and are pure functions of (seed, round, edge or agent); the penalty sums over
+ * the neighbours heard from, renormalised or not; late values are used at the points they were
  * computed at, and dropped once older than fault.delay.
  */
 #include <stdio.h>
@@ -239,7 +239,7 @@ static void test_late_values_are_used_at_their_points(void **state) {
     assert_true(agent.cand_x[2] == 0.0 && agent.cand_x[3] == 0.0);
     double cw = agent.c * agent.weights[0]; /* f_0 = 0 (a new model) against f_1 = 10 */
     assert_true(close_rel(agent.cand_g[agent.outputs], cw * (0.0 - 10.0), 1e-14));
-    assert_true(agent.age_sum == 2.0 && agent.age_count == 1.0);
+    assert_true(agent.counters.value_age_sum == 2.0 && agent.counters.value_age_count == 1.0);
     late_round(&agent, 3, 1, 0); /* fresh values win over the late ones */
     polka_agent_stale_receive(&agent, agent.fresh);
     assert_int_equal(agent.fresh[0], 1);

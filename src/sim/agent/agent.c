@@ -84,7 +84,7 @@ polka_status polka_agent_init(polka_agent *agent, const polka_plan *plan,
     agent->dim = facts->dim;
     agent->outputs = polka_learner_outputs(agent->learner);
     agent->symmetric = plan->net.penalty == POLKA_PENALTY_SYMMETRIC;
-    agent->online_error.classification = polka_loss_is_classification(params.loss.kind);
+    agent->classification = polka_loss_is_classification(params.loss.kind);
     agent->shares_samples = plan->net.share == POLKA_SHARE_SAMPLES;
     agent->c = plan->net.c;
     agent->payload = polka_agent_payload(plan, agent->dim, agent->outputs);
@@ -123,7 +123,7 @@ void polka_agent_links(polka_agent *agent, uint64_t t) {
     double point_bytes = (double)(agent->batch * agent->payload * sizeof(double)),
            value_bytes = (double)(agent->batch * agent->outputs * sizeof(double));
     agent->online = faults == NULL || polka_faults_online(faults, t, agent->id);
-    agent->rounds_offline += !agent->online;
+    agent->counters.rounds_offline += !agent->online;
     agent->points_in = 0;
     for (size_t k = 0; k < agent->degree; k++) {
         size_t j = agent->neighbors[k];
@@ -138,8 +138,8 @@ void polka_agent_links(polka_agent *agent, uint64_t t) {
         agent->in_point[k] = (unsigned char)in.point;
         agent->out_value[k] = (unsigned char)in.value;
         agent->points_in += (size_t)in.point;
-        agent->messages_lost += out.value_lost + in.point_lost;
-        agent->bytes_sent += out.point * point_bytes + in.value * value_bytes;
+        agent->counters.messages_lost += out.value_lost + in.point_lost;
+        agent->counters.bytes_sent += out.point * point_bytes + in.value * value_bytes;
     }
 }
 
@@ -158,7 +158,7 @@ polka_status polka_agent_prepare(polka_agent *agent, const polka_stream *stream)
         if (agent->shares_samples) row[agent->payload - 1] = agent->learns ? agent->y[r] : NAN;
     }
     if (agent->stale) polka_agent_stale_remember(agent);
-    agent->time_compute += polka_now() - start;
+    agent->counters.time_compute += polka_now() - start;
     return POLKA_OK;
 }
 
@@ -188,7 +188,7 @@ polka_status polka_agent_eval_received(polka_agent *agent) {
     }
     polka_status status = polka_learner_predict(agent->learner, points, n, agent->nbr_eval);
     if (agent->points_in < agent->degree) spread_evaluations(agent);
-    agent->time_compute += polka_now() - start;
+    agent->counters.time_compute += polka_now() - start;
     return status;
 }
 
@@ -249,7 +249,7 @@ static void own_point_penalty(polka_agent *agent, double scale) {
         if (scale != 1.0) cw *= scale;
         const double *f_j = agent->nbr_values + k * b * c;
         for (size_t e = 0; e < b * c; e++) agent->cand_g[e] += cw * (agent->f_own[e] - f_j[e]);
-        agent->age_count += 1.0; /* age 0 */
+        agent->counters.value_age_count += 1.0; /* age 0 */
     }
 }
 
@@ -276,10 +276,11 @@ polka_status polka_agent_update(polka_agent *agent) {
     double start = polka_now();
     size_t b = agent->batch;
     double *g = agent->cand_g;
-    agent->train_loss +=
+    agent->counters.train_loss_sum +=
         polka_learner_loss_grad(agent->learner, agent->f_own, agent->y, b, g) / (double)b;
-    agent->train_count++;
-    polka_online_error_add(&agent->online_error, agent->learner, agent->f_own, agent->y, b);
+    agent->counters.train_loss_count += 1.0;
+    polka_online_error_add(&agent->counters, agent->classification, agent->learner, agent->f_own,
+                           agent->y, b);
     double scale = 1.0, point_scale = 1.0;
     penalty_scales(agent, &scale, &point_scale);
     own_point_penalty(agent, scale);
@@ -293,6 +294,6 @@ polka_status polka_agent_update(polka_agent *agent) {
     if (status == POLKA_OK)
         status =
             polka_learner_update_batch(agent->learner, agent->cand_x, rows + late, g, (double)b);
-    agent->time_update += polka_now() - start;
+    agent->counters.time_update += polka_now() - start;
     return status;
 }

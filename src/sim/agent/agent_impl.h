@@ -12,6 +12,7 @@
 #include "polka/learner.h"
 #include "polka/state.h"
 #include "sim/driver/sim_impl.h"
+#include "sim/metrics/counters_impl.h"
 #include "sim/stream/stream_impl.h"
 
 /* Late values (fault.delay > 0): the own points of the last rounds and, per neighbour, the
@@ -51,15 +52,9 @@ typedef struct {
     double *cand_x;     /* (1 + degree + delay) × batch × dim: own points, the neighbours' heard
                            from (compact), then the own points of late values (agent_stale.c) */
     double *cand_g;     /* the same rows × C: the gradient coefficients */
-    polka_online_error online_error;
-    double train_loss; /* summed since the last log step */
-    size_t train_count;
-    double time_compute, time_exchange, time_update;
-    double bytes_sent;         /* the messages really sent (a lost one is not) */
-    double messages_lost;      /* messages to this agent lost on the way (cumulative) */
-    double rounds_offline;     /* cumulative */
-    double age_sum, age_count; /* ages of the values used, since the last log step */
-    double start;              /* when the learning loop started (polka_now) */
+    int classification; /* the online error counts mistakes */
+    polka_agent_counters counters; /* what the log steps report, and the checkpoints keep */
+    double start;                  /* when the learning loop started (polka_now) */
 } polka_agent;
 
 /** Doubles sent per point: the point, then f_i at it (net.penalty = symmetric), then its

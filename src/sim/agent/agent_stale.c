@@ -157,8 +157,8 @@ static polka_status late_round_rows(polka_agent *agent, uint64_t sent, size_t ro
         if (scale != 1.0) cw *= scale;
         const double *f_j = s->newest_values + k * b * c;
         for (size_t e = 0; e < b * c; e++) g[e] += cw * (s->f_late[e] - f_j[e]);
-        agent->age_sum += (double)(agent->round - sent);
-        agent->age_count += 1.0;
+        agent->counters.value_age_sum += (double)(agent->round - sent);
+        agent->counters.value_age_count += 1.0;
     }
     return POLKA_OK;
 }

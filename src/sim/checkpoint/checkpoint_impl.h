@@ -17,7 +17,7 @@
 #include "polka/plan.h"
 #include "polka/state.h"
 
-#define POLKA_CKPT_FORMAT_VERSION 1
+#define POLKA_CKPT_FORMAT_VERSION 2
 #define POLKA_CKPT_FORMAT_NAME    "polka checkpoint" /* the root attribute "format" */
 
 /* What a rank wants at the end of a round; the ranks agree on the largest. */

@@ -145,8 +145,11 @@ static polka_status check_identity(polka_ckpt *ckpt, const polka_plan *plan) {
     uint64_t format_version = 0;
     POLKA_CALL(read_attr(ckpt, "format_version", H5T_NATIVE_UINT64, &format_version));
     POLKA_CHECK(format_version == POLKA_CKPT_FORMAT_VERSION, POLKA_ERR_FORMAT,
-                "cannot resume from '%s': checkpoint format %llu, this polka reads format %d",
-                ckpt->path, (unsigned long long)format_version, POLKA_CKPT_FORMAT_VERSION);
+                "cannot resume from '%s': it is from %s polka (checkpoint format %llu) and this "
+                "polka, which reads format %d, cannot resume it (finish the run with the polka "
+                "that wrote it)",
+                ckpt->path, format_version < POLKA_CKPT_FORMAT_VERSION ? "an older" : "a newer",
+                (unsigned long long)format_version, POLKA_CKPT_FORMAT_VERSION);
     POLKA_CALL(read_string_attr(ckpt, "polka_version", version, sizeof version));
     POLKA_CHECK(strcmp(version, POLKA_VERSION) == 0, POLKA_ERR_FORMAT,
                 "cannot resume from '%s': written by polka %s, this is polka %s", ckpt->path,

@@ -5,29 +5,17 @@
 #include "polka/net.h"
 #include "sim/checkpoint/resume_impl.h"
 
+/* The counters include what the network did to the agent so far (the faults themselves are
+ * drawn anew). */
 polka_status polka_agent_save(const polka_agent *agent, polka_state *state) {
-    double sums[7] = {agent->online_error.sum,    agent->online_error.count, agent->train_loss,
-                      (double)agent->train_count, agent->time_compute,       agent->time_exchange,
-                      agent->time_update};
-    /* what the network did to the agent so far (the faults themselves are drawn anew) */
-    double faults[5] = {agent->bytes_sent, agent->messages_lost, agent->rounds_offline,
-                        agent->age_sum, agent->age_count};
     POLKA_CALL(polka_learner_save(agent->learner, state));
-    POLKA_CALL(polka_state_put(state, "agent.sums", POLKA_STATE_F64, sums, 7));
-    POLKA_CALL(polka_state_put(state, "agent.faults", POLKA_STATE_F64, faults, 5));
+    POLKA_CALL(polka_counters_save(&agent->counters, state));
     return agent->stale ? polka_agent_stale_save(agent, state) : POLKA_OK;
 }
 
 polka_status polka_agent_restore(polka_agent *agent, const polka_state *state) {
-    double sums[7], faults[5];
     POLKA_CALL(polka_learner_restore(agent->learner, state));
-    POLKA_CALL(polka_state_get(state, "agent.sums", POLKA_STATE_F64, sums, 7));
-    POLKA_CALL(polka_state_get(state, "agent.faults", POLKA_STATE_F64, faults, 5));
-    agent->online_error.sum = sums[0], agent->online_error.count = sums[1];
-    agent->train_loss = sums[2], agent->train_count = (size_t)sums[3];
-    agent->time_compute = sums[4], agent->time_exchange = sums[5], agent->time_update = sums[6];
-    agent->bytes_sent = faults[0], agent->messages_lost = faults[1];
-    agent->rounds_offline = faults[2], agent->age_sum = faults[3], agent->age_count = faults[4];
+    POLKA_CALL(polka_counters_restore(&agent->counters, state));
     return agent->stale ? polka_agent_stale_restore(agent, state) : POLKA_OK;
 }
 

@@ -95,7 +95,7 @@ static polka_status mpi_round(mpi_run *run, uint64_t t, int *wish) {
     double start = polka_now();
     status = polka_halo_round(&run->halo, run->exchange, run->local, status);
     double spent = polka_now() - start;
-    for (size_t a = 0; a < run->halo.count; a++) run->local[a].time_exchange += spent;
+    for (size_t a = 0; a < run->halo.count; a++) run->local[a].counters.time_exchange += spent;
     for (size_t a = 0; a < run->halo.count && status == POLKA_OK; a++)
         status = polka_agent_update(&run->local[a]);
     return polka_net_agree_wish(run->comm, status, wish); /* the checkpoint wish rides along */
@@ -255,10 +255,10 @@ static polka_status mpi_finish(mpi_run *run, const polka_sim_summary *summary) {
     double stages[4] = {0.0, 0.0, 0.0, summary->seconds};
     for (size_t a = 0; models && a < count; a++) {
         models[a] = polka_learner_model(run->local[a].learner);
-        stages[0] += run->local[a].time_compute;
-        stages[2] += run->local[a].time_update;
+        stages[0] += run->local[a].counters.time_compute;
+        stages[2] += run->local[a].counters.time_update;
     }
-    stages[1] = count ? run->local[0].time_exchange : 0.0;
+    stages[1] = count ? run->local[0].counters.time_exchange : 0.0;
     polka_status status = models
                               ? polka_netlog_finish_h5(&run->log, run->ids, count, models, stages)
                               : polka_error_set(POLKA_ERR_MEM, "out of memory");

@@ -116,17 +116,6 @@ polka_status polka_sim_loop(const polka_plan *plan, size_t n_train, size_t per_r
     return POLKA_OK;
 }
 
-void polka_online_error_add(polka_online_error *error, const polka_learner *learner,
-                            const double *f, const double *y, size_t n) {
-    double score = polka_learner_score(learner, f, y, n, NULL); /* accuracy, MSE or flagged */
-    error->sum += (double)n * (error->classification ? 1.0 - score : score);
-    error->count += (double)n;
-}
-
-double polka_online_error_value(const polka_online_error *error) {
-    return error->count > 0 ? error->sum / error->count : 0.0;
-}
-
 polka_multidist_params polka_sim_multidist_params(const polka_plan *plan) {
     const polka_data_spec *data = &plan->data;
     return (polka_multidist_params){

@@ -37,18 +37,6 @@ polka_status polka_sim_loop(const polka_plan *plan, size_t n_train, size_t per_r
                             const polka_sim_hooks *hooks, polka_sim_summary *summary);
 
 /** The online (prequential) error: each training sample predicted before it is learned. */
-typedef struct {
-    int classification; /* count mistakes; else squared errors */
-    double sum, count;
-} polka_online_error;
-
-/** Adds n samples with model values f (n×C, before the update) and targets y. */
-void polka_online_error_add(polka_online_error *error, const polka_learner *learner,
-                            const double *f, const double *y, size_t n);
-
-/** The fraction of mistakes, the mean squared error or (novelty) the fraction flagged, so far
- * (0 before any sample). */
-double polka_online_error_value(const polka_online_error *error);
 
 /**
  * A centralized run of a batch regression learner (learner.control = slkl | krr) on the
