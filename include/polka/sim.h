@@ -28,6 +28,7 @@ typedef void (*polka_progress_fn)(void *context, const polka_sim_progress *progr
 
 typedef struct {
     polka_log_fn log;
+    polka_log_fn warn;          /**< a warning (the run goes on); NULL: to log */
     polka_progress_fn progress; /**< NULL: no progress reports */
     void *context;
 } polka_sim_hooks;

@@ -78,6 +78,15 @@ static void print_line(void *context, const char *line) {
     fflush(stdout);
 }
 
+/* Warnings go to stderr on rank 0, --quiet or not. */
+static void print_warning(void *context, const char *line) {
+    progress_state *state = context;
+    if (state->line_open) printf("\n");
+    state->line_open = 0;
+    fflush(stdout);
+    fprintf(stderr, "polka run: %s\n", line);
+}
+
 static void print_progress(void *context, const polka_sim_progress *p) {
     progress_state *state = context;
     int last = p->round == p->rounds;
@@ -143,6 +152,7 @@ int polka_cmd_run(int argc, char **argv, MPI_Comm comm) {
     int talk = rank == 0 && !options.quiet;
     progress_state progress = {.tty = is_terminal(options.progress)};
     polka_sim_hooks hooks = {.log = talk ? print_line : NULL,
+                             .warn = rank == 0 ? print_warning : NULL,
                              .progress =
                                  talk && options.progress != PROGRESS_OFF ? print_progress : NULL,
                              .context = &progress};

@@ -1,9 +1,12 @@
 /* When a run checkpoints: the signals that stop it, the periodic saves, the file's name, the
  * settings it must match, and the metric rows it carries. */
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "sim/checkpoint/checkpoint_impl.h"
 #include "polka/sim.h"
@@ -49,6 +52,33 @@ void polka_ckpt_path(const polka_plan *plan, char *out, size_t size) {
         snprintf(out, size, "%s.ckpt", plan->run.output);
     else
         snprintf(out, size, "polka.ckpt");
+}
+
+polka_status polka_ckpt_check_path(const polka_plan *plan) {
+    const polka_run_spec *run = &plan->run;
+    if (plan->learner.fit != POLKA_FIT_ONLINE) return POLKA_OK; /* a batch fit never saves */
+    if (run->checkpoint[0] == '\0' && run->checkpoint_every == 0 && run->checkpoint_seconds <= 0)
+        return POLKA_OK;
+    char path[POLKA_PATH_LEN], dir[POLKA_PATH_LEN];
+    polka_ckpt_path(plan, path, sizeof path);
+    struct stat info;
+    POLKA_CHECK(stat(path, &info) != 0 || !S_ISDIR(info.st_mode), POLKA_ERR_ARG,
+                "run.checkpoint: '%s' is a directory (name a file in it)", path);
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (slash == NULL)
+        snprintf(dir, sizeof dir, ".");
+    else if (slash == dir)
+        dir[1] = '\0';
+    else
+        *slash = '\0';
+    POLKA_CHECK(stat(dir, &info) == 0 && S_ISDIR(info.st_mode), POLKA_ERR_ARG,
+                "run.checkpoint: the directory '%s' of '%s' does not exist (create it first)", dir,
+                path);
+    POLKA_CHECK(access(dir, W_OK | X_OK) == 0, POLKA_ERR_ARG,
+                "run.checkpoint: cannot write into the directory '%s' of '%s': %s", dir, path,
+                strerror(errno));
+    return POLKA_OK;
 }
 
 polka_status polka_ckpt_settings_text(const polka_plan *plan, char **out) {

@@ -109,28 +109,38 @@ static polka_status write_root(hid_t file, const polka_plan *plan, const polka_s
     return status;
 }
 
+static polka_status write_contents(hid_t file, const char *tmp, const polka_plan *plan,
+                                   const polka_sim_point *point, size_t agents,
+                                   polka_state *const *states, const polka_history *history,
+                                   int signal) {
+    POLKA_CALL(write_root(file, plan, point, agents, signal, tmp));
+    POLKA_CALL(write_history(file, history, tmp));
+    hid_t group = -1;
+    POLKA_CALL(polka_h5_group(file, "agents", tmp, &group));
+    polka_status status = POLKA_OK;
+    for (size_t a = 0; a < agents && status == POLKA_OK; a++)
+        status = write_agent(group, a, states[a], tmp);
+    status = polka_h5_first(status, polka_h5_close(&group, tmp));
+    if (status == POLKA_OK) status = polka_ckpt_write_digest(file, tmp);
+    return status;
+}
+
 /* Rank 0: the whole file under tmp, flushed to the disk before the rename. */
 static polka_status write_file(const char *tmp, const polka_plan *plan,
                                const polka_sim_point *point, size_t agents,
                                polka_state *const *states, const polka_history *history,
                                int signal) {
     polka_h5_quiet();
-    hid_t file = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    hid_t file = polka_ckpt_create_in_memory(tmp);
     if (file < 0) return polka_h5_fail("create checkpoint", NULL, tmp);
-    polka_status status = write_root(file, plan, point, agents, signal, tmp);
-    if (status == POLKA_OK) status = write_history(file, history, tmp);
-    hid_t group = -1;
-    if (status == POLKA_OK) status = polka_h5_group(file, "agents", tmp, &group);
-    for (size_t a = 0; a < agents && status == POLKA_OK; a++)
-        status = write_agent(group, a, states[a], tmp);
-    status = polka_h5_first(status, polka_h5_close(&group, tmp));
+    void *image = NULL;
+    size_t size = 0;
+    polka_status status = write_contents(file, tmp, plan, point, agents, states, history, signal);
+    if (status == POLKA_OK) status = polka_ckpt_image(file, tmp, &image, &size);
     status = polka_h5_first(status, polka_h5_close(&file, tmp));
-    if (status != POLKA_OK) return status;
-    int fd = open(tmp, O_RDONLY);
-    int synced = fd >= 0 && fsync(fd) == 0;
-    if (fd >= 0) close(fd);
-    POLKA_CHECK(synced, POLKA_ERR_IO, "cannot flush checkpoint '%s' to the disk", tmp);
-    return POLKA_OK;
+    if (status == POLKA_OK) status = polka_ckpt_write_image(tmp, image, size);
+    free(image);
+    return status;
 }
 
 static polka_status rename_over(const char *tmp, const char *path) {

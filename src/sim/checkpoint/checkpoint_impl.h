@@ -51,6 +51,11 @@ int polka_ckpt_wish(const polka_plan *plan, uint64_t round, uint64_t rounds, dou
 /* The checkpoint file of a plan: run.checkpoint, else run.output + ".ckpt", else polka.ckpt. */
 void polka_ckpt_path(const polka_plan *plan, char *out, size_t size);
 
+/* Before the run: the checkpoint file can be written where it goes (its directory exists and
+ * is writable, it is not a directory), when the run saves at all (run.checkpoint set, or
+ * periodic saves), so that this is not found out at the first save. */
+polka_status polka_ckpt_check_path(const polka_plan *plan);
+
 /* The settings as "key = value" lines, for the checkpoint and its comparison. */
 polka_status polka_ckpt_settings_text(const polka_plan *plan, char **out);
 
@@ -74,6 +79,14 @@ typedef struct polka_ckpt_s polka_ckpt;
  * naming the file and what does not fit.
  */
 polka_status polka_ckpt_open(const polka_plan *plan, size_t agents, polka_ckpt **out);
+
+/* The checks of polka_ckpt_open that need no plan: the file, its format, its digest (unless
+ * verify is 0: the fuzz harness's way past it), its polka version and its point. */
+polka_status polka_ckpt_open_file(const char *path, int verify, polka_ckpt **out);
+/* The settings the checkpoint was written with, "key = value" lines (the caller frees). */
+polka_status polka_ckpt_settings(const polka_ckpt *ckpt, char **text);
+/* The agents it holds. */
+size_t polka_ckpt_agents(const polka_ckpt *ckpt);
 void polka_ckpt_close(polka_ckpt **ckpt);
 const polka_sim_point *polka_ckpt_point(const polka_ckpt *ckpt);
 /* The file's name, for messages. */

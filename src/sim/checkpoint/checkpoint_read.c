@@ -73,35 +73,15 @@ static polka_status read_string_attr(const polka_ckpt *ckpt, const char *name, c
     return ok ? POLKA_OK : damaged(ckpt, name);
 }
 
-/* The element count of a 1-D dataset of `type` as the file stores it: exactly that element
- * type, no filter, and as many bytes stored as the count says (a dataset that declares more
- * elements than the file holds is refused before anything is allocated for it); -1 if not. */
-static hssize_t stored_count(const polka_ckpt *ckpt, hid_t set, polka_state_type type) {
-    hid_t space = H5Dget_space(set), stored_type = H5Dget_type(set);
-    hid_t create = H5Dget_create_plist(set);
-    hssize_t n = space >= 0 && H5Sget_simple_extent_ndims(space) == 1
-                     ? H5Sget_simple_extent_npoints(space)
-                     : -1;
-    hsize_t unit = type == POLKA_STATE_U8 ? 1 : 8;
-    int fits = n >= 0 && stored_type >= 0 &&
-               H5Tequal(stored_type, polka_ckpt_file_type(type)) > 0 && create >= 0 &&
-               H5Pget_nfilters(create) == 0 && (hsize_t)n <= ckpt->size / unit &&
-               H5Dget_storage_size(set) == (hsize_t)n * unit;
-    if (create >= 0) H5Pclose(create);
-    if (stored_type >= 0) H5Tclose(stored_type);
-    if (space >= 0) H5Sclose(space);
-    return fits ? n : -1;
-}
-
-/* A 1-D dataset of `type` into a new buffer of *count values (one more byte for a string's
- * end). */
-static polka_status read_array(const polka_ckpt *ckpt, hid_t loc, const char *name,
-                               polka_state_type type, void **data, size_t *count) {
+/* A 1-D dataset into a new buffer of *count values of its stored *type (one more byte for a
+ * string's end). */
+static polka_status read_stored(const polka_ckpt *ckpt, hid_t loc, const char *name,
+                                polka_state_type *type, void **data, size_t *count) {
     hid_t set = H5Lexists(loc, name, H5P_DEFAULT) > 0 ? H5Dopen2(loc, name, H5P_DEFAULT) : -1;
-    hssize_t n = set >= 0 ? stored_count(ckpt, set, type) : -1;
-    size_t unit = type == POLKA_STATE_U8 ? 1 : 8;
+    hssize_t n = set >= 0 ? polka_ckpt_stored_count(set, ckpt->size, type) : -1;
+    size_t unit = *type == POLKA_STATE_U8 ? 1 : 8;
     *data = n >= 0 ? malloc((size_t)n * unit + 1) : NULL;
-    int ok = *data && (n == 0 || H5Dread(set, polka_ckpt_memory_type(type), H5S_ALL, H5S_ALL,
+    int ok = *data && (n == 0 || H5Dread(set, polka_ckpt_memory_type(*type), H5S_ALL, H5S_ALL,
                                          H5P_DEFAULT, *data) >= 0);
     if (set >= 0) H5Dclose(set);
     if (!ok) {
@@ -111,6 +91,17 @@ static polka_status read_array(const polka_ckpt *ckpt, hid_t loc, const char *na
     }
     *count = (size_t)n;
     return POLKA_OK;
+}
+
+/* The same, of a given type. */
+static polka_status read_array(const polka_ckpt *ckpt, hid_t loc, const char *name,
+                               polka_state_type type, void **data, size_t *count) {
+    polka_state_type stored = type;
+    POLKA_CALL(read_stored(ckpt, loc, name, &stored, data, count));
+    if (stored == type) return POLKA_OK;
+    free(*data);
+    *data = NULL;
+    return damaged(ckpt, name);
 }
 
 /* The first setting that differs between the checkpoint's lines and the run's. */
@@ -138,7 +129,25 @@ static polka_status compare_settings(const polka_ckpt *ckpt, const polka_plan *p
     return POLKA_OK;
 }
 
-static polka_status check_identity(polka_ckpt *ckpt, const polka_plan *plan) {
+/* The digest before any value is used (the format's attributes are only compared). */
+static polka_status check_digest(const polka_ckpt *ckpt) {
+    uint64_t saved = 0, digest = 0;
+    if (polka_ckpt_read_digest(ckpt->file, ckpt->path, &saved) != POLKA_OK)
+        return damaged(ckpt, "no digest");
+    if (polka_ckpt_digest(ckpt->file, &digest) != POLKA_OK) {
+        char message[1024];
+        snprintf(message, sizeof message, "%s", polka_error_message());
+        return polka_error_set(POLKA_ERR_FORMAT, "cannot resume from '%s': %s (damaged)",
+                               ckpt->path, message);
+    }
+    POLKA_CHECK(digest == saved, POLKA_ERR_FORMAT,
+                "cannot resume from '%s': its contents do not match the digest written with them "
+                "(the file is damaged)",
+                ckpt->path);
+    return POLKA_OK;
+}
+
+static polka_status check_format(polka_ckpt *ckpt, int verify) {
     char format[64], version[64];
     POLKA_CALL(read_string_attr(ckpt, "format", format, sizeof format));
     if (strcmp(format, POLKA_CKPT_FORMAT_NAME) != 0) return damaged(ckpt, "format");
@@ -150,15 +159,28 @@ static polka_status check_identity(polka_ckpt *ckpt, const polka_plan *plan) {
                 "that wrote it)",
                 ckpt->path, format_version < POLKA_CKPT_FORMAT_VERSION ? "an older" : "a newer",
                 (unsigned long long)format_version, POLKA_CKPT_FORMAT_VERSION);
+    if (verify) POLKA_CALL(check_digest(ckpt));
     POLKA_CALL(read_string_attr(ckpt, "polka_version", version, sizeof version));
     POLKA_CHECK(strcmp(version, POLKA_VERSION) == 0, POLKA_ERR_FORMAT,
                 "cannot resume from '%s': written by polka %s, this is polka %s", ckpt->path,
                 version, POLKA_VERSION);
+    return POLKA_OK;
+}
+
+polka_status polka_ckpt_settings(const polka_ckpt *ckpt, char **text) {
     void *saved = NULL;
     size_t length = 0;
     POLKA_CALL(read_array(ckpt, ckpt->file, "settings", POLKA_STATE_U8, &saved, &length));
     ((char *)saved)[length] = '\0';
-    char *now = NULL;
+    POLKA_CHECK(strlen(saved) == length, POLKA_ERR_FORMAT,
+                "cannot resume from '%s': its settings hold a NUL byte (damaged)", ckpt->path);
+    *text = saved;
+    return POLKA_OK;
+}
+
+static polka_status check_settings(const polka_ckpt *ckpt, const polka_plan *plan) {
+    char *saved = NULL, *now = NULL;
+    POLKA_CALL(polka_ckpt_settings(ckpt, &saved));
     polka_status status = polka_ckpt_settings_text(plan, &now);
     if (status == POLKA_OK) status = compare_settings(ckpt, plan, saved, now);
     free(saved);
@@ -166,29 +188,28 @@ static polka_status check_identity(polka_ckpt *ckpt, const polka_plan *plan) {
     return status;
 }
 
-static polka_status check_point(polka_ckpt *ckpt, size_t agents) {
-    uint64_t round = 0, rows = 0, saved_agents = 0;
+static polka_status read_point(polka_ckpt *ckpt) {
+    uint64_t round = 0, rows = 0, agents = 0;
     POLKA_CALL(read_attr(ckpt, "round", H5T_NATIVE_UINT64, &round));
     POLKA_CALL(read_attr(ckpt, "rows", H5T_NATIVE_UINT64, &rows));
-    POLKA_CALL(read_attr(ckpt, "agents", H5T_NATIVE_UINT64, &saved_agents));
+    POLKA_CALL(read_attr(ckpt, "agents", H5T_NATIVE_UINT64, &agents));
     POLKA_CALL(read_attr(ckpt, "next_log", H5T_NATIVE_DOUBLE, &ckpt->point.next_log));
-    POLKA_CHECK(rows <= round && round < ((uint64_t)1 << 53), POLKA_ERR_FORMAT,
-                "cannot resume from '%s': it says %llu log steps after round %llu (damaged)",
-                ckpt->path, (unsigned long long)rows, (unsigned long long)round);
-    POLKA_CHECK(saved_agents == agents, POLKA_ERR_ARG,
-                "cannot resume from '%s': it holds %llu agents, this run has %zu (set net.agents "
-                "to run the same network on another number of ranks)",
-                ckpt->path, (unsigned long long)saved_agents, agents);
+    POLKA_CHECK(rows <= round && round < ((uint64_t)1 << 53) && agents < ((uint64_t)1 << 40),
+                POLKA_ERR_FORMAT,
+                "cannot resume from '%s': it says %llu log steps after round %llu of %llu agents "
+                "(damaged)",
+                ckpt->path, (unsigned long long)rows, (unsigned long long)round,
+                (unsigned long long)agents);
     ckpt->point.round = round;
     ckpt->point.rows = rows;
-    ckpt->agents = agents;
+    ckpt->agents = (size_t)agents;
     return POLKA_OK;
 }
 
-polka_status polka_ckpt_open(const polka_plan *plan, size_t agents, polka_ckpt **out) {
+polka_status polka_ckpt_open_file(const char *path, int verify, polka_ckpt **out) {
     polka_ckpt *ckpt = calloc(1, sizeof *ckpt);
     POLKA_CHECK_ALLOC(ckpt);
-    snprintf(ckpt->path, sizeof ckpt->path, "%s", plan->run.resume);
+    snprintf(ckpt->path, sizeof ckpt->path, "%s", path);
     polka_h5_quiet();
     ckpt->file = H5Fopen(ckpt->path, H5F_ACC_RDONLY, H5P_DEFAULT);
     polka_status status = POLKA_OK;
@@ -202,8 +223,26 @@ polka_status polka_ckpt_open(const polka_plan *plan, size_t agents, polka_ckpt *
     }
     if (status == POLKA_OK && H5Fget_filesize(ckpt->file, &ckpt->size) < 0)
         status = damaged(ckpt, "its size");
-    if (status == POLKA_OK) status = check_identity(ckpt, plan);
-    if (status == POLKA_OK) status = check_point(ckpt, agents);
+    if (status == POLKA_OK) status = check_format(ckpt, verify);
+    if (status == POLKA_OK) status = read_point(ckpt);
+    if (status != POLKA_OK) {
+        polka_ckpt_close(&ckpt);
+        return status;
+    }
+    *out = ckpt;
+    return POLKA_OK;
+}
+
+polka_status polka_ckpt_open(const polka_plan *plan, size_t agents, polka_ckpt **out) {
+    polka_ckpt *ckpt = NULL;
+    POLKA_CALL(polka_ckpt_open_file(plan->run.resume, 1, &ckpt));
+    polka_status status = check_settings(ckpt, plan);
+    if (status == POLKA_OK && ckpt->agents != agents)
+        status = polka_error_set(POLKA_ERR_ARG,
+                                 "cannot resume from '%s': it holds %zu agents, this run has %zu "
+                                 "(set net.agents to run the same network on another number of "
+                                 "ranks)",
+                                 ckpt->path, ckpt->agents, agents);
     if (status != POLKA_OK) {
         polka_ckpt_close(&ckpt);
         return status;
@@ -218,6 +257,10 @@ void polka_ckpt_close(polka_ckpt **ckpt) {
     polka_history_free(&(*ckpt)->history);
     free(*ckpt);
     *ckpt = NULL;
+}
+
+size_t polka_ckpt_agents(const polka_ckpt *ckpt) {
+    return ckpt->agents;
 }
 
 const char *polka_ckpt_name(const polka_ckpt *ckpt) {
@@ -237,18 +280,12 @@ typedef struct {
 static herr_t read_entry(hid_t group, const char *name, const H5L_info_t *info, void *context) {
     (void)info;
     agent_reader *reader = context;
-    hid_t set = H5Dopen2(group, name, H5P_DEFAULT);
-    hid_t type = set >= 0 ? H5Dget_type(set) : -1;
-    polka_state_type kind = POLKA_STATE_F64;
-    if (type >= 0 && H5Tget_class(type) == H5T_INTEGER)
-        kind = H5Tget_size(type) == 1 ? POLKA_STATE_U8 : POLKA_STATE_U64;
-    if (type >= 0) H5Tclose(type);
-    if (set >= 0) H5Dclose(set);
+    polka_state_type type = POLKA_STATE_F64;
     void *data = NULL;
     size_t count = 0;
-    reader->status = read_array(reader->ckpt, group, name, kind, &data, &count);
+    reader->status = read_stored(reader->ckpt, group, name, &type, &data, &count);
     if (reader->status == POLKA_OK)
-        reader->status = polka_state_put(reader->state, name, kind, data, count);
+        reader->status = polka_state_put(reader->state, name, type, data, count);
     free(data);
     return reader->status == POLKA_OK ? 0 : -1;
 }

@@ -59,6 +59,9 @@ static polka_status run_mode(const polka_plan *plan, MPI_Comm comm, const polka_
 polka_status polka_sim_run(const polka_plan *plan, MPI_Comm comm, const polka_sim_hooks *hooks,
                            polka_sim_summary *summary) {
     double started = polka_now();
+    int rank = 0;
+    MPI_Comm_rank(comm, &rank); /* rank 0 writes the checkpoints */
+    POLKA_CALL(polka_net_agree(comm, rank == 0 ? polka_ckpt_check_path(plan) : POLKA_OK));
     POLKA_CALL(run_mode(plan, comm, hooks, summary));
     return measure(comm, started, summary);
 }

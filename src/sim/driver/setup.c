@@ -2,6 +2,7 @@
 #include <signal.h>
 #include <sys/stat.h>
 #include <stdio.h>
+#include <string.h>
 #include <time.h>
 
 #include "sim/driver/sim_impl.h"
@@ -20,6 +21,20 @@ void polka_sim_log(const polka_sim_hooks *hooks, const char *fmt, ...) {
     vsnprintf(line, sizeof line, fmt, args);
     va_end(args);
     hooks->log(hooks->context, line);
+}
+
+/* A warning through the warn hook (else the log hook). */
+static void warn(const polka_sim_hooks *hooks, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void warn(const polka_sim_hooks *hooks, const char *fmt, ...) {
+    polka_log_fn hook = hooks ? (hooks->warn ? hooks->warn : hooks->log) : NULL;
+    if (hook == NULL) return;
+    char line[1536];
+    va_list args;
+    va_start(args, fmt);
+    vsnprintf(line, sizeof line, fmt, args);
+    va_end(args);
+    hook(hooks->context, line);
 }
 
 void polka_sim_report(const polka_sim_hooks *hooks, size_t round, size_t rounds, double samples,
@@ -48,6 +63,34 @@ static polka_status stopped(const polka_plan *plan, uint64_t round, size_t round
                            "stopped by %s after round %llu of %zu; checkpoint in '%s' (go on with "
                            "polka run --resume %s and the same settings)",
                            name, (unsigned long long)round, rounds, path, path);
+}
+
+/* A checkpoint at `at` that could not be written (code: its status, the same on every rank).
+ * Periodic: the file system failed it (a full disk, its directory gone), so the run goes on
+ * with a warning and the previous checkpoint stays whole (polka_ckpt_write writes a temporary
+ * file renamed over it); any other failure, or a signal's checkpoint, ends the run. */
+static polka_status not_saved(const polka_plan *plan, const polka_sim_hooks *hooks,
+                              polka_status code, int wish, uint64_t round, uint64_t saved) {
+    char message[1024], path[POLKA_PATH_LEN];
+    snprintf(message, sizeof message, "%s", polka_error_message());
+    polka_ckpt_path(plan, path, sizeof path);
+    if (wish == POLKA_CKPT_STOP)
+        return polka_error_set(code,
+                               "stopped by a signal after round %llu, but its checkpoint was not "
+                               "written: %s",
+                               (unsigned long long)round, message);
+    if (code != POLKA_ERR_IO && code != POLKA_ERR_HDF5) return polka_error_set(code, "%s", message);
+    polka_error_clear();
+    if (saved)
+        warn(hooks,
+             "warning: the checkpoint after round %llu was not written (%s); the run goes on, "
+             "and '%s' keeps the one of round %llu",
+             (unsigned long long)round, message, path, (unsigned long long)saved);
+    else
+        warn(hooks,
+             "warning: the checkpoint after round %llu was not written (%s); the run goes on",
+             (unsigned long long)round, message);
+    return POLKA_OK;
 }
 
 /* One line per checkpoint: where, how large, how long it took (rank 0's hook). */
@@ -79,6 +122,13 @@ static polka_status check_point(const polka_plan *plan, const polka_sim_point *a
     return POLKA_OK;
 }
 
+/* The run resumed from the file its checkpoints go to. */
+static int resumed_here(const polka_plan *plan) {
+    char path[POLKA_PATH_LEN];
+    polka_ckpt_path(plan, path, sizeof path);
+    return plan->run.resume[0] != '\0' && strcmp(path, plan->run.resume) == 0;
+}
+
 polka_status polka_sim_loop(const polka_plan *plan, size_t n_train, size_t per_round,
                             polka_round_fn round, polka_log_step_fn log_step, polka_save_fn save,
                             const polka_sim_point *from, void *context,
@@ -87,6 +137,7 @@ polka_status polka_sim_loop(const polka_plan *plan, size_t n_train, size_t per_r
     double every = (double)plan->run.log_every, start = polka_now();
     polka_sim_point at = from ? *from : (polka_sim_point){.next_log = every};
     double last_save = start;
+    uint64_t saved = resumed_here(plan) ? at.round : 0; /* the round of the checkpoint on disk */
     if (from) POLKA_CALL(check_point(plan, &at, rounds, per_round, every));
     summary->rounds = rounds; /* the log steps know the last one */
     summary->loop_start = start;
@@ -104,8 +155,13 @@ polka_status polka_sim_loop(const polka_plan *plan, size_t n_train, size_t per_r
         at.round = t + 1;
         int signal = wish == POLKA_CKPT_STOP ? polka_ckpt_signal() : 0;
         double began = polka_now();
-        POLKA_CALL(save(context, &at, signal));
+        polka_status status = save(context, &at, signal);
         last_save = polka_now();
+        if (status != POLKA_OK) {
+            POLKA_CALL(not_saved(plan, hooks, status, wish, at.round, saved));
+            continue;
+        }
+        saved = at.round;
         log_checkpoint(plan, hooks, at.round, last_save - began);
         if (wish == POLKA_CKPT_STOP) return stopped(plan, at.round, rounds, signal);
     }
