@@ -50,3 +50,8 @@ add_test(NAME ckpt_path_missing_dir COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/expec
 add_test(NAME ckpt_path_directory COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/expect_fail.sh
          "run.checkpoint: '${CMAKE_CURRENT_BINARY_DIR}' is a directory" $<TARGET_FILE:polka> run
          --set run.checkpoint=${CMAKE_CURRENT_BINARY_DIR})
+# The data files a checkpoint was written with: a regenerated one is refused by name.
+add_test(NAME ckpt_inputs COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/ckpt_inputs_test.sh
+         ${CMAKE_CURRENT_BINARY_DIR}/checkpoints/inputs)
+set_tests_properties(ckpt_inputs PROPERTIES TIMEOUT 120 ENVIRONMENT
+                     "POLKA=$<TARGET_FILE:polka>;PY=/usr/bin/python3")

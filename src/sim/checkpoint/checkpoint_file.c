@@ -101,11 +101,15 @@ static polka_status write_root(hid_t file, const polka_plan *plan, const polka_s
     POLKA_CALL(polka_h5_attr_u64(file, "rows", point->rows, path));
     POLKA_CALL(polka_h5_attr_u64(file, "agents", agents, path));
     POLKA_CALL(polka_h5_attr_i64(file, "signal", signal, path));
-    char *settings = NULL;
+    char *settings = NULL, *inputs = NULL;
     POLKA_CALL(polka_ckpt_settings_text(plan, &settings));
     polka_status status =
         write_array(file, "settings", POLKA_STATE_U8, settings, strlen(settings), path);
     free(settings);
+    POLKA_CALL(status);
+    POLKA_CALL(polka_ckpt_inputs_text(plan, &inputs));
+    status = write_array(file, "inputs", POLKA_STATE_U8, inputs, strlen(inputs), path);
+    free(inputs);
     return status;
 }
 

@@ -56,6 +56,12 @@ void polka_ckpt_path(const polka_plan *plan, char *out, size_t size);
  * periodic saves), so that this is not found out at the first save. */
 polka_status polka_ckpt_check_path(const polka_plan *plan);
 
+/* The run's input files (data files, a graph file) as lines "key<TAB>bytes<TAB>mtime<TAB>
+ * digest" (checkpoint_inputs.c; the caller frees the text), and the files checked on resume
+ * against such lines `saved` from checkpoint `ckpt`: one message when one is not the same. */
+polka_status polka_ckpt_inputs_text(const polka_plan *plan, char **text);
+polka_status polka_ckpt_check_inputs(const char *ckpt, const char *saved, const polka_plan *plan);
+
 /* The settings as "key = value" lines, for the checkpoint and its comparison. */
 polka_status polka_ckpt_settings_text(const polka_plan *plan, char **out);
 

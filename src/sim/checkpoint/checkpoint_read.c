@@ -167,15 +167,22 @@ static polka_status check_format(polka_ckpt *ckpt, int verify) {
     return POLKA_OK;
 }
 
-polka_status polka_ckpt_settings(const polka_ckpt *ckpt, char **text) {
+/* A text dataset (bytes without a NUL) as a string (the caller frees it). */
+static polka_status read_text(const polka_ckpt *ckpt, const char *name, char **text) {
     void *saved = NULL;
     size_t length = 0;
-    POLKA_CALL(read_array(ckpt, ckpt->file, "settings", POLKA_STATE_U8, &saved, &length));
+    POLKA_CALL(read_array(ckpt, ckpt->file, name, POLKA_STATE_U8, &saved, &length));
     ((char *)saved)[length] = '\0';
-    POLKA_CHECK(strlen(saved) == length, POLKA_ERR_FORMAT,
-                "cannot resume from '%s': its settings hold a NUL byte (damaged)", ckpt->path);
+    if (strlen(saved) != length) {
+        free(saved);
+        return damaged(ckpt, name);
+    }
     *text = saved;
     return POLKA_OK;
+}
+
+polka_status polka_ckpt_settings(const polka_ckpt *ckpt, char **text) {
+    return read_text(ckpt, "settings", text);
 }
 
 static polka_status check_settings(const polka_ckpt *ckpt, const polka_plan *plan) {
@@ -236,7 +243,11 @@ polka_status polka_ckpt_open_file(const char *path, int verify, polka_ckpt **out
 polka_status polka_ckpt_open(const polka_plan *plan, size_t agents, polka_ckpt **out) {
     polka_ckpt *ckpt = NULL;
     POLKA_CALL(polka_ckpt_open_file(plan->run.resume, 1, &ckpt));
+    char *inputs = NULL;
     polka_status status = check_settings(ckpt, plan);
+    if (status == POLKA_OK) status = read_text(ckpt, "inputs", &inputs);
+    if (status == POLKA_OK) status = polka_ckpt_check_inputs(ckpt->path, inputs, plan);
+    free(inputs);
     if (status == POLKA_OK && ckpt->agents != agents)
         status = polka_error_set(POLKA_ERR_ARG,
                                  "cannot resume from '%s': it holds %zu agents, this run has %zu "
