@@ -55,3 +55,19 @@ add_test(NAME ckpt_inputs COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/ckpt_inputs_t
          ${CMAKE_CURRENT_BINARY_DIR}/checkpoints/inputs)
 set_tests_properties(ckpt_inputs PROPERTIES TIMEOUT 120 ENVIRONMENT
                      "POLKA=$<TARGET_FILE:polka>;PY=/usr/bin/python3")
+# `polka run --resume FILE` alone takes the settings from the checkpoint and ends with the
+# uninterrupted run's file; a setting given beside it that may change (run.output) is taken,
+# one that may not is refused before anything is written (the run file its settings name,
+# good.h5, is left as it was).
+add_test(NAME ckpt_resume_alone COMMAND bash -c
+         "cd ${CKPT_CRAFT_DIR} && $<TARGET_FILE:polka> run --quiet --resume good.ckpt \
+            --set run.output=alone.h5 --set run.checkpoint=alone.ckpt >/dev/null && \
+          /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/compare_runs.py good.h5 alone.h5")
+set_tests_properties(ckpt_resume_alone PROPERTIES FIXTURES_REQUIRED ckpt_crafted)
+add_test(NAME ckpt_resume_alone_other COMMAND bash -c
+         "cd ${CKPT_CRAFT_DIR} && before=$(md5sum good.h5) && \
+          sh ${CMAKE_CURRENT_SOURCE_DIR}/expect_fail.sh \"cannot resume from 'good.ckpt': it was written with another configuration: 'learner.eta = 0.5' there, 'learner.eta = 0.25' here\" \
+            $<TARGET_FILE:polka> run --resume good.ckpt --set learner.eta=0.25 && \
+          [ \"$(md5sum good.h5)\" = \"$before\" ] || { echo 'FAIL: the refused resume changed good.h5'; exit 1; }")
+set_tests_properties(ckpt_resume_alone_other PROPERTIES FIXTURES_REQUIRED ckpt_crafted
+                     DEPENDS ckpt_resume_alone)

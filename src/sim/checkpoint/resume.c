@@ -1,6 +1,7 @@
 /* Saving a run's agents into a checkpoint and going on from one (resume_impl.h). */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "polka/net.h"
 #include "sim/checkpoint/resume_impl.h"
@@ -43,6 +44,36 @@ polka_status polka_sim_save(const polka_plan *plan, MPI_Comm comm, size_t agents
                                   signal);
     for (size_t k = 0; states && k < count; k++) polka_state_free(&states[k]);
     free(states);
+    return status;
+}
+
+/* One "key = value" line of the checkpoint's settings into config. */
+static polka_status set_line(const char *path, char *line, polka_config *config) {
+    char *equals = strstr(line, " = ");
+    POLKA_CHECK(equals != NULL, POLKA_ERR_FORMAT,
+                "cannot resume from '%s': its settings line '%.80s' is not 'key = value'", path,
+                line);
+    *equals = '\0';
+    if (polka_config_set(config, line, equals + 3) == POLKA_OK) return POLKA_OK;
+    char message[1024];
+    snprintf(message, sizeof message, "%s", polka_error_message());
+    return polka_error_set(POLKA_ERR_FORMAT, "cannot resume from '%s': its settings: %s", path,
+                           message);
+}
+
+polka_status polka_sim_resume_settings(const char *path, polka_config *config) {
+    polka_ckpt *ckpt = NULL;
+    char *text = NULL;
+    POLKA_CALL(polka_ckpt_open_file(path, 1, &ckpt));
+    polka_status status = polka_ckpt_settings(ckpt, &text);
+    polka_ckpt_close(&ckpt);
+    for (char *line = text; status == POLKA_OK && line && *line;) {
+        char *end = strchr(line, '\n');
+        if (end) *end = '\0';
+        status = set_line(path, line, config);
+        line = end ? end + 1 : NULL;
+    }
+    free(text);
     return status;
 }
 

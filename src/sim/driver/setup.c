@@ -61,7 +61,7 @@ static polka_status stopped(const polka_plan *plan, uint64_t round, size_t round
                                            : "a signal (on another rank)";
     return polka_error_set(POLKA_STOPPED,
                            "stopped by %s after round %llu of %zu; checkpoint in '%s' (go on with "
-                           "polka run --resume %s and the same settings)",
+                           "polka run --resume %s)",
                            name, (unsigned long long)round, rounds, path, path);
 }
 
