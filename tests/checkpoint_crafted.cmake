@@ -71,3 +71,10 @@ add_test(NAME ckpt_resume_alone_other COMMAND bash -c
           [ \"$(md5sum good.h5)\" = \"$before\" ] || { echo 'FAIL: the refused resume changed good.h5'; exit 1; }")
 set_tests_properties(ckpt_resume_alone_other PROPERTIES FIXTURES_REQUIRED ckpt_crafted
                      DEPENDS ckpt_resume_alone)
+# Single-bit flips (issue 33 item 6): each damaged checkpoint is refused naming the file or
+# resumes into the undamaged run's file, bit for bit; 30 here (the 1000-flip campaign:
+# tests/ckpt_bitflip.py --flips 1000, quoted in docs/design.md).
+add_test(NAME ckpt_bitflip_campaign COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/ckpt_bitflip.py
+         $<TARGET_FILE:polka> ${CMAKE_CURRENT_BINARY_DIR}/checkpoints/bitflip --flips 30 --seed 7)
+set_tests_properties(ckpt_bitflip_campaign PROPERTIES TIMEOUT 300 ENVIRONMENT
+                     "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1")

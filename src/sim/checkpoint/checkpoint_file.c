@@ -52,7 +52,7 @@ static polka_status write_agent(hid_t agents, size_t id, const polka_state *stat
     char name[32];
     agent_name(id, name, sizeof name);
     hid_t group = -1;
-    POLKA_CALL(polka_h5_group(agents, name, path, &group));
+    POLKA_CALL(polka_ckpt_group(agents, name, path, &group));
     polka_status status = POLKA_OK;
     for (size_t k = 0; k < polka_state_count(state) && status == POLKA_OK; k++) {
         const char *entry;
@@ -67,7 +67,7 @@ static polka_status write_agent(hid_t agents, size_t id, const polka_state *stat
 
 static polka_status write_history(hid_t file, const polka_history *h, const char *path) {
     hid_t group = -1;
-    POLKA_CALL(polka_h5_group(file, "history", path, &group));
+    POLKA_CALL(polka_ckpt_group(file, "history", path, &group));
     polka_status status = write_array(group, "round", POLKA_STATE_F64, h->round, h->rows, path);
     if (status == POLKA_OK)
         status = write_array(group, "samples", POLKA_STATE_F64, h->samples, h->rows, path);
@@ -120,7 +120,7 @@ static polka_status write_contents(hid_t file, const char *tmp, const polka_plan
     POLKA_CALL(write_root(file, plan, point, agents, signal, tmp));
     POLKA_CALL(write_history(file, history, tmp));
     hid_t group = -1;
-    POLKA_CALL(polka_h5_group(file, "agents", tmp, &group));
+    POLKA_CALL(polka_ckpt_group(file, "agents", tmp, &group));
     polka_status status = POLKA_OK;
     for (size_t a = 0; a < agents && status == POLKA_OK; a++)
         status = write_agent(group, a, states[a], tmp);

@@ -30,6 +30,8 @@ polka_status polka_ckpt_read_digest(hid_t file, const char *path, uint64_t *save
  * the one they hold; the caller frees them), and those bytes into a file, flushed to the
  * disk. */
 hid_t polka_ckpt_create_in_memory(const char *name);
+/* A new group whose links stay in its (checksummed) object header. */
+polka_status polka_ckpt_group(hid_t loc, const char *name, const char *path, hid_t *out);
 polka_status polka_ckpt_image(hid_t file, const char *tmp, void **image, size_t *size);
 polka_status polka_ckpt_write_image(const char *tmp, const void *image, size_t size);
 

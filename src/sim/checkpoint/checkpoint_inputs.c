@@ -26,6 +26,7 @@ typedef struct {
     long long seconds;
     long nanoseconds;
     uint64_t digest;
+    int regular;
 } file_identity;
 
 /* The run's input files (the keys that are set). */
@@ -47,14 +48,18 @@ static polka_status stat_file(const input_file *input, file_identity *id) {
     struct stat info;
     POLKA_CHECK(stat(input->path, &info) == 0, POLKA_ERR_IO, "cannot read %s '%s': %s", input->key,
                 input->path, strerror(errno));
+    *id = (file_identity){0}; /* not a regular file (a FIFO, a device): never read, all 0 */
+    if (!S_ISREG(info.st_mode)) return POLKA_OK;
     *id = (file_identity){.bytes = (unsigned long long)info.st_size,
                           .seconds = (long long)info.st_mtim.tv_sec,
-                          .nanoseconds = info.st_mtim.tv_nsec};
+                          .nanoseconds = info.st_mtim.tv_nsec,
+                          .regular = 1};
     return POLKA_OK;
 }
 
 /* The digest of the whole file, from the cache when the same path, size and mtime were read. */
 static polka_status digest_file(const input_file *input, file_identity *id) {
+    if (!id->regular) return POLKA_OK;
     static struct {
         char path[POLKA_PATH_LEN];
         file_identity id;

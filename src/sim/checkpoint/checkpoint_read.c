@@ -241,8 +241,13 @@ polka_status polka_ckpt_open_file(const char *path, int verify, polka_ckpt **out
 }
 
 polka_status polka_ckpt_open(const polka_plan *plan, size_t agents, polka_ckpt **out) {
+    return polka_ckpt_open_checked(plan, agents, 1, out);
+}
+
+polka_status polka_ckpt_open_checked(const polka_plan *plan, size_t agents, int verify,
+                                     polka_ckpt **out) {
     polka_ckpt *ckpt = NULL;
-    POLKA_CALL(polka_ckpt_open_file(plan->run.resume, 1, &ckpt));
+    POLKA_CALL(polka_ckpt_open_file(plan->run.resume, verify, &ckpt));
     char *inputs = NULL;
     polka_status status = check_settings(ckpt, plan);
     if (status == POLKA_OK) status = read_text(ckpt, "inputs", &inputs);

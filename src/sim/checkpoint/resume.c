@@ -61,19 +61,24 @@ static polka_status set_line(const char *path, char *line, polka_config *config)
                            message);
 }
 
-polka_status polka_sim_resume_settings(const char *path, polka_config *config) {
-    polka_ckpt *ckpt = NULL;
+polka_status polka_ckpt_apply_settings(const polka_ckpt *ckpt, polka_config *config) {
     char *text = NULL;
-    POLKA_CALL(polka_ckpt_open_file(path, 1, &ckpt));
     polka_status status = polka_ckpt_settings(ckpt, &text);
-    polka_ckpt_close(&ckpt);
     for (char *line = text; status == POLKA_OK && line && *line;) {
         char *end = strchr(line, '\n');
         if (end) *end = '\0';
-        status = set_line(path, line, config);
+        status = set_line(polka_ckpt_name(ckpt), line, config);
         line = end ? end + 1 : NULL;
     }
     free(text);
+    return status;
+}
+
+polka_status polka_sim_resume_settings(const char *path, polka_config *config) {
+    polka_ckpt *ckpt = NULL;
+    POLKA_CALL(polka_ckpt_open_file(path, 1, &ckpt));
+    polka_status status = polka_ckpt_apply_settings(ckpt, config);
+    polka_ckpt_close(&ckpt);
     return status;
 }
 
