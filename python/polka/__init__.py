@@ -11,7 +11,8 @@
 Reading needs h5py, numpy, pandas, xarray and networkx; plots matplotlib (Debian's
 python3-* packages: run with /usr/bin/python3).
 """
-from . import plot
+import importlib
+
 from .driver import find_polka, run
 from .errors import PolkaError, RunFailed, RunFileError, RunFileVersionWarning
 from .model import Model
@@ -21,3 +22,10 @@ from .version import __version__
 
 __all__ = ["open", "open_many", "run", "find_polka", "plot", "Run", "Model", "PolkaError",
            "RunFileError", "RunFailed", "RunFileVersionWarning", "__version__"]
+
+
+def __getattr__(name):
+    """polka.plot, imported when first used (matplotlib and pandas take a second to load)."""
+    if name == "plot":
+        return importlib.import_module(".plot", __name__)
+    raise AttributeError(f"module 'polka' has no attribute '{name}'")
