@@ -19,6 +19,10 @@ CURRENT_METRICS = ("test_score", "test_loss", "train_loss", "model_order", "disa
 # Without these a file is refused: no polka version wrote a run file without them.
 REQUIRED_METRICS = ("test_score", "model_order")
 CHECKPOINT_FORMAT = "polka checkpoint"
+# polka's reader's bounds (include/polka/h5log.h): the agents of a run, a polynomial model's
+# degree, and how many times its stored bytes a dataset may declare (a damaged header must
+# not make the reader allocate gigabytes).
+MAX_AGENTS, MAX_DEGREE, MAX_EXPANSION = 1 << 24, 64, 1032
 
 
 def open_run(path):
@@ -49,6 +53,16 @@ def _version(text):
         return tuple(int(part) for part in text.split("."))
     except (AttributeError, ValueError):
         return None
+
+
+def _whole(dataset, where):
+    """A dataset's values as doubles (one h5py read), unless it declares far more bytes than
+    the file stores of it."""
+    declared = math.prod(dataset.shape) * 8  # dataset.size wraps at 2^64
+    if declared > MAX_EXPANSION * dataset.id.get_storage_size() + 8:
+        raise RunFileError(f"{where} declares {dataset.shape} values ({declared} bytes) but the "
+                           f"file stores {dataset.id.get_storage_size()} bytes of it")
+    return np.asarray(dataset[...], dtype=float)
 
 
 def _open_hdf5(path):
@@ -98,15 +112,21 @@ class Run:
     def __init__(self, path):
         self.path = os.fspath(path)
         with _open_hdf5(self.path) as f:
-            _refuse_other_files(f, self.path)
-            self.settings, self.facts = _read_config(f["config"])
-            self._check_version()
-            self.agents = self._read_agents(f["metrics"])
-            self._read_metrics(f["metrics"])
-            self._graph = self._read_graph(f["config"])
-            self.timing = {name: np.asarray(data) for name, data in f["timing"].items()} if "timing" in f else {}
-            self._model_names = sorted(f["models"]) if "models" in f else []
+            try:
+                self._read(f)
+            except (OSError, KeyError, TypeError) as error:  # what h5py raises on damaged parts
+                raise RunFileError(f"run file '{self.path}' is damaged: {error}") from None
         self._cache = {}
+
+    def _read(self, f):
+        _refuse_other_files(f, self.path)
+        self.settings, self.facts = _read_config(f["config"])
+        self._check_version()
+        self.agents = self._read_agents(f["metrics"])
+        self._read_metrics(f["metrics"])
+        self._graph = self._read_graph(f["config"])
+        self.timing = {name: np.asarray(data) for name, data in f["timing"].items()} if "timing" in f else {}
+        self._model_names = sorted(f["models"]) if "models" in f else []
 
     # ---- reading ----------------------------------------------------------------------------
 
@@ -117,11 +137,11 @@ class Run:
         if theirs > mine:
             warnings.warn(f"'{self.path}' was written by polka {self.facts['polka_version']}, newer "
                           f"than this package ({__version__}): what it added is read as it is",
-                          RunFileVersionWarning, stacklevel=4)
+                          RunFileVersionWarning, stacklevel=5)
 
     def _read_agents(self, metrics):
         agents = _typed(metrics.attrs["agents"])
-        if not isinstance(agents, int) or agents < 1:
+        if not isinstance(agents, int) or not 1 <= agents <= MAX_AGENTS:
             raise RunFileError(f"run file '{self.path}': /metrics attribute 'agents' is {agents!r}")
         return agents
 
@@ -134,7 +154,7 @@ class Run:
         if not isinstance(data, h5py.Dataset) or data.shape[1:] != shape_tail:
             raise RunFileError(f"run file '{self.path}': metric '{name}' has shape "
                                f"{getattr(data, 'shape', None)}, not rows × {shape_tail or 1}")
-        return np.asarray(data[...], dtype=float)
+        return _whole(data, f"run file '{self.path}': metric '{name}'")
 
     def _read_metrics(self, metrics):
         names = [n for n in metrics if n not in ("round", "samples")]
@@ -145,7 +165,7 @@ class Run:
         if missing:
             warnings.warn(f"'{self.path}' was written by a polka without the metrics "
                           f"{', '.join(missing)} (polka_version {self.facts['polka_version']}): "
-                          "they are left out", RunFileVersionWarning, stacklevel=4)
+                          "they are left out", RunFileVersionWarning, stacklevel=5)
         rounds = self._dataset(metrics, "round", ())
         samples = self._dataset(metrics, "samples", ())
         values = {n: self._dataset(metrics, n, (self.agents,)) for n in names}
@@ -250,13 +270,14 @@ class Run:
         def per_round(total):
             return total / round_ if round_ > 0 else math.nan
 
+        slowest = stat("wall_time", np.max)
         return {"mode": self.mode, "topology": self.topology, "agents": self.agents,
                 "rows": self.rows, "rounds": round_, "samples": samples, "score": self.score_name,
                 "score_mean": stat("test_score", np.mean), "score_min": stat("test_score", np.min),
                 "score_max": stat("test_score", np.max),
                 "disagreement": stat("disagreement", np.mean),
                 "order": stat("model_order", np.mean), "max_order": stat("model_order", np.max),
-                "samples_per_s": samples / stat("wall_time", np.max) if stat("wall_time", np.max) > 0 else math.nan,
+                "samples_per_s": samples / slowest if slowest > 0 else math.nan,
                 "bytes_per_round": per_round(stat("bytes_sent", np.sum)),
                 "lost_per_round": per_round(stat("messages_lost", np.sum)),
                 "offline": per_round(stat("rounds_offline", np.mean)),
@@ -289,9 +310,14 @@ class Run:
             raise RunFileError(f"run file '{self.path}' has no model for agent {agent} "
                                f"({len(self._model_names)} models: a run killed before its end has none)")
         with _open_hdf5(self.path) as f:
-            group = f["models"][name]
-            attrs = {k: _typed(v) for k, v in group.attrs.items()}
-            dictionary, weights = np.asarray(group["dictionary"]), np.asarray(group["weights"])
+            try:
+                group = f["models"][name]
+                attrs = {k: _typed(v) for k, v in group.attrs.items()}
+                where = f"run file '{self.path}': /models/{name}"
+                dictionary = _whole(group["dictionary"], f"{where}/dictionary")
+                weights = _whole(group["weights"], f"{where}/weights")
+            except (OSError, KeyError, TypeError) as error:
+                raise RunFileError(f"run file '{self.path}': /models/{name} is damaged: {error}") from None
         self._check_model(name, attrs, dictionary, weights)
         return Model(agent, attrs, dictionary, weights, self.settings)
 
@@ -300,6 +326,8 @@ class Run:
         missing = [k for k in ("kernel", "sigma", "degree", "coef0") if k not in attrs]
         if missing:
             raise RunFileError(f"{where} has no attribute {', '.join(missing)}")
+        if attrs["kernel"] == "polynomial" and not 1 <= attrs["degree"] <= MAX_DEGREE:
+            raise RunFileError(f"{where}: degree {attrs['degree']} is outside [1, {MAX_DEGREE}]")
         if dictionary.ndim != 2 or weights.ndim != 2 or len(dictionary) != len(weights):
             raise RunFileError(f"{where}: dictionary {dictionary.shape} and weights {weights.shape} "
                                "do not make a model")
@@ -309,7 +337,7 @@ class Run:
     # ---- labels for tables and plots --------------------------------------------------------
 
     def label(self):
-        """'er_16_p0.2, c=1, paper', or 'centralized POLK'."""
+        """'er_16_p0.2, c=1.0, paper', or 'centralized POLK'."""
         if self.mode == "centralized":
             control = self.settings.get("learner.control", "komp")
             return "centralized " + ("POLK" if control == "komp" else control)

@@ -97,3 +97,36 @@ def test_last_row_a_kill_left_unwritten_is_left_out(decentralized, tmp_path):
     path = changed_copy(decentralized, tmp_path / "killed.h5", extend)
     whole, killed = polka.open(decentralized), polka.open(path)
     assert killed.rows == whole.rows and killed.summary == whole.summary
+
+
+def huge_dictionary(f):
+    del f["models/agent_0000/dictionary"]
+    f["models/agent_0000"].create_dataset("dictionary", shape=(1 << 20, 1 << 20), dtype=float)
+
+
+def wrapped_degree(f):
+    f["models/agent_0000"].attrs["kernel"] = "polynomial"
+    f["models/agent_0000"].attrs["degree"] = (1 << 32) + 3
+
+
+def nan_weight(f):
+    f["models/agent_0000/weights"][0, 0] = np.nan
+
+
+@pytest.mark.parametrize("damage, message", [
+    (huge_dictionary, r"dictionary declares \(1048576, 1048576\) values \(8796093022208 bytes\) but the file stores 0"),
+    (wrapped_degree, r"degree 4294967299 is outside \[1, 64\]"),
+    (nan_weight, "the model is corrupt"),
+])
+def test_damaged_model_is_refused(decentralized, tmp_path, damage, message):
+    run = polka.open(changed_copy(decentralized, tmp_path / "model.h5", damage))
+    with pytest.raises(polka.RunFileError, match=f"/models/agent_0000.*{message}"):
+        run.model(0)
+    assert run.model(1).order > 0
+
+
+def test_absurd_agents_are_refused(decentralized, tmp_path):
+    def absurd(f):
+        f["metrics"].attrs["agents"] = np.uint64(1 << 61)
+    with pytest.raises(polka.RunFileError, match="/metrics attribute 'agents' is 2305843009213693952"):
+        polka.open(changed_copy(decentralized, tmp_path / "agents.h5", absurd))
