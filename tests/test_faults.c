@@ -1,5 +1,5 @@
 /*
- * The network's faults (src/sim/fault.c, agent.c, agent_stale.c): the draws keep their rates
+ * The network's faults (src/sim/exchange/fault.c, agent/agent.c, agent/agent_stale.c): the draws keep their rates
  * and are pure functions of (seed, round, edge or agent); the penalty sums over the
  * neighbours heard from, renormalised or not; late values are used at the points they were
  * computed at, and dropped once older than fault.delay.
@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "polka/config.h"
-#include "sim/agent_impl.h"
-#include "sim/fault_impl.h"
+#include "sim/agent/agent_impl.h"
+#include "sim/exchange/fault_impl.h"
 #include "test_util.h"
 
 static polka_plan plan; /* one at a time: the faults read it once */

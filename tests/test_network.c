@@ -6,8 +6,8 @@
 
 #include "polka/config.h"
 #include "polka/sim.h"
-#include "sim/sim_impl.h"
-#include "sim/stream_impl.h"
+#include "sim/driver/sim_impl.h"
+#include "sim/stream/stream_impl.h"
 #include "test_util.h"
 
 static polka_config small_config(void) {

@@ -8,7 +8,7 @@
 #include "polka/config.h"
 #include "polka/regression.h"
 #include "polka/sim.h"
-#include "sim/stream_impl.h"
+#include "sim/stream/stream_impl.h"
 #include "test_util.h"
 
 enum { AGENTS = 8, CLASSES = 5, PER_AGENT = 2000 };

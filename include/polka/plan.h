@@ -27,7 +27,7 @@ typedef enum {
     POLKA_MODE_CENTRALIZED,   /**< one agent learning from the union of the streams */
 } polka_run_mode;
 
-/** The data sources (one entry each of the source table, src/sim/source.c). */
+/** The data sources (one entry each of the source table, src/sim/stream/source.c). */
 typedef enum {
     POLKA_SOURCE_MULTIDIST,
     POLKA_SOURCE_CHECKERBOARD,
@@ -133,7 +133,7 @@ typedef struct {
     int gossip;            /**< 1: one-peer gossip */
 } polka_net_spec;
 
-/** The network's faults (src/sim/fault.c draws them; all 0: a perfect network). */
+/** The network's faults (src/sim/exchange/fault.c draws them; all 0: a perfect network). */
 typedef struct {
     double link_loss;           /**< a directed message is lost with this probability */
     double offline;             /**< an agent sits out a round with this probability */

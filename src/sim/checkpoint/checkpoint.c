@@ -1,0 +1,102 @@
+/* When a run checkpoints: the signals that stop it, the periodic saves, the file's name, the
+ * settings it must match, and the metric rows it carries. */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/checkpoint/checkpoint_impl.h"
+#include "polka/sim.h"
+#include "sim/driver/sim_impl.h"
+
+static volatile sig_atomic_t caught; /* the signal number, 0 when none */
+
+/* Only sets the flag: the round finishes, the ranks agree, then they save and stop. A second
+ * signal while saving sets it again and changes nothing. */
+static void on_signal(int number) {
+    caught = number;
+}
+
+void polka_sim_catch_signals(void) {
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = on_signal;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESTART;
+    sigaction(SIGTERM, &action, NULL);
+    sigaction(SIGINT, &action, NULL);
+    sigaction(SIGUSR1, &action, NULL);
+}
+
+int polka_ckpt_signal(void) {
+    return caught;
+}
+
+int polka_ckpt_wish(const polka_plan *plan, uint64_t round, uint64_t rounds, double last_save) {
+    if (round >= rounds) return POLKA_CKPT_NONE; /* the run ends anyway */
+    if (caught) return POLKA_CKPT_STOP;
+    size_t every = plan->run.checkpoint_every;
+    if (every > 0 && round % every == 0) return POLKA_CKPT_SAVE;
+    double seconds = plan->run.checkpoint_seconds;
+    if (seconds > 0 && polka_now() - last_save >= seconds) return POLKA_CKPT_SAVE;
+    return POLKA_CKPT_NONE;
+}
+
+void polka_ckpt_path(const polka_plan *plan, char *out, size_t size) {
+    if (plan->run.checkpoint[0] != '\0')
+        snprintf(out, size, "%s", plan->run.checkpoint);
+    else if (plan->run.output[0] != '\0')
+        snprintf(out, size, "%s.ckpt", plan->run.output);
+    else
+        snprintf(out, size, "polka.ckpt");
+}
+
+polka_status polka_ckpt_settings_text(const polka_plan *plan, char **out) {
+    size_t count = 0, used = 0, cap = 4096;
+    const polka_config_key *keys = polka_config_keys(&count);
+    char *text = malloc(cap);
+    POLKA_CHECK_ALLOC(text);
+    text[0] = '\0';
+    for (size_t k = 0; k < count; k++) {
+        char value[POLKA_PATH_LEN + 64];
+        polka_config_get(&plan->settings, &keys[k], value, sizeof value);
+        size_t need = strlen(keys[k].name) + strlen(value) + 5;
+        if (used + need >= cap) {
+            cap = 2 * (used + need);
+            char *grown = realloc(text, cap);
+            if (grown == NULL) free(text);
+            POLKA_CHECK_ALLOC(grown);
+            text = grown;
+        }
+        used += (size_t)snprintf(text + used, cap - used, "%s = %s\n", keys[k].name, value);
+    }
+    *out = text;
+    return POLKA_OK;
+}
+
+polka_status polka_history_add(polka_history *h, double round, double samples, const double *row) {
+    if (h->rows == h->cap) {
+        size_t cap = h->cap ? 2 * h->cap : 16;
+        double *rounds = realloc(h->round, cap * sizeof *rounds);
+        if (rounds) h->round = rounds;
+        double *samples_ = realloc(h->samples, cap * sizeof *samples_);
+        if (samples_) h->samples = samples_;
+        double *metrics = realloc(h->metrics, cap * h->width * sizeof *metrics);
+        if (metrics) h->metrics = metrics;
+        POLKA_CHECK(rounds && samples_ && metrics, POLKA_ERR_MEM,
+                    "out of memory for the metric rows of a checkpoint");
+        h->cap = cap;
+    }
+    h->round[h->rows] = round;
+    h->samples[h->rows] = samples;
+    memcpy(h->metrics + h->rows * h->width, row, h->width * sizeof *row);
+    h->rows++;
+    return POLKA_OK;
+}
+
+void polka_history_free(polka_history *h) {
+    free(h->round);
+    free(h->samples);
+    free(h->metrics);
+    *h = (polka_history){.width = h->width};
+}

@@ -1,0 +1,274 @@
+/* Reading a checkpoint back (checkpoint_impl.h): every check before any state is used, with
+ * one message naming the file. */
+#include <hdf5.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/checkpoint/checkpoint_impl.h"
+#include "io/h5log_impl.h"
+
+struct polka_ckpt_s {
+    char path[POLKA_PATH_LEN];
+    hid_t file;
+    polka_sim_point point;
+    size_t agents;
+    polka_history history;
+    int history_read;
+};
+
+/* run.passes sets the horizon T of the linear schedule and of the suffix average: another T
+ * from the resumed round on would give a run that no uninterrupted one gives. */
+static int horizon_matters(const polka_plan *plan) {
+    const polka_learner_params *params = &plan->learner.params;
+    return params->schedule == POLKA_SCHEDULE_LINEAR || params->suffix > 0;
+}
+
+/* The keys a resumed run may change: how long it runs, where it writes, how it saves. */
+static int may_change(const char *key, const polka_plan *plan) {
+    if (strcmp(key, "run.passes") == 0 && horizon_matters(plan)) return 0;
+    static const char *const keys[] = {"run.passes",
+                                       "run.output",
+                                       "run.csv",
+                                       "run.watchdog",
+                                       "run.checkpoint",
+                                       "run.checkpoint_every",
+                                       "run.checkpoint_seconds",
+                                       "net.placement"};
+    for (size_t k = 0; k < POLKA_COUNT(keys); k++)
+        if (strcmp(key, keys[k]) == 0) return 1;
+    return 0;
+}
+
+static polka_status damaged(const polka_ckpt *ckpt, const char *what) {
+    H5Eclear2(H5E_DEFAULT);
+    return polka_error_set(POLKA_ERR_FORMAT,
+                           "cannot resume from '%s': %s (not a polka checkpoint, or damaged)",
+                           ckpt->path, what);
+}
+
+static polka_status read_attr(const polka_ckpt *ckpt, const char *name, hid_t type, void *out) {
+    hid_t attr = H5Aexists(ckpt->file, name) > 0 ? H5Aopen(ckpt->file, name, H5P_DEFAULT) : -1;
+    int ok = attr >= 0 && H5Aread(attr, type, out) >= 0;
+    if (attr >= 0) H5Aclose(attr);
+    return ok ? POLKA_OK : damaged(ckpt, name);
+}
+
+static polka_status read_string_attr(const polka_ckpt *ckpt, const char *name, char *out,
+                                     size_t size) {
+    hid_t attr = H5Aexists(ckpt->file, name) > 0 ? H5Aopen(ckpt->file, name, H5P_DEFAULT) : -1;
+    hid_t type = attr >= 0 ? H5Aget_type(attr) : -1;
+    int ok = type >= 0 && H5Tget_class(type) == H5T_STRING && !H5Tis_variable_str(type) &&
+             H5Tget_size(type) < size;
+    hid_t memory = ok ? H5Tcopy(type) : -1;
+    ok = ok && memory >= 0 && H5Aread(attr, memory, out) >= 0;
+    if (ok) out[H5Tget_size(type)] = '\0';
+    if (memory >= 0) H5Tclose(memory);
+    if (type >= 0) H5Tclose(type);
+    if (attr >= 0) H5Aclose(attr);
+    return ok ? POLKA_OK : damaged(ckpt, name);
+}
+
+/* A 1-D dataset of `type` into a new buffer of *count values. */
+static polka_status read_array(const polka_ckpt *ckpt, hid_t loc, const char *name,
+                               polka_state_type type, void **data, size_t *count) {
+    hid_t set = H5Lexists(loc, name, H5P_DEFAULT) > 0 ? H5Dopen2(loc, name, H5P_DEFAULT) : -1;
+    hid_t space = set >= 0 ? H5Dget_space(set) : -1;
+    hssize_t n = space >= 0 && H5Sget_simple_extent_ndims(space) == 1
+                     ? H5Sget_simple_extent_npoints(space)
+                     : -1;
+    size_t unit = type == POLKA_STATE_U8 ? 1 : 8;
+    *data = n >= 0 && n < ((hssize_t)1 << 40) ? malloc((size_t)n * unit + 1) : NULL;
+    hid_t memory = type == POLKA_STATE_F64   ? H5T_NATIVE_DOUBLE
+                   : type == POLKA_STATE_U64 ? H5T_NATIVE_UINT64
+                                             : H5T_NATIVE_UCHAR;
+    int ok = *data && (n == 0 || H5Dread(set, memory, H5S_ALL, H5S_ALL, H5P_DEFAULT, *data) >= 0);
+    if (space >= 0) H5Sclose(space);
+    if (set >= 0) H5Dclose(set);
+    if (!ok) {
+        free(*data);
+        *data = NULL;
+        return damaged(ckpt, name);
+    }
+    *count = (size_t)n;
+    return POLKA_OK;
+}
+
+/* The first setting that differs between the checkpoint's lines and the run's. */
+static polka_status compare_settings(const polka_ckpt *ckpt, const polka_plan *plan,
+                                     const char *saved, const char *now) {
+    const char *a = saved, *b = now;
+    while (*a || *b) {
+        size_t la = strcspn(a, "\n"), lb = strcspn(b, "\n");
+        size_t ka = strcspn(a, " "), kb = strcspn(b, " ");
+        POLKA_CHECK(ka == kb && strncmp(a, b, ka) == 0, POLKA_ERR_ARG,
+                    "cannot resume from '%s': it was written by a polka with other settings "
+                    "(key '%.*s' there, '%.*s' here)",
+                    ckpt->path, (int)ka, a, (int)kb, b);
+        char key[128];
+        snprintf(key, sizeof key, "%.*s", (int)ka, a);
+        POLKA_CHECK(may_change(key, plan) || (la == lb && strncmp(a, b, la) == 0), POLKA_ERR_ARG,
+                    "cannot resume from '%s': it was written with another configuration: "
+                    "'%.*s' there, '%.*s' here (only run.passes, run.output, run.csv, "
+                    "run.watchdog, run.checkpoint* and net.placement may change, and run.passes "
+                    "not under learner.schedule = linear or learner.suffix > 0: it sets their "
+                    "horizon)",
+                    ckpt->path, (int)la, a, (int)lb, b);
+        a += la + (a[la] == '\n'), b += lb + (b[lb] == '\n');
+    }
+    return POLKA_OK;
+}
+
+static polka_status check_identity(polka_ckpt *ckpt, const polka_plan *plan) {
+    char format[64], version[64];
+    POLKA_CALL(read_string_attr(ckpt, "format", format, sizeof format));
+    if (strcmp(format, POLKA_CKPT_FORMAT_NAME) != 0) return damaged(ckpt, "format");
+    uint64_t format_version = 0;
+    POLKA_CALL(read_attr(ckpt, "format_version", H5T_NATIVE_UINT64, &format_version));
+    POLKA_CHECK(format_version == POLKA_CKPT_FORMAT_VERSION, POLKA_ERR_FORMAT,
+                "cannot resume from '%s': checkpoint format %llu, this polka reads format %d",
+                ckpt->path, (unsigned long long)format_version, POLKA_CKPT_FORMAT_VERSION);
+    POLKA_CALL(read_string_attr(ckpt, "polka_version", version, sizeof version));
+    POLKA_CHECK(strcmp(version, POLKA_VERSION) == 0, POLKA_ERR_FORMAT,
+                "cannot resume from '%s': written by polka %s, this is polka %s", ckpt->path,
+                version, POLKA_VERSION);
+    void *saved = NULL;
+    size_t length = 0;
+    POLKA_CALL(read_array(ckpt, ckpt->file, "settings", POLKA_STATE_U8, &saved, &length));
+    ((char *)saved)[length] = '\0';
+    char *now = NULL;
+    polka_status status = polka_ckpt_settings_text(plan, &now);
+    if (status == POLKA_OK) status = compare_settings(ckpt, plan, saved, now);
+    free(saved);
+    free(now);
+    return status;
+}
+
+static polka_status check_point(polka_ckpt *ckpt, size_t agents) {
+    uint64_t round = 0, rows = 0, saved_agents = 0;
+    POLKA_CALL(read_attr(ckpt, "round", H5T_NATIVE_UINT64, &round));
+    POLKA_CALL(read_attr(ckpt, "rows", H5T_NATIVE_UINT64, &rows));
+    POLKA_CALL(read_attr(ckpt, "agents", H5T_NATIVE_UINT64, &saved_agents));
+    POLKA_CALL(read_attr(ckpt, "next_log", H5T_NATIVE_DOUBLE, &ckpt->point.next_log));
+    POLKA_CHECK(saved_agents == agents, POLKA_ERR_ARG,
+                "cannot resume from '%s': it holds %llu agents, this run has %zu (set net.agents "
+                "to run the same network on another number of ranks)",
+                ckpt->path, (unsigned long long)saved_agents, agents);
+    ckpt->point.round = round;
+    ckpt->point.rows = rows;
+    ckpt->agents = agents;
+    return POLKA_OK;
+}
+
+polka_status polka_ckpt_open(const polka_plan *plan, size_t agents, polka_ckpt **out) {
+    polka_ckpt *ckpt = calloc(1, sizeof *ckpt);
+    POLKA_CHECK_ALLOC(ckpt);
+    snprintf(ckpt->path, sizeof ckpt->path, "%s", plan->run.resume);
+    polka_h5_quiet();
+    ckpt->file = H5Fopen(ckpt->path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    polka_status status = POLKA_OK;
+    if (ckpt->file < 0) {
+        H5Eclear2(H5E_DEFAULT);
+        FILE *probe = fopen(ckpt->path, "rb");
+        if (probe) fclose(probe);
+        status =
+            probe ? damaged(ckpt, "not an HDF5 file")
+                  : polka_error_set(POLKA_ERR_IO, "cannot resume: no checkpoint '%s'", ckpt->path);
+    }
+    if (status == POLKA_OK) status = check_identity(ckpt, plan);
+    if (status == POLKA_OK) status = check_point(ckpt, agents);
+    if (status != POLKA_OK) {
+        polka_ckpt_close(&ckpt);
+        return status;
+    }
+    *out = ckpt;
+    return POLKA_OK;
+}
+
+void polka_ckpt_close(polka_ckpt **ckpt) {
+    if (ckpt == NULL || *ckpt == NULL) return;
+    if ((*ckpt)->file >= 0) H5Fclose((*ckpt)->file);
+    polka_history_free(&(*ckpt)->history);
+    free(*ckpt);
+    *ckpt = NULL;
+}
+
+const polka_sim_point *polka_ckpt_point(const polka_ckpt *ckpt) {
+    return &ckpt->point;
+}
+
+typedef struct {
+    const polka_ckpt *ckpt;
+    polka_state *state;
+    polka_status status;
+} agent_reader;
+
+static herr_t read_entry(hid_t group, const char *name, const H5L_info_t *info, void *context) {
+    (void)info;
+    agent_reader *reader = context;
+    hid_t set = H5Dopen2(group, name, H5P_DEFAULT);
+    hid_t type = set >= 0 ? H5Dget_type(set) : -1;
+    polka_state_type kind = POLKA_STATE_F64;
+    if (type >= 0 && H5Tget_class(type) == H5T_INTEGER)
+        kind = H5Tget_size(type) == 1 ? POLKA_STATE_U8 : POLKA_STATE_U64;
+    if (type >= 0) H5Tclose(type);
+    if (set >= 0) H5Dclose(set);
+    void *data = NULL;
+    size_t count = 0;
+    reader->status = read_array(reader->ckpt, group, name, kind, &data, &count);
+    if (reader->status == POLKA_OK)
+        reader->status = polka_state_put(reader->state, name, kind, data, count);
+    free(data);
+    return reader->status == POLKA_OK ? 0 : -1;
+}
+
+polka_status polka_ckpt_agent(const polka_ckpt *ckpt, size_t agent, polka_state **out) {
+    char name[48];
+    snprintf(name, sizeof name, "agents/%06zu", agent);
+    hid_t group = H5Lexists(ckpt->file, "agents", H5P_DEFAULT) > 0 &&
+                          H5Lexists(ckpt->file, name, H5P_DEFAULT) > 0
+                      ? H5Gopen2(ckpt->file, name, H5P_DEFAULT)
+                      : -1;
+    if (group < 0) return damaged(ckpt, name);
+    agent_reader reader = {.ckpt = ckpt};
+    polka_status status = polka_state_create(&reader.state);
+    if (status == POLKA_OK &&
+        H5Literate(group, H5_INDEX_NAME, H5_ITER_INC, NULL, read_entry, &reader) < 0)
+        status = reader.status != POLKA_OK ? reader.status : damaged(ckpt, name);
+    H5Gclose(group);
+    if (status != POLKA_OK) {
+        polka_state_free(&reader.state);
+        return status;
+    }
+    *out = reader.state;
+    return POLKA_OK;
+}
+
+polka_status polka_ckpt_history(polka_ckpt *ckpt, const polka_history **out) {
+    polka_history *h = &ckpt->history;
+    if (!ckpt->history_read) {
+        void *round = NULL, *samples = NULL, *metrics = NULL;
+        size_t rows = 0, check = 0, values = 0;
+        polka_status status =
+            read_array(ckpt, ckpt->file, "history/round", POLKA_STATE_F64, &round, &rows);
+        if (status == POLKA_OK)
+            status =
+                read_array(ckpt, ckpt->file, "history/samples", POLKA_STATE_F64, &samples, &check);
+        if (status == POLKA_OK)
+            status =
+                read_array(ckpt, ckpt->file, "history/metrics", POLKA_STATE_F64, &metrics, &values);
+        if (status == POLKA_OK &&
+            (check != rows || rows != ckpt->point.rows || (rows && values % rows != 0)))
+            status = damaged(ckpt, "history");
+        *h = (polka_history){.rows = rows,
+                             .cap = rows,
+                             .width = rows ? values / rows : 0,
+                             .round = round,
+                             .samples = samples,
+                             .metrics = metrics};
+        POLKA_CALL(status);
+        ckpt->history_read = 1;
+    }
+    *out = h;
+    return POLKA_OK;
+}

@@ -1,0 +1,164 @@
+/* Centralized POLK: one agent learning from the whole training stream (paper 000). */
+#include <stdlib.h>
+
+#include "sim/metrics/metrics_impl.h"
+#include "sim/checkpoint/resume_impl.h"
+#include "sim/driver/sim_impl.h"
+#include "sim/stream/stream_impl.h"
+
+typedef struct {
+    const polka_plan *plan;
+    const polka_stream *stream;
+    size_t dim;
+    polka_dataset *test;
+    polka_learner *learner;
+    polka_dataset batch;
+    polka_netlog log;
+    double *f;       /* n_test × C */
+    double loss_sum; /* training loss since the last log step */
+    size_t loss_count;
+    double time_compute, time_update;
+    double start;
+    double *fg; /* batch × C values, then batch × C gradients */
+    polka_online_error online;
+} central_run;
+
+static polka_status central_round(void *context, uint64_t t, int *wish) {
+    (void)wish; /* one process: its own wish is the agreed one */
+    central_run *run = context;
+    size_t batch = run->batch.n, dim = run->dim;
+    double start = polka_now();
+    size_t kept = 0; /* quantity skew: only the samples their agents learn from this round */
+    for (size_t b = 0; b < batch; b++) {
+        POLKA_CALL(polka_stream_sample(run->stream, t * batch + b, run->batch.x + kept * dim,
+                                       run->batch.y + kept));
+        kept += (size_t)polka_stream_sample_learned(run->stream, t * batch + b);
+    }
+    batch = kept;
+    double drawn = polka_now();
+    if (batch == 0) return POLKA_OK;
+    size_t c = polka_learner_outputs(run->learner);
+    double *f = run->fg, *g = run->fg + batch * c;
+    POLKA_CALL(polka_learner_predict(run->learner, run->batch.x, batch, f));
+    double loss = polka_learner_loss_grad(run->learner, f, run->batch.y, batch, g) / (double)batch;
+    polka_online_error_add(&run->online, run->learner, f, run->batch.y, batch);
+    POLKA_CALL(polka_learner_update(run->learner, run->batch.x, batch, g));
+    run->time_compute += drawn - start;
+    run->time_update += polka_now() - drawn;
+    run->loss_sum += loss;
+    run->loss_count++;
+    return POLKA_OK;
+}
+
+/* The same metrics as an agent's (no neighbours: no disagreement, no traffic). */
+static polka_status central_log(void *context, size_t round, double samples,
+                                polka_sim_summary *summary) {
+    central_run *run = context;
+    polka_stream_test_now(run->stream, samples, run->test); /* drift: the present distribution */
+    polka_dataset scored = polka_sim_log_test(run->plan, run->test, round, summary);
+    POLKA_CALL(polka_learner_data_values(run->learner, &scored, run->f));
+    double loss = 0.0;
+    double score = polka_learner_score(run->learner, run->f, scored.y, scored.n, &loss);
+    polka_agent_metrics metrics = {
+        .score = score,
+        .loss = loss,
+        .order = (double)polka_model_order(polka_learner_model(run->learner)),
+        .train_loss = run->loss_count ? run->loss_sum / (double)run->loss_count : 0.0,
+        .time_compute = run->time_compute,
+        .time_update = run->time_update,
+        .online_error = polka_online_error_value(&run->online),
+    };
+    run->loss_sum = 0.0;
+    run->loss_count = 0;
+    metrics.wall_time = polka_now() - run->start;
+    POLKA_CALL(polka_netlog_step(&run->log, round, samples, &metrics, summary));
+    return polka_netlog_append_h5(&run->log, round, samples, 0, 1, &metrics);
+}
+
+/* The one learner's state for a checkpoint, with the sums since the last log step. */
+static polka_status central_save(void *context, size_t k, polka_state *state) {
+    const central_run *run = context;
+    double sums[6] = {run->online.sum,         run->online.count, run->loss_sum,
+                      (double)run->loss_count, run->time_compute, run->time_update};
+    (void)k;
+    POLKA_CALL(polka_learner_save(run->learner, state));
+    return polka_state_put(state, "agent.sums", POLKA_STATE_F64, sums, 6);
+}
+
+static polka_status central_restore(void *context, size_t k, const polka_state *state) {
+    central_run *run = context;
+    double sums[6];
+    (void)k;
+    POLKA_CALL(polka_learner_restore(run->learner, state));
+    POLKA_CALL(polka_state_get(state, "agent.sums", POLKA_STATE_F64, sums, 6));
+    run->online.sum = sums[0], run->online.count = sums[1], run->loss_sum = sums[2];
+    run->loss_count = (size_t)sums[3], run->time_compute = sums[4], run->time_update = sums[5];
+    return POLKA_OK;
+}
+
+static const polka_driver_ops central_ops = {.round = central_round,
+                                             .log_step = central_log,
+                                             .save_agent = central_save,
+                                             .restore_agent = central_restore};
+
+/* The learner, the buffers and the log of a centralized run on an open stream. */
+static polka_status central_setup(central_run *run, const polka_plan *plan, size_t batch,
+                                  const polka_sim_hooks *hooks) {
+    const polka_data_facts *facts = polka_stream_facts(run->stream);
+    polka_learner_params params = plan->learner.params;
+    params.horizon = polka_sim_rounds(plan->run.passes, facts->n_train, batch);
+    run->dim = facts->dim;
+    POLKA_CALL(polka_dataset_alloc(&run->batch, batch, facts->dim, facts->classes));
+    POLKA_CALL(polka_learner_create(&params, facts->dim, facts->classes, &run->learner));
+    size_t outputs = polka_learner_outputs(run->learner);
+    run->f = malloc(run->test->n * outputs * sizeof *run->f);
+    run->fg = malloc(2 * batch * outputs * sizeof *run->fg);
+    run->online.classification = polka_plan_classifies(plan);
+    POLKA_CHECK(run->f && run->fg, POLKA_ERR_MEM, "out of memory for test values");
+    POLKA_CALL(polka_netlog_open(&run->log, plan, hooks, 1));
+    return polka_netlog_open_h5(&run->log, plan, facts, MPI_COMM_SELF, 1, NULL);
+}
+
+polka_status polka_sim_run_centralized(const polka_plan *plan, size_t agents,
+                                       const polka_sim_hooks *hooks, polka_sim_summary *summary) {
+    if (plan->learner.fit != POLKA_FIT_ONLINE)
+        return polka_sim_run_batch(plan, agents, hooks, summary);
+    *summary = (polka_sim_summary){.agents = 1};
+    POLKA_CHECK(agents >= 1, POLKA_ERR_ARG, "a centralized run needs agents >= 1");
+    polka_stream *stream = NULL;
+    polka_dataset test = {0};
+    POLKA_CALL(polka_stream_create(plan, agents, plan->learner.batch, &stream));
+    size_t batch = plan->run.central_batch ? plan->run.central_batch : agents * plan->learner.batch;
+    central_run run = {.plan = plan, .stream = stream, .test = &test};
+    polka_status status = polka_stream_test_set(stream, &test);
+    if (status == POLKA_OK) status = central_setup(&run, plan, batch, hooks);
+    run.start = polka_now();
+    polka_sim_point from = {.next_log = (double)plan->run.log_every};
+    polka_driver driver = {.ops = &central_ops,
+                           .context = &run,
+                           .comm = MPI_COMM_SELF,
+                           .agents = 1,
+                           .count = 1,
+                           .log = &run.log};
+    if (status == POLKA_OK) status = polka_sim_resume(plan, &driver, &from);
+    if (status == POLKA_OK)
+        status = polka_sim_loop(plan, &driver, polka_stream_facts(stream)->n_train, batch, &from,
+                                hooks, summary);
+    if (status == POLKA_OK) status = polka_sim_check_finite(polka_learner_model(run.learner), 0);
+    if (status == POLKA_OK) {
+        const polka_model *model = polka_learner_model(run.learner);
+        double stages[4] = {run.time_compute, 0.0, run.time_update, summary->seconds};
+        status = polka_netlog_finish_h5(&run.log, NULL, 1, &model, stages);
+    }
+    polka_netlog_abandon_h5(&run.log);
+    polka_status closed = polka_netlog_close(&run.log);
+    if (status == POLKA_OK) status = closed;
+    summary->agents = 1;
+    free(run.f);
+    free(run.fg);
+    polka_learner_free(&run.learner);
+    polka_dataset_free(&run.batch);
+    polka_dataset_free(&test);
+    polka_stream_free(&stream);
+    return status;
+}

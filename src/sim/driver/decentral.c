@@ -1,0 +1,377 @@
+/*
+ * The greedy projected penalty method over MPI (paper 003): net.agents agents placed on the
+ * ranks by net.placement (placement.c: contiguous blocks or graph parts; one per rank by
+ * default), neighbours on the same rank by memory, across ranks through one message per
+ * neighbouring rank and phase (halo.c). An agent is its id wherever it is placed.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/exchange/halo_impl.h"
+#include "polka/loss.h"
+#include "sim/metrics/metrics_impl.h"
+#include "polka/net.h"
+#include "sim/checkpoint/resume_impl.h"
+#include "sim/driver/sim_impl.h"
+
+/* Test values kept between the two passes of a log step, at most this many doubles; past it
+ * the second pass evaluates the agents again (memory stays O(n_test) per rank). */
+#define KEPT_TEST_VALUES ((size_t)1 << 23)
+
+typedef struct {
+    const polka_plan *plan;
+    const polka_data_facts *facts; /* the stream's */
+    MPI_Comm comm;
+    int rank, size;
+    size_t agents;             /* in the whole network */
+    polka_graph *graph;        /* the current epoch's */
+    polka_placement placement; /* the agents' ranks, from the first graph */
+    polka_faults faults;
+    polka_halo halo;
+    size_t point_block, value_block; /* doubles per agent and neighbouring rank */
+    polka_agent *local;              /* halo.count agents */
+    const size_t *ids;               /* their agent numbers, increasing (the placement's) */
+    polka_stream *stream;
+    polka_dataset test;
+    polka_dataset scored; /* the test points of the current log step (run.log_test) */
+    polka_exchange *exchange;
+    polka_netlog log;
+    size_t outputs;
+    double *f, *fbar;              /* kept test values (local agents × n_test × C), the average */
+    int keep;                      /* 1: f holds every local agent's test values */
+    polka_agent_metrics *mine;     /* the local agents' */
+    polka_agent_metrics *all;      /* rank 0: every agent's, by agent id */
+    polka_agent_metrics *gathered; /* rank 0: every agent's, rank by rank (placement.ids) */
+    int *counts, *displs;          /* rank 0: the metrics gathered from each rank */
+    double time_exchange;
+} mpi_run;
+
+/* The halo and the exchange of the current graph (collective; the caller agrees). */
+static polka_status connect(mpi_run *run) {
+    POLKA_CALL(polka_halo_create(run->graph, &run->placement, run->rank, run->point_block,
+                                 run->value_block, &run->halo));
+    return polka_exchange_create(run->comm, run->halo.ranks, run->halo.degree, &run->exchange);
+}
+
+/* net.resample_every: the next epoch's graph, the local agents' neighbours from it and the
+ * exchange between the ranks that now neighbour (every rank takes the same branches). */
+static polka_status next_epoch(mpi_run *run, uint64_t t) {
+    size_t every = run->plan->net.resample_every;
+    if (every == 0 || t == 0 || t % every != 0) return POLKA_OK;
+    polka_graph *graph = NULL;
+    polka_status status = polka_sim_epoch_graph(run->plan, run->agents, t, &graph);
+    for (size_t a = 0; a < run->halo.count && status == POLKA_OK; a++)
+        status = polka_agent_rewire(&run->local[a], graph);
+    status = polka_net_agree(run->comm, status);
+    if (status != POLKA_OK) {
+        polka_graph_free(&graph);
+        return status;
+    }
+    double crossed = run->halo.crossed;
+    polka_halo_free(&run->halo);
+    polka_exchange_free(&run->exchange);
+    polka_graph_free(&run->graph);
+    run->graph = graph;
+    POLKA_CALL(polka_net_agree(run->comm, connect(run)));
+    run->halo.crossed = crossed;
+    return POLKA_OK;
+}
+
+/* A resumed run of a time-varying network: the graph of the checkpoint's last round. */
+static polka_status resume_epoch(mpi_run *run) {
+    uint64_t round = 0;
+    POLKA_CALL(polka_net_agree(run->comm, polka_sim_resume_round(run->plan, run->agents, &round)));
+    uint64_t drawn = polka_sim_epoch_drawn(run->plan, round);
+    return drawn ? next_epoch(run, drawn) : POLKA_OK; /* 0: the first graph */
+}
+
+/* One synchronous round; every rank runs both exchanges whatever happens locally. */
+static polka_status mpi_round(mpi_run *run, uint64_t t, int *wish) {
+    POLKA_CALL(next_epoch(run, t));
+    polka_status status = POLKA_OK;
+    for (size_t a = 0; a < run->halo.count; a++) polka_agent_links(&run->local[a], t);
+    for (size_t a = 0; a < run->halo.count && status == POLKA_OK; a++)
+        status = polka_agent_prepare(&run->local[a], run->stream);
+    double start = polka_now();
+    status = polka_halo_round(&run->halo, run->exchange, run->local, status);
+    double spent = polka_now() - start;
+    for (size_t a = 0; a < run->halo.count; a++) run->local[a].time_exchange += spent;
+    for (size_t a = 0; a < run->halo.count && status == POLKA_OK; a++)
+        status = polka_agent_update(&run->local[a]);
+    return polka_net_agree_wish(run->comm, status, wish); /* the checkpoint wish rides along */
+}
+
+/* f_a on the test set: kept from the first pass, or evaluated again into the scratch. */
+static polka_status test_values(mpi_run *run, size_t a, double **f) {
+    size_t len = run->scored.n * run->outputs;
+    *f = run->keep ? run->f + a * len : run->f;
+    if (run->keep) return POLKA_OK;
+    return polka_agent_test_values(&run->local[a], &run->scored, *f);
+}
+
+/* The network average f̄ over the test set (collective), keeping the values where they fit. */
+static polka_status average_test_values(mpi_run *run) {
+    size_t len = run->scored.n * run->outputs;
+    double *sum = run->fbar + len; /* the second half of fbar's buffer */
+    memset(sum, 0, len * sizeof *sum);
+    polka_status status = POLKA_OK;
+    for (size_t a = 0; a < run->halo.count && status == POLKA_OK; a++) {
+        double *f = run->keep ? run->f + a * len : run->f;
+        status = polka_agent_test_values(&run->local[a], &run->scored, f);
+        for (size_t e = 0; e < len && status == POLKA_OK; e++) sum[e] += f[e];
+    }
+    POLKA_CALL(polka_net_check(
+        MPI_Allreduce(sum, run->fbar, (int)len, MPI_DOUBLE, MPI_SUM, run->comm), "MPI_Allreduce"));
+    for (size_t e = 0; e < len; e++) run->fbar[e] /= (double)run->agents;
+    return status;
+}
+
+/*
+ * A log step (collective): test metrics of every agent, gathered on rank 0, and the run
+ * file. One agreement for it all, at the end: the average's reduction and the gather run on
+ * every rank whatever happened locally, and the run file's row is not agreed on its own
+ * (polka_netlog_write_h5), so a log step costs three collectives of polka's (and the run
+ * file's HDF5 calls), not one agreement per HDF5 call.
+ */
+static polka_status mpi_log_step(mpi_run *run, size_t round, double samples,
+                                 polka_sim_summary *summary) {
+    polka_stream_test_now(run->stream, samples, &run->test); /* drift: the present distribution */
+    run->scored = polka_sim_log_test(run->plan, &run->test, round, summary);
+    polka_status status = average_test_values(run);
+    for (size_t a = 0; a < run->halo.count && status == POLKA_OK; a++) {
+        polka_agent *agent = &run->local[a];
+        double *f = NULL;
+        status = test_values(run, a, &f);
+        if (status == POLKA_OK)
+            polka_agent_collect(agent, &run->scored, f, run->fbar, &run->mine[a]);
+    }
+    int count = (int)(run->halo.count * POLKA_METRICS_DOUBLES);
+    POLKA_CALL(polka_net_check(MPI_Gatherv(run->mine, count, MPI_DOUBLE, run->gathered, run->counts,
+                                           run->displs, MPI_DOUBLE, 0, run->comm),
+                               "MPI_Gatherv"));
+    for (size_t k = 0; run->rank == 0 && k < run->agents; k++)
+        run->all[run->placement.ids[k]] = run->gathered[k];
+    if (status == POLKA_OK && run->rank == 0)
+        status = polka_netlog_step(&run->log, round, samples, run->all, summary);
+    polka_status written =
+        polka_netlog_write_h5(&run->log, round, samples, run->ids, run->halo.count, run->mine);
+    return polka_net_agree(run->comm, status != POLKA_OK ? status : written);
+}
+
+static polka_status mpi_round_fn(void *context, uint64_t t, int *wish) {
+    return mpi_round(context, t, wish);
+}
+
+static polka_status mpi_log_fn(void *context, size_t round, double samples,
+                               polka_sim_summary *summary) {
+    return mpi_log_step(context, round, samples, summary);
+}
+
+static polka_status mpi_save_agent(void *context, size_t k, polka_state *state) {
+    return polka_agent_save(&((mpi_run *)context)->local[k], state);
+}
+
+static polka_status mpi_restore_agent(void *context, size_t k, const polka_state *state) {
+    return polka_agent_restore(&((mpi_run *)context)->local[k], state);
+}
+
+static const polka_driver_ops mpi_ops = {.round = mpi_round_fn,
+                                         .log_step = mpi_log_fn,
+                                         .save_agent = mpi_save_agent,
+                                         .restore_agent = mpi_restore_agent};
+
+/* The run as the loop and the checkpoints see it (after mpi_setup). */
+static polka_driver mpi_driver(mpi_run *run) {
+    return (polka_driver){.ops = &mpi_ops,
+                          .context = run,
+                          .comm = run->comm,
+                          .agents = run->agents,
+                          .ids = run->ids,
+                          .count = run->halo.count,
+                          .order = run->placement.ids,
+                          .log = &run->log};
+}
+
+/* Rank 0 gathers every agent's metrics: the counts and offsets of each rank's agents. */
+static polka_status gather_layout(mpi_run *run) {
+    size_t n = run->agents, per = POLKA_METRICS_DOUBLES;
+    run->all = malloc(n * sizeof *run->all);
+    run->gathered = malloc(n * sizeof *run->gathered);
+    run->counts = malloc((size_t)run->size * sizeof *run->counts);
+    run->displs = malloc((size_t)run->size * sizeof *run->displs);
+    POLKA_CHECK(run->all && run->gathered && run->counts && run->displs, POLKA_ERR_MEM,
+                "out of memory for the metrics of %zu agents", n);
+    for (int r = 0; r < run->size; r++) {
+        const size_t *start = run->placement.start;
+        run->displs[r] = (int)(start[r] * per);
+        run->counts[r] = (int)((start[r + 1] - start[r]) * per);
+    }
+    return POLKA_OK;
+}
+
+static polka_status alloc_metrics(mpi_run *run) {
+    size_t len = run->test.n * run->outputs, count = run->halo.count;
+    run->keep = count * len <= KEPT_TEST_VALUES;
+    run->f = malloc((run->keep ? count : 1) * (len ? len : 1) * sizeof *run->f);
+    run->fbar = malloc(2 * (len ? len : 1) * sizeof *run->fbar);
+    run->mine = calloc(count ? count : 1, sizeof *run->mine);
+    POLKA_CHECK(run->f && run->fbar && run->mine, POLKA_ERR_MEM,
+                "out of memory for the test values");
+    return gather_layout(run);
+}
+
+/* Everything a rank needs before the loop; the status is agreed by the caller. */
+static polka_status mpi_setup(mpi_run *run, const polka_sim_hooks *hooks) {
+    const polka_plan *plan = run->plan;
+    POLKA_CALL(polka_placement_create(plan, run->graph, run->size, &run->placement));
+    size_t count = 0;
+    run->ids = polka_placement_agents(&run->placement, run->rank, &count);
+    POLKA_CALL(polka_stream_create_for(plan, run->agents, plan->learner.batch, run->ids, count,
+                                       &run->stream));
+    run->facts = polka_stream_facts(run->stream);
+    run->local = calloc(count ? count : 1, sizeof *run->local);
+    POLKA_CHECK(run->local, POLKA_ERR_MEM, "out of memory for %zu agents", count);
+    POLKA_CALL(polka_faults_create(plan, run->agents, &run->faults));
+    for (size_t a = 0; a < count; a++)
+        POLKA_CALL(polka_agent_init(&run->local[a], plan, run->facts, run->graph, &run->faults,
+                                    run->ids[a]));
+    /* the blocks an agent sends (as polka_agent_init sizes them; also on a rank without agents) */
+    size_t batch = plan->learner.batch, dim = run->facts->dim;
+    run->outputs = polka_loss_outputs(plan->learner.params.loss.kind, run->facts->classes);
+    run->point_block = batch * polka_agent_payload(plan, dim, run->outputs);
+    run->value_block = batch * run->outputs;
+    POLKA_CALL(polka_halo_create(run->graph, &run->placement, run->rank, run->point_block,
+                                 run->value_block, &run->halo));
+    POLKA_CALL(polka_stream_test_set(run->stream, &run->test));
+    POLKA_CALL(alloc_metrics(run));
+    if (run->rank == 0) POLKA_CALL(polka_netlog_open(&run->log, plan, hooks, run->agents));
+    return POLKA_OK;
+}
+
+static void mpi_teardown(mpi_run *run) {
+    polka_exchange_free(&run->exchange);
+    for (size_t a = 0; run->local && a < run->halo.count; a++) polka_agent_free(&run->local[a]);
+    free(run->local);
+    polka_halo_free(&run->halo);
+    polka_placement_free(&run->placement);
+    polka_stream_free(&run->stream);
+    polka_dataset_free(&run->test);
+    polka_faults_free(&run->faults);
+    polka_graph_free(&run->graph);
+    free(run->f);
+    free(run->fbar);
+    free(run->mine);
+    free(run->all);
+    free(run->gathered);
+    free(run->counts);
+    free(run->displs);
+}
+
+/* Collective, after the loop: the models and timing stages into the run file. */
+static polka_status mpi_finish(mpi_run *run, const polka_sim_summary *summary) {
+    size_t count = run->halo.count;
+    const polka_model **models = malloc((count ? count : 1) * sizeof *models);
+    double stages[4] = {0.0, 0.0, 0.0, summary->seconds};
+    for (size_t a = 0; models && a < count; a++) {
+        models[a] = polka_learner_model(run->local[a].learner);
+        stages[0] += run->local[a].time_compute;
+        stages[2] += run->local[a].time_update;
+    }
+    stages[1] = count ? run->local[0].time_exchange : 0.0;
+    polka_status status = models
+                              ? polka_netlog_finish_h5(&run->log, run->ids, count, models, stages)
+                              : polka_error_set(POLKA_ERR_MEM, "out of memory");
+    free(models);
+    return status;
+}
+
+/* Copies of the local agents' final models into models[id] (models: all agents). */
+static polka_status copy_models(const mpi_run *run, polka_model **models) {
+    polka_status status = POLKA_OK;
+    for (size_t a = 0; a < run->halo.count && status == POLKA_OK; a++)
+        status =
+            polka_model_clone(polka_learner_model(run->local[a].learner), &models[run->ids[a]]);
+    return status;
+}
+
+/* Every local agent's final model is finite (a diverged run does not end with exit 0). */
+static polka_status check_models(const mpi_run *run) {
+    polka_status status = POLKA_OK;
+    for (size_t a = 0; a < run->halo.count && status == POLKA_OK; a++)
+        status = polka_sim_check_finite(polka_learner_model(run->local[a].learner), run->ids[a]);
+    return status;
+}
+
+/* Collective: the bytes that really crossed ranks per round, mean and largest over the ranks. */
+static polka_status rank_traffic(const mpi_run *run, uint64_t first_round,
+                                 polka_sim_summary *summary) {
+    /* the rounds this process played (a resumed run counts from its checkpoint) */
+    double played = (double)summary->rounds - (double)first_round;
+    double rounds = played > 0 ? played : 1.0;
+    double bytes = run->halo.crossed * sizeof(double) / rounds, total = 0.0, most = 0.0;
+    POLKA_CALL(polka_net_check(MPI_Allreduce(&bytes, &total, 1, MPI_DOUBLE, MPI_SUM, run->comm),
+                               "MPI_Allreduce"));
+    POLKA_CALL(polka_net_check(MPI_Allreduce(&bytes, &most, 1, MPI_DOUBLE, MPI_MAX, run->comm),
+                               "MPI_Allreduce"));
+    summary->rank_bytes_per_round = total / (double)run->size;
+    summary->rank_bytes_per_round_max = most;
+    return POLKA_OK;
+}
+
+/* Collective: the edges of the first graph and those the placement cuts, in the run file. */
+static polka_status placement_attrs(mpi_run *run) {
+    if (run->log.h5 == NULL) return POLKA_OK;
+    POLKA_CALL(polka_h5log_config_u64(run->log.h5, "edges", run->placement.edges));
+    return polka_h5log_config_u64(run->log.h5, "edges_cut", run->placement.cut);
+}
+
+/* The graph, checked for this run; the status is the same on every rank. */
+static polka_status network(mpi_run *run) {
+    polka_status status = polka_sim_graph(run->plan, run->agents, &run->graph);
+    if (status == POLKA_OK) status = polka_sim_check_network(run->plan, run->graph, run->agents);
+    return status;
+}
+
+polka_status polka_sim_run_decentralized(const polka_plan *plan, MPI_Comm comm,
+                                         const polka_sim_hooks *hooks, polka_sim_summary *summary,
+                                         polka_model **models) {
+    mpi_run run = {.plan = plan, .comm = comm};
+    MPI_Comm_rank(comm, &run.rank);
+    MPI_Comm_size(comm, &run.size);
+    *summary = (polka_sim_summary){0};
+    polka_status status = polka_sim_network_agents(plan, (size_t)run.size, &run.agents);
+    if (status == POLKA_OK) status = network(&run);
+    if (status == POLKA_OK) status = mpi_setup(&run, hooks);
+    status = polka_net_agree(comm, status);
+    /* from here on every rank takes the same branches: the statuses are agreed */
+    if (status == POLKA_OK)
+        status = polka_netlog_open_h5(&run.log, plan, run.facts, comm, run.agents, run.graph);
+    if (status == POLKA_OK) status = placement_attrs(&run);
+    if (status == POLKA_OK)
+        status = polka_net_agree(
+            comm, polka_exchange_create(comm, run.halo.ranks, run.halo.degree, &run.exchange));
+    polka_sim_point from = {.next_log = (double)plan->run.log_every};
+    if (status == POLKA_OK) status = resume_epoch(&run);
+    polka_driver driver = mpi_driver(&run);
+    if (status == POLKA_OK) status = polka_sim_resume(plan, &driver, &from);
+    if (status == POLKA_OK)
+        status = polka_sim_loop(plan, &driver, run.facts->n_train, run.agents * plan->learner.batch,
+                                &from, hooks, summary);
+    summary->agents = run.agents;
+    summary->edges = run.placement.edges;
+    summary->edges_cut = run.placement.cut;
+    if (status == POLKA_OK) status = polka_net_agree(comm, check_models(&run));
+    if (status == POLKA_OK) status = rank_traffic(&run, from.round, summary);
+    polka_status closed = run.rank == 0 ? polka_netlog_close(&run.log) : POLKA_OK;
+    if (status == POLKA_OK) status = polka_net_agree(comm, closed);
+    if (status == POLKA_OK)
+        status = polka_net_check(MPI_Bcast(summary, (int)sizeof *summary, MPI_BYTE, 0, comm),
+                                 "MPI_Bcast");
+    if (status == POLKA_OK)
+        status = mpi_finish(&run, summary);
+    else
+        polka_netlog_abandon_h5(&run.log);
+    if (status == POLKA_OK && models) status = copy_models(&run, models);
+    mpi_teardown(&run);
+    return status;
+}

@@ -1,0 +1,64 @@
+#include <sys/resource.h>
+
+#include "polka/net.h"
+#include "sim/driver/sim_impl.h"
+
+/* Centralized mode: rank 0 learns, every rank gets the summary and the status. */
+static polka_status run_centralized_on_root(const polka_plan *plan, MPI_Comm comm,
+                                            const polka_sim_hooks *hooks,
+                                            polka_sim_summary *summary) {
+    int rank = 0, size = 1;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    polka_status status = POLKA_OK;
+    size_t agents = 1;
+    if (rank == 0) status = polka_sim_network_agents(plan, (size_t)size, &agents);
+    if (rank == 0 && status == POLKA_OK)
+        status = polka_sim_run_centralized(plan, agents, hooks, summary);
+    POLKA_CALL(polka_net_agree(comm, status));
+    return polka_net_check(MPI_Bcast(summary, (int)sizeof *summary, MPI_BYTE, 0, comm),
+                           "MPI_Bcast");
+}
+
+/* Collective: the start-up time and the largest peak resident memory of the ranks. */
+static polka_status measure(MPI_Comm comm, double started, polka_sim_summary *summary) {
+    struct rusage usage;
+    getrusage(RUSAGE_SELF, &usage);
+    double mine = (double)usage.ru_maxrss / 1024.0, most = 0.0; /* ru_maxrss: kB on Linux */
+    POLKA_CALL(polka_net_check(MPI_Allreduce(&mine, &most, 1, MPI_DOUBLE, MPI_MAX, comm),
+                               "MPI_Allreduce"));
+    summary->peak_rss_mb = most;
+    summary->setup_seconds = summary->loop_start - started;
+    return POLKA_OK;
+}
+
+/* Collective: the ranks of comm on this rank's node (they share its memory). */
+static polka_status ranks_on_node(MPI_Comm comm, unsigned *count) {
+    MPI_Comm node = MPI_COMM_NULL;
+    int size = 1;
+    POLKA_CALL(
+        polka_net_check(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node),
+                        "MPI_Comm_split_type"));
+    MPI_Comm_size(node, &size);
+    MPI_Comm_free(&node);
+    *count = (unsigned)size;
+    return POLKA_OK;
+}
+
+static polka_status run_mode(const polka_plan *plan, MPI_Comm comm, const polka_sim_hooks *hooks,
+                             polka_sim_summary *summary) {
+    /* data.memory = auto: the ranks that read data on a node share its memory */
+    unsigned readers = 1;
+    if (plan->run.mode != POLKA_MODE_CENTRALIZED) POLKA_CALL(ranks_on_node(comm, &readers));
+    polka_data_memory_share(plan->data.memory, readers);
+    if (plan->run.mode == POLKA_MODE_CENTRALIZED)
+        return run_centralized_on_root(plan, comm, hooks, summary);
+    return polka_sim_run_decentralized(plan, comm, hooks, summary, NULL);
+}
+
+polka_status polka_sim_run(const polka_plan *plan, MPI_Comm comm, const polka_sim_hooks *hooks,
+                           polka_sim_summary *summary) {
+    double started = polka_now();
+    POLKA_CALL(run_mode(plan, comm, hooks, summary));
+    return measure(comm, started, summary);
+}

@@ -1,0 +1,159 @@
+#include <math.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <stdio.h>
+#include <time.h>
+
+#include "sim/checkpoint/resume_impl.h"
+#include "sim/driver/sim_impl.h"
+
+double polka_now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+void polka_sim_log(const polka_sim_hooks *hooks, const char *fmt, ...) {
+    if (hooks == NULL || hooks->log == NULL) return;
+    char line[512];
+    va_list args;
+    va_start(args, fmt);
+    vsnprintf(line, sizeof line, fmt, args);
+    va_end(args);
+    hooks->log(hooks->context, line);
+}
+
+void polka_sim_report(const polka_sim_hooks *hooks, size_t round, size_t rounds, double samples,
+                      double start, const polka_sim_summary *summary) {
+    if (hooks == NULL || hooks->progress == NULL) return;
+    polka_sim_progress progress = {
+        .round = round,
+        .rounds = rounds,
+        .samples = samples,
+        .seconds = polka_now() - start,
+        .mean_score = summary->mean_score,
+        .mean_order = summary->mean_order,
+    };
+    hooks->progress(hooks->context, &progress);
+}
+
+/* After a signal: the checkpoint is written, the run stops with one line saying where. */
+static polka_status stopped(const polka_plan *plan, uint64_t round, size_t rounds, int signal) {
+    char path[POLKA_PATH_LEN];
+    polka_ckpt_path(plan, path, sizeof path);
+    const char *name = signal == SIGTERM   ? "SIGTERM"
+                       : signal == SIGINT  ? "SIGINT"
+                       : signal == SIGUSR1 ? "SIGUSR1"
+                                           : "a signal (on another rank)";
+    return polka_error_set(POLKA_STOPPED,
+                           "stopped by %s after round %llu of %zu; checkpoint in '%s' (go on with "
+                           "polka run --resume %s and the same settings)",
+                           name, (unsigned long long)round, rounds, path, path);
+}
+
+/* One line per checkpoint: where, how large, how long it took (rank 0's hook). */
+static void log_checkpoint(const polka_plan *plan, const polka_sim_hooks *hooks, uint64_t round,
+                           double seconds) {
+    char path[POLKA_PATH_LEN];
+    polka_ckpt_path(plan, path, sizeof path);
+    struct stat info;
+    double mb = stat(path, &info) == 0 ? (double)info.st_size / 1e6 : 0.0;
+    polka_sim_log(hooks, "checkpoint: round %llu, %.1f MB in %.3f s -> %s",
+                  (unsigned long long)round, mb, seconds, path);
+}
+
+polka_status polka_sim_loop(const polka_plan *plan, const polka_driver *driver, size_t n_train,
+                            size_t per_round, const polka_sim_point *from,
+                            const polka_sim_hooks *hooks, polka_sim_summary *summary) {
+    const polka_driver_ops *ops = driver->ops;
+    int saves = ops->save_agent != NULL;
+    size_t rounds = polka_sim_rounds(plan->run.passes, n_train, per_round);
+    double every = (double)plan->run.log_every, start = polka_now();
+    polka_sim_point at = from ? *from : (polka_sim_point){.next_log = every};
+    double last_save = start;
+    POLKA_CHECK(at.round < rounds, POLKA_ERR_ARG,
+                "cannot resume: the checkpoint is at round %llu, and this run has %zu rounds "
+                "(raise run.passes)",
+                (unsigned long long)at.round, rounds);
+    summary->rounds = rounds; /* the log steps know the last one */
+    summary->loop_start = start;
+    for (size_t t = (size_t)at.round; t < rounds; t++) {
+        int wish = saves ? polka_ckpt_wish(plan, t + 1, rounds, last_save) : POLKA_CKPT_NONE;
+        POLKA_CALL(ops->round(driver->context, t, &wish));
+        double samples = (double)((t + 1) * per_round);
+        if (samples >= at.next_log || t + 1 == rounds) {
+            POLKA_CALL(ops->log_step(driver->context, t + 1, samples, summary));
+            while (at.next_log <= samples) at.next_log += every;
+            at.rows++;
+        }
+        polka_sim_report(hooks, t + 1, rounds, samples, start, summary);
+        if (wish == POLKA_CKPT_NONE || !saves) continue;
+        at.round = t + 1;
+        int signal = wish == POLKA_CKPT_STOP ? polka_ckpt_signal() : 0;
+        double began = polka_now();
+        POLKA_CALL(polka_sim_save(plan, driver, &at, signal));
+        last_save = polka_now();
+        log_checkpoint(plan, hooks, at.round, last_save - began);
+        if (wish == POLKA_CKPT_STOP) return stopped(plan, at.round, rounds, signal);
+    }
+    summary->rounds = rounds;
+    summary->samples = (double)(rounds * per_round);
+    summary->seconds = polka_now() - start;
+    summary->samples_per_second = summary->seconds > 0 ? summary->samples / summary->seconds : 0.0;
+    return POLKA_OK;
+}
+
+void polka_online_error_add(polka_online_error *error, const polka_learner *learner,
+                            const double *f, const double *y, size_t n) {
+    double score = polka_learner_score(learner, f, y, n, NULL); /* accuracy, MSE or flagged */
+    error->sum += (double)n * (error->classification ? 1.0 - score : score);
+    error->count += (double)n;
+}
+
+double polka_online_error_value(const polka_online_error *error) {
+    return error->count > 0 ? error->sum / error->count : 0.0;
+}
+
+polka_multidist_params polka_sim_multidist_params(const polka_plan *plan) {
+    const polka_data_spec *data = &plan->data;
+    return (polka_multidist_params){
+        .classes = data->classes,
+        .components = data->components,
+        .dim = data->dim,
+        .mean_var = data->mean_var,
+        .sample_var = data->sample_var,
+        .seed = plan->run.seed,
+        .means_seed = data->means_seed,
+    };
+}
+
+polka_dataset polka_sim_log_test(const polka_plan *plan, const polka_dataset *test, size_t round,
+                                 const polka_sim_summary *summary) {
+    polka_dataset view = *test;
+    size_t subset = plan->run.log_test;
+    if (round < summary->rounds && subset > 0 && subset < test->n) view.n = subset;
+    return view;
+}
+
+static int all_finite(const double *values, size_t n) {
+    for (size_t e = 0; e < n; e++)
+        if (!isfinite(values[e])) return 0;
+    return 1;
+}
+
+polka_status polka_sim_check_finite(const polka_model *model, size_t agent) {
+    size_t m = polka_model_order(model);
+    int finite = all_finite(polka_model_weights(model), m * polka_model_outputs(model)) &&
+                 all_finite(polka_model_dictionary(model), m * polka_model_dim(model));
+    POLKA_CHECK(finite, POLKA_ERR_NUMERIC,
+                "the run diverged: agent %zu's model has a non-finite number (lower learner.eta "
+                "or net.c, or rescale the data)",
+                agent);
+    return POLKA_OK;
+}
+
+size_t polka_sim_rounds(double passes, size_t n_train, size_t per_round) {
+    double total = ceil(passes * (double)n_train);
+    size_t rounds = (size_t)ceil(total / (double)per_round);
+    return rounds > 0 ? rounds : 1;
+}

@@ -1,0 +1,114 @@
+/* The run's graph: a topology file or a generated graph over the agents, checked. */
+#include <math.h>
+#include <stdio.h>
+
+#include "sim/exchange/fault_impl.h"
+#include "polka/graph.h"
+#include "sim/driver/sim_impl.h"
+
+static polka_status generate(const polka_plan *plan, size_t agents, uint64_t seed,
+                             polka_graph **out) {
+    if (agents == 1) return polka_graph_from_edges(1, NULL, NULL, NULL, 0, out);
+    polka_graph_spec spec = plan->net.spec;
+    spec.n = agents;
+    spec.seed = seed;
+    POLKA_CALL(polka_graph_spec_check(&spec));
+    if (!polka_graph_kind_is_random(spec.kind)) return polka_graph_generate(&spec, out);
+    uint64_t used = 0;
+    return polka_graph_generate_connected(&spec, 100, out, &used);
+}
+
+/* The graph of epoch `epoch` (0: the run's own; later ones from the generator). */
+static polka_status epoch_graph(const polka_plan *plan, size_t agents, uint64_t epoch,
+                                polka_graph **out) {
+    polka_graph *graph = NULL;
+    uint64_t seed =
+        epoch ? polka_faults_epoch_seed(plan->net.spec.seed, epoch) : plan->net.spec.seed;
+    if (plan->net.generated)
+        POLKA_CALL(generate(plan, agents, seed, &graph));
+    else
+        POLKA_CALL(polka_graph_read(plan->net.graph, &graph));
+    polka_status status = polka_graph_set_weights(graph, plan->net.weights);
+    if (status == POLKA_OK) status = polka_graph_check_connected(graph, plan->net.graph);
+    if (status != POLKA_OK) {
+        polka_graph_free(&graph);
+        return status;
+    }
+    *out = graph;
+    return POLKA_OK;
+}
+
+polka_status polka_sim_graph(const polka_plan *plan, size_t agents, polka_graph **out) {
+    return epoch_graph(plan, agents, 0, out);
+}
+
+polka_status polka_sim_epoch_graph(const polka_plan *plan, size_t agents, uint64_t round,
+                                   polka_graph **out) {
+    *out = NULL;
+    size_t every = plan->net.resample_every;
+    if (every == 0 || round == 0 || round % every != 0) return POLKA_OK;
+    polka_graph *graph = NULL;
+    POLKA_CALL(epoch_graph(plan, agents, round / every, &graph));
+    polka_status status = polka_sim_check_network(plan, graph, agents);
+    if (status != POLKA_OK) {
+        char why[512];
+        snprintf(why, sizeof why, "%s", polka_error_message());
+        polka_graph_free(&graph);
+        return polka_error_set(status, "the graph of round %llu (net.resample_every = %zu): %s",
+                               (unsigned long long)round + 1, every, why);
+    }
+    *out = graph;
+    return POLKA_OK;
+}
+
+uint64_t polka_sim_epoch_drawn(const polka_plan *plan, uint64_t rounds) {
+    size_t every = plan->net.resample_every;
+    if (every == 0 || rounds <= every) return 0;
+    return (rounds - 1) / every * every;
+}
+
+static polka_status count_agents(const polka_plan *plan, size_t ranks, size_t *agents) {
+    *agents = plan->net.agents;
+    if (*agents > 0) return POLKA_OK;
+    if (plan->net.generated) {
+        *agents = ranks;
+        return POLKA_OK;
+    }
+    polka_graph *graph = NULL;
+    POLKA_CALL(polka_graph_read(plan->net.graph, &graph));
+    *agents = polka_graph_nodes(graph);
+    polka_graph_free(&graph);
+    return POLKA_OK;
+}
+
+polka_status polka_sim_network_agents(const polka_plan *plan, size_t ranks, size_t *agents) {
+    POLKA_CALL(count_agents(plan, ranks, agents));
+    POLKA_CHECK(plan->run.mode == POLKA_MODE_CENTRALIZED || *agents >= ranks, POLKA_ERR_ARG,
+                "the network has %zu agents but the run %zu ranks: every rank needs at least one "
+                "agent (net.agents >= ranks)",
+                *agents, ranks);
+    return POLKA_OK;
+}
+
+polka_status polka_sim_check_network(const polka_plan *plan, const polka_graph *graph,
+                                     size_t agents) {
+    size_t nodes = polka_graph_nodes(graph);
+    POLKA_CHECK(nodes == agents, POLKA_ERR_ARG,
+                "graph '%s' has %zu nodes but the run has %zu agents (net.agents = %zu, or leave "
+                "net.agents = 0 to take the graph's)",
+                plan->net.graph, nodes, agents, nodes);
+    /* The penalty part of the step is a gossip step of size η_t·c·Σ_j w_ij: past about 1 the
+     * iterates oscillate and blow up (DESIGN.md, "Stability"). The largest step is η, or
+     * 1/λ for the pegasos schedule η_t = 1/(λt). */
+    const polka_learner_params *params = &plan->learner.params;
+    int pegasos = params->schedule == POLKA_SCHEDULE_PEGASOS;
+    double eta_max = pegasos ? (params->lambda > 0 ? 1.0 / params->lambda : INFINITY) : params->eta;
+    double c = plan->net.c, gossip = eta_max * c * polka_graph_max_row_sum(graph);
+    POLKA_CHECK(gossip <= 1.0, POLKA_ERR_ARG,
+                "unstable penalty step: %s * c * max_i sum_j w_ij = %.3g > 1 (%s %g, c %g, max "
+                "weight row sum %.3g); lower %s or net.c, or use net.weights = metropolis",
+                pegasos ? "1/lambda (the first pegasos step)" : "eta", gossip,
+                pegasos ? "1/lambda" : "eta", eta_max, c, polka_graph_max_row_sum(graph),
+                pegasos ? "the step (learner.schedule = constant or invsqrt)" : "learner.eta");
+    return POLKA_OK;
+}

@@ -1,0 +1,273 @@
+#include "sim/metrics/metrics_impl.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "polka/net.h"
+#include "sim/driver/sim_impl.h"
+
+static polka_status learner_rows(const void *learner, const double *x, size_t n, double *f) {
+    return polka_learner_predict_output(learner, x, n, f);
+}
+
+static polka_status model_rows(const void *model, const double *x, size_t n, double *f) {
+    return polka_model_eval(model, x, n, f);
+}
+
+polka_status polka_learner_data_values(const polka_learner *learner, const polka_dataset *data,
+                                       double *f) {
+    return polka_dataset_eval(data, polka_learner_outputs(learner), learner_rows, learner, f);
+}
+
+polka_status polka_model_data_values(const polka_model *model, const polka_dataset *data,
+                                     double *f) {
+    return polka_dataset_eval(data, polka_model_outputs(model), model_rows, model, f);
+}
+
+polka_status polka_agent_test_values(const polka_agent *agent, const polka_dataset *test,
+                                     double *f) {
+    return polka_learner_data_values(agent->learner, test, f);
+}
+
+void polka_agent_collect(polka_agent *agent, const polka_dataset *test, const double *f,
+                         const double *fbar, polka_agent_metrics *out) {
+    size_t c = agent->outputs;
+    double sq = 0.0;
+    for (size_t e = 0; e < test->n * c; e++) sq += (f[e] - fbar[e]) * (f[e] - fbar[e]);
+    double loss = 0.0;
+    double score = polka_learner_score(agent->learner, f, test->y, test->n, &loss);
+    *out = (polka_agent_metrics){
+        .score = score,
+        .loss = loss,
+        .order = (double)polka_model_order(polka_learner_model(agent->learner)),
+        .disagreement = sq / (double)test->n,
+        .bytes = agent->bytes_sent,
+        .messages_lost = agent->messages_lost,
+        .rounds_offline = agent->rounds_offline,
+        .value_age = agent->age_count > 0 ? agent->age_sum / agent->age_count : 0.0,
+        .train_loss = agent->train_count ? agent->train_loss / (double)agent->train_count : 0.0,
+        .online_error = polka_online_error_value(&agent->online_error),
+        .wall_time = polka_now() - agent->start,
+        .time_compute = agent->time_compute,
+        .time_exchange = agent->time_exchange,
+        .time_update = agent->time_update,
+    };
+    agent->train_loss = 0.0;
+    agent->train_count = 0;
+    agent->age_sum = agent->age_count = 0.0;
+}
+
+/* The columns of the run file's /metrics and of the CSV file, from the one list (metrics_impl.h).
+ */
+typedef struct {
+    const char *name, *csv, *format, *description;
+    size_t offset;
+} metric_column;
+
+#define METRIC_COLUMN(field, name, csv, format, description)                                       \
+    {name, csv, format, description, offsetof(polka_agent_metrics, field)},
+
+static const metric_column metric_columns[] = {POLKA_AGENT_METRICS(METRIC_COLUMN)};
+#define METRIC_COUNT POLKA_COUNT(metric_columns)
+
+static double metric_value(const polka_agent_metrics *m, size_t k) {
+    return *(const double *)((const char *)m + metric_columns[k].offset);
+}
+
+polka_status polka_netlog_open(polka_netlog *log, const polka_plan *plan,
+                               const polka_sim_hooks *hooks, size_t agents) {
+    *log = (polka_netlog){.hooks = hooks, .agents = agents};
+    log->history.width = agents * POLKA_METRICS_DOUBLES;
+    const char *path = plan->run.csv;
+    if (path[0] == '\0') return POLKA_OK;
+    log->csv = fopen(path, "w");
+    log->csv_path = path;
+    POLKA_CHECK(log->csv != NULL, POLKA_ERR_IO, "cannot write '%s': %s", path, strerror(errno));
+    fprintf(log->csv, "round,samples,agent");
+    for (size_t k = 0; k < METRIC_COUNT; k++)
+        if (metric_columns[k].csv) fprintf(log->csv, ",%s", metric_columns[k].csv);
+    fprintf(log->csv, "\n");
+    return POLKA_OK;
+}
+
+polka_status polka_netlog_close(polka_netlog *log) {
+    polka_history_free(&log->history);
+    if (log->csv == NULL) return POLKA_OK;
+    int earlier = ferror(log->csv); /* a log step failed and said why: keep its message */
+    errno = 0;
+    int failed = fflush(log->csv) != 0;
+    int code = errno;
+    failed |= fclose(log->csv) != 0;
+    code = code ? code : errno;
+    log->csv = NULL;
+    if (earlier) return POLKA_ERR_IO;
+    POLKA_CHECK(!failed, POLKA_ERR_IO, "cannot write CSV file '%s': %s", log->csv_path,
+                code ? strerror(code) : "write error");
+    return POLKA_OK;
+}
+
+static void summarize(const polka_agent_metrics *m, size_t n, polka_sim_summary *s) {
+    s->mean_score = s->mean_loss = s->mean_order = s->disagreement = s->online_error = 0.0;
+    s->min_score = INFINITY;
+    s->max_score = -INFINITY;
+    s->max_order = 0;
+    for (size_t a = 0; a < n; a++) {
+        s->mean_score += m[a].score / (double)n;
+        s->mean_loss += m[a].loss / (double)n;
+        s->mean_order += m[a].order / (double)n;
+        s->disagreement += m[a].disagreement / (double)n;
+        s->online_error += m[a].online_error / (double)n;
+        s->min_score = fmin(s->min_score, m[a].score);
+        s->max_score = fmax(s->max_score, m[a].score);
+        if ((size_t)m[a].order > s->max_order) s->max_order = (size_t)m[a].order;
+    }
+}
+
+/* One log step's rows of the CSV file (if any). */
+static polka_status write_csv(polka_netlog *log, size_t round, double samples,
+                              const polka_agent_metrics *metrics) {
+    if (log->csv == NULL) return POLKA_OK;
+    for (size_t a = 0; a < log->agents; a++) {
+        fprintf(log->csv, "%zu,%.0f,%zu", round, samples, a);
+        for (size_t k = 0; k < METRIC_COUNT; k++) {
+            if (metric_columns[k].csv == NULL) continue;
+            fputc(',', log->csv);
+            fprintf(log->csv, metric_columns[k].format, metric_value(&metrics[a], k));
+        }
+        fputc('\n', log->csv);
+    }
+    POLKA_CHECK(fflush(log->csv) == 0 && !ferror(log->csv), POLKA_ERR_IO,
+                "cannot write CSV file '%s': %s", log->csv_path, strerror(errno));
+    return POLKA_OK;
+}
+
+polka_status polka_netlog_step(polka_netlog *log, size_t round, double samples,
+                               const polka_agent_metrics *metrics, polka_sim_summary *summary) {
+    summarize(metrics, log->agents, summary);
+    double bytes = 0.0;
+    for (size_t a = 0; a < log->agents; a++) bytes += metrics[a].bytes;
+    summary->bytes_per_round = round ? bytes / (double)round : 0.0;
+    polka_sim_log(log->hooks,
+                  "round %zu  samples %.0f  test score %.4f [%.4f, %.4f]  order %.1f (max %zu)  "
+                  "disagreement %.3g  bytes/round %.0f",
+                  round, samples, summary->mean_score, summary->min_score, summary->max_score,
+                  summary->mean_order, summary->max_order, summary->disagreement,
+                  summary->bytes_per_round);
+    POLKA_CALL(polka_history_add(&log->history, (double)round, samples, (const double *)metrics));
+    return write_csv(log, round, samples, metrics);
+}
+
+/* The run file's rows of a resumed run: this rank's agents' cells of each row (collective). */
+static polka_status replay_h5(polka_netlog *log, const polka_history *rows, const size_t *ids,
+                              size_t count) {
+    size_t *agents = malloc((count ? count : 1) * sizeof *agents);
+    polka_agent_metrics *mine = malloc((count ? count : 1) * sizeof *mine);
+    polka_status status =
+        agents && mine ? POLKA_OK : polka_error_set(POLKA_ERR_MEM, "out of memory");
+    for (size_t k = 0; agents && k < count; k++) agents[k] = ids ? ids[k] : k;
+    for (size_t r = 0; r < rows->rows && status == POLKA_OK; r++) {
+        const polka_agent_metrics *row =
+            (const polka_agent_metrics *)(rows->metrics + r * rows->width);
+        for (size_t k = 0; k < count; k++) mine[k] = row[agents[k]];
+        status = polka_net_agree(log->comm,
+                                 polka_netlog_write_h5(log, (size_t)rows->round[r],
+                                                       rows->samples[r], agents, count, mine));
+    }
+    free(agents);
+    free(mine);
+    return status;
+}
+
+polka_status polka_netlog_replay(polka_netlog *log, const polka_history *rows, const size_t *ids,
+                                 size_t count) {
+    size_t width = POLKA_METRICS_DOUBLES;
+    size_t last = count == 0 ? 0 : (ids ? ids[count - 1] : count - 1) + 1; /* ids increase */
+    POLKA_CHECK(rows->rows == 0 || rows->width >= last * width, POLKA_ERR_FORMAT,
+                "the checkpoint's metric rows do not fit this run's agents");
+    for (size_t r = 0; r < rows->rows; r++) {
+        const polka_agent_metrics *row =
+            (const polka_agent_metrics *)(rows->metrics + r * rows->width);
+        size_t round = (size_t)rows->round[r];
+        if (log->history.width) {
+            POLKA_CHECK(rows->width == log->history.width, POLKA_ERR_FORMAT,
+                        "the checkpoint's metric rows do not fit this run's agents");
+            POLKA_CALL(polka_history_add(&log->history, rows->round[r], rows->samples[r],
+                                         rows->metrics + r * rows->width));
+            POLKA_CALL(write_csv(log, round, rows->samples[r], row));
+        }
+    }
+    return log->h5 ? replay_h5(log, rows, ids, count) : POLKA_OK;
+}
+
+polka_status polka_netlog_open_h5(polka_netlog *log, const polka_plan *plan,
+                                  const polka_data_facts *facts, MPI_Comm comm, size_t agents,
+                                  const polka_graph *graph) {
+    if (plan->run.output[0] == '\0') return POLKA_OK;
+    log->comm = comm;
+    int size = 1;
+    MPI_Comm_size(comm, &size);
+    const char *names[METRIC_COUNT], *descriptions[METRIC_COUNT];
+    for (size_t k = 0; k < METRIC_COUNT; k++) {
+        names[k] = metric_columns[k].name;
+        descriptions[k] = metric_columns[k].description;
+    }
+    POLKA_CALL(polka_h5log_create(plan->run.output, comm, agents, METRIC_COUNT, names, descriptions,
+                                  &log->h5));
+    polka_config settings; /* what ran: the settings with the data's facts */
+    polka_plan_settings_with(plan, facts, &settings);
+    polka_status status = polka_h5log_write_config(log->h5, &settings, graph, size);
+    if (status != POLKA_OK) polka_netlog_abandon_h5(log);
+    return status;
+}
+
+/* The metrics of count agents as rows of the run file's columns (free() them). */
+static double *metric_rows(size_t count, const polka_agent_metrics *metrics) {
+    double *rows = malloc((count ? count : 1) * METRIC_COUNT * sizeof *rows);
+    if (rows == NULL) return NULL;
+    for (size_t a = 0; a < count; a++)
+        for (size_t k = 0; k < METRIC_COUNT; k++)
+            rows[a * METRIC_COUNT + k] = metric_value(&metrics[a], k);
+    return rows;
+}
+
+polka_status polka_netlog_append_h5(polka_netlog *log, size_t round, double samples,
+                                    size_t first_agent, size_t count,
+                                    const polka_agent_metrics *metrics) {
+    if (log->h5 == NULL) return POLKA_OK;
+    double *rows = metric_rows(count, metrics);
+    POLKA_CHECK_ALLOC(rows);
+    polka_status status =
+        polka_h5log_append(log->h5, (double)round, samples, first_agent, count, rows);
+    free(rows);
+    return status;
+}
+
+polka_status polka_netlog_write_h5(polka_netlog *log, size_t round, double samples,
+                                   const size_t *agents, size_t count,
+                                   const polka_agent_metrics *metrics) {
+    if (log->h5 == NULL) return POLKA_OK;
+    double *rows = metric_rows(count, metrics);
+    polka_status status =
+        polka_h5log_append_agents(log->h5, (double)round, samples, agents, rows ? count : 0, rows);
+    free(rows);
+    if (rows == NULL) return polka_error_set(POLKA_ERR_MEM, "out of memory for a log row");
+    return status;
+}
+
+polka_status polka_netlog_finish_h5(polka_netlog *log, const size_t *agents, size_t count,
+                                    const polka_model *const *models, const double *stage_seconds) {
+    if (log->h5 == NULL) return POLKA_OK;
+    static const char *const stages[] = {"compute", "exchange", "update", "loop"};
+    polka_status status = agents ? polka_h5log_write_models_agents(log->h5, agents, count, models)
+                                 : polka_h5log_write_models(log->h5, 0, count, models);
+    if (status == POLKA_OK) status = polka_h5log_write_timing(log->h5, 4, stages, stage_seconds);
+    polka_status closed = polka_h5log_close(&log->h5);
+    return status != POLKA_OK ? status : closed;
+}
+
+void polka_netlog_abandon_h5(polka_netlog *log) {
+    if (log->h5 != NULL) (void)polka_h5log_close(&log->h5);
+}

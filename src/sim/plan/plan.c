@@ -1,0 +1,362 @@
+/* The run plan: every setting of a configuration checked once and typed (plan.h). */
+#include "polka/plan.h"
+
+#include <math.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "sim/exchange/fault_impl.h"
+#include "sim/stream/source_impl.h"
+
+static const char *const mode_names[] = {"decentralized", "centralized"};
+static const char *const penalty_names[] = {"paper", "symmetric"};
+static const char *const placement_names[] = {"block", "partition"};
+static const char *const share_names[] = {"points", "samples"};
+
+const char *polka_run_mode_name(polka_run_mode mode) {
+    return polka_name_at(mode_names, POLKA_COUNT(mode_names), (int)mode);
+}
+
+const char *polka_placement_kind_name(polka_placement_kind kind) {
+    return polka_name_at(placement_names, POLKA_COUNT(placement_names), (int)kind);
+}
+
+const char *polka_penalty_kind_name(polka_penalty_kind kind) {
+    return polka_name_at(penalty_names, POLKA_COUNT(penalty_names), (int)kind);
+}
+
+const char *polka_share_kind_name(polka_share_kind kind) {
+    return polka_name_at(share_names, POLKA_COUNT(share_names), (int)kind);
+}
+
+int polka_plan_classifies(const polka_plan *plan) {
+    return polka_loss_is_classification(plan->learner.params.loss.kind);
+}
+
+const char *polka_plan_check_length(double passes, size_t n_train) {
+    /* samples are counted in doubles and rounds in size_t: stay where both are exact */
+    if (!(passes * (double)n_train <= 9007199254740992.0))
+        return "run.passes * data.n_train is too large (at most 2^53 training samples)";
+    return NULL;
+}
+
+/* A message of polka_name_find or of a check, as the status of the build. */
+static polka_status fail(const char *why) {
+    return polka_error_set(POLKA_ERR_ARG, "%s", why);
+}
+
+#define PLAN_CHECK(why)                                                                            \
+    do {                                                                                           \
+        const char *plan_why_ = (why);                                                             \
+        if (plan_why_ != NULL) return fail(plan_why_);                                             \
+    } while (0)
+
+/* Bounds that keep every buffer size (products of these) far from overflowing. */
+static const char *check_sizes(const polka_config *config) {
+    if (config->batch > (1u << 20)) return "learner.batch must be at most 1048576";
+    if (config->central_batch > (1u << 24)) return "run.central_batch must be at most 16777216";
+    if (config->agents > (1u << 20)) return "net.agents must be at most 1048576";
+    if (config->dim > (1u << 24)) return "data.dim must be at most 16777216";
+    if (config->components > (1u << 16)) return "data.components must be at most 65536";
+    if (config->board > (1u << 20)) return "data.board must be at most 1048576";
+    if (config->degree > 64) return "learner.degree must be at most 64";
+    return polka_plan_check_length(config->passes, config->n_train);
+}
+
+static polka_status plan_run(const polka_config *config, polka_run_spec *run) {
+    int mode;
+    POLKA_CALL(
+        polka_name_find(config->mode, mode_names, POLKA_COUNT(mode_names), "run.mode", &mode));
+    PLAN_CHECK(config->passes > 0 ? NULL : "run.passes must be > 0");
+    PLAN_CHECK(config->log_every >= 1 ? NULL : "run.log_every must be >= 1");
+    PLAN_CHECK(config->watchdog >= 0 ? NULL : "run.watchdog must be >= 0 (0: off)");
+    PLAN_CHECK(config->checkpoint_seconds >= 0 && isfinite(config->checkpoint_seconds)
+                   ? NULL
+                   : "run.checkpoint_seconds must be >= 0 (0: off)");
+    PLAN_CHECK(check_sizes(config));
+    *run = (polka_run_spec){.mode = (polka_run_mode)mode,
+                            .seed = config->seed,
+                            .passes = config->passes,
+                            .log_every = config->log_every,
+                            .log_test = config->log_test,
+                            .watchdog = config->watchdog,
+                            .central_batch = config->central_batch,
+                            .checkpoint_every = config->checkpoint_every,
+                            .checkpoint_seconds = config->checkpoint_seconds};
+    memcpy(run->output, config->output, sizeof run->output);
+    memcpy(run->checkpoint, config->checkpoint, sizeof run->checkpoint);
+    memcpy(run->csv, config->csv, sizeof run->csv);
+    return POLKA_OK;
+}
+
+static polka_status plan_data(const polka_config *config, polka_data_spec *data) {
+    *data = (polka_data_spec){
+        .classes = config->classes,
+        .components = config->components,
+        .dim = config->dim,
+        .n_train = config->n_train,
+        .n_test = config->n_test,
+        .board = config->board,
+        .mean_var = config->mean_var,
+        .sample_var = config->sample_var,
+        .means_seed = config->means_seed,
+        .skew_classes = config->skew_classes,
+        .skew_fraction = config->skew_fraction,
+        .alpha = config->alpha,
+        .shards = config->shards,
+        .quantity_sigma = config->quantity_sigma,
+        .drift = config->drift,
+        .snr_db = config->snr_db,
+        .noise_std = config->noise_std,
+    };
+    POLKA_CALL(polka_source_parse(config->source, &data->source));
+    POLKA_CALL(polka_split_parse(config->split, &data->split));
+    /* spelled right even where the source ignores them: a typo is never silently dropped */
+    POLKA_CALL(polka_file_format_parse(config->format, &data->format));
+    POLKA_CALL(polka_scale_kind_parse(config->scale, &data->scale));
+    POLKA_CALL(polka_storage_parse(config->storage, &data->storage));
+    POLKA_CALL(polka_memory_parse(config->memory, &data->memory));
+    memcpy(data->train, config->train, sizeof data->train);
+    memcpy(data->train_labels, config->train_labels, sizeof data->train_labels);
+    memcpy(data->test, config->test, sizeof data->test);
+    memcpy(data->test_labels, config->test_labels, sizeof data->test_labels);
+    memcpy(data->label_column, config->label_column, sizeof data->label_column);
+    return POLKA_OK;
+}
+
+/* learner.control: a model-order control of the online learner, or a batch learner. */
+static polka_status parse_fit(const char *name, polka_learner_spec *learner) {
+    learner->fit = strcmp(name, "slkl") == 0  ? POLKA_FIT_SLKL
+                   : strcmp(name, "krr") == 0 ? POLKA_FIT_KRR
+                                              : POLKA_FIT_ONLINE;
+    if (learner->fit != POLKA_FIT_ONLINE) return POLKA_OK;
+    if (polka_control_kind_parse(name, &learner->params.control) == POLKA_OK) return POLKA_OK;
+    return polka_error_set(POLKA_ERR_ARG, "%s, or a batch regression learner (slkl, krr)",
+                           polka_error_message());
+}
+
+static polka_status learner_params(const polka_config *config, polka_learner_spec *learner) {
+    polka_learner_params *p = &learner->params;
+    *p = polka_learner_defaults();
+    p->kernel = (polka_kernel){
+        .sigma = config->sigma, .degree = (int)config->degree, .coef0 = config->coef0};
+    POLKA_CALL(polka_kernel_kind_parse(config->kernel, &p->kernel.kind));
+    p->loss =
+        (polka_loss){.epsilon = config->loss_epsilon, .rho = config->rho, .delta = config->delta};
+    POLKA_CALL(polka_loss_kind_parse(config->loss, &p->loss.kind));
+    POLKA_CALL(parse_fit(config->control, learner));
+    POLKA_CALL(polka_schedule_kind_parse(config->schedule, &p->schedule));
+    p->eta = config->eta;
+    p->lambda = config->lambda;
+    p->kp = config->kp;
+    p->epsilon = config->epsilon;
+    p->jitter = config->jitter;
+    p->tau = config->tau;
+    p->budget = config->budget;
+    p->beta = config->beta;
+    p->neighbours = config->neighbours;
+    p->nu = config->nu;
+    p->offset = (int)config->offset;
+    p->suffix = config->suffix;
+    p->seed = config->seed;
+    learner->batch = config->batch;
+    learner->candidates = config->candidates;
+    learner->max_iter = config->max_iter;
+    learner->tol = config->tol;
+    return POLKA_OK;
+}
+
+/* learner.control = slkl | krr: ridge regression on the whole training set at once. */
+static const char *check_batch_learner(const polka_plan *plan) {
+    const polka_learner_spec *l = &plan->learner;
+    if (plan->run.mode != POLKA_MODE_CENTRALIZED)
+        return "learner.control = slkl/krr learn from the whole training set: use run.mode = "
+               "centralized (--centralized)";
+    if (l->params.loss.kind != POLKA_LOSS_SQUARE)
+        return "learner.control = slkl/krr fit the square loss: set learner.loss = square";
+    if (!(l->params.lambda > 0)) return "learner.lambda must be > 0 for slkl/krr";
+    if (l->fit == POLKA_FIT_SLKL) {
+        if (!(l->params.nu > 0))
+            return "learner.control = slkl needs learner.nu > 0 (the l1 penalty on the kernel "
+                   "weights; paper 002: 0.01)";
+        if (!(l->tol >= 0 && l->tol < 1)) return "learner.tol must be in [0, 1)";
+    }
+    return polka_kernel_check(&l->params.kernel);
+}
+
+static const char *check_learner(const polka_plan *plan) {
+    const polka_learner_spec *l = &plan->learner;
+    if (l->batch < 1) return "learner.batch must be >= 1";
+    if (!(l->params.loss.epsilon >= 0)) return "learner.loss_epsilon must be >= 0";
+    if (l->fit != POLKA_FIT_ONLINE) return check_batch_learner(plan);
+    polka_learner_params params = l->params;
+    params.horizon = 1; /* the run sets the horizon from its rounds */
+    return polka_learner_check(&params);
+}
+
+/* The loss fits the targets of the source (and, when the settings fix them, its classes). */
+static polka_status check_targets(const polka_plan *plan) {
+    const polka_source_ops *source = polka_source_of(plan->data.source);
+    const polka_loss *loss = &plan->learner.params.loss;
+    int classifies = polka_loss_is_classification(loss->kind);
+    /* novelty detection ignores the labels, so it runs on any source */
+    POLKA_CHECK(source->targets != POLKA_TARGETS_CLASSES || classifies ||
+                    loss->kind == POLKA_LOSS_NOVELTY,
+                POLKA_ERR_ARG,
+                "learner.loss = %s: data.source = %s is a classification set (use a "
+                "classification loss, or novelty)",
+                polka_loss_kind_name(loss->kind), source->name);
+    POLKA_CHECK(source->targets != POLKA_TARGETS_VALUES || !classifies, POLKA_ERR_ARG,
+                "learner.loss = %s: data.source = %s is a regression set (use square, absolute, "
+                "eps-insensitive or huber)",
+                polka_loss_kind_name(loss->kind), source->name);
+    polka_data_facts facts;
+    if (!source->planned_facts(plan, &facts)) return POLKA_OK;
+    const char *why = polka_loss_check(loss, facts.classes);
+    POLKA_CHECK(why == NULL, POLKA_ERR_ARG, "learner.loss = %s: %s",
+                polka_loss_kind_name(loss->kind), why);
+    const polka_split_ops *split = polka_split_of(plan->data.split);
+    PLAN_CHECK(split->check ? split->check(plan, &facts) : NULL);
+    return POLKA_OK;
+}
+
+/* Quantity skew and drift apply to any split; drift needs a source that can move. */
+static const char *check_stream(const polka_plan *plan) {
+    const polka_data_spec *d = &plan->data;
+    if (!(d->quantity_sigma >= 0 && d->quantity_sigma <= 10))
+        return "data.quantity_sigma must be in [0, 10]";
+    if (!(d->drift >= 0)) return "data.drift must be >= 0";
+    if (d->drift > 0 && polka_source_of(d->source)->drift == NULL)
+        return "data.drift > 0 needs a source that drifts (multidist, sinc, friedman)";
+    return NULL;
+}
+
+static polka_status check_data(const polka_plan *plan) {
+    PLAN_CHECK(polka_source_of(plan->data.source)->check(plan));
+    PLAN_CHECK(check_stream(plan));
+    PLAN_CHECK(polka_split_check_source(plan->data.split, plan->data.source));
+    return check_targets(plan);
+}
+
+/* net.graph names a generator unless a file of that name exists: decided here, once. */
+static polka_status plan_net(const polka_config *config, polka_net_spec *net) {
+    polka_graph_kind kind = POLKA_GRAPH_RING;
+    memcpy(net->graph, config->graph, sizeof net->graph);
+    net->generated = access(config->graph, F_OK) != 0 &&
+                     polka_graph_kind_parse(config->graph, &kind) == POLKA_OK;
+    net->spec = polka_graph_spec_defaults(kind, 0);
+    net->spec.seed = config->seed;
+    net->spec.p = config->p;
+    net->spec.radius = config->radius;
+    net->spec.k = config->k;
+    net->spec.rewire = config->rewire;
+    net->c = config->c;
+    net->agents = config->agents;
+    net->resample_every = config->resample_every;
+    net->gossip = (int)config->gossip;
+    PLAN_CHECK(config->gossip <= 1 ? NULL : "net.gossip must be 0 or 1");
+    POLKA_CHECK(config->resample_every == 0 || net->generated, POLKA_ERR_ARG,
+                "net.resample_every = %zu draws new graphs from a generator, but net.graph = %s "
+                "is a file (name a generator, or set net.resample_every = 0)",
+                config->resample_every, config->graph);
+    POLKA_CALL(polka_weight_kind_parse(config->weights, &net->weights));
+    int penalty;
+    POLKA_CALL(polka_name_find(config->penalty, penalty_names, POLKA_COUNT(penalty_names),
+                               "net.penalty", &penalty));
+    net->penalty = (polka_penalty_kind)penalty;
+    int share;
+    POLKA_CALL(
+        polka_name_find(config->share, share_names, POLKA_COUNT(share_names), "net.share", &share));
+    net->share = (polka_share_kind)share;
+    int placement;
+    POLKA_CALL(polka_name_find(config->placement, placement_names, POLKA_COUNT(placement_names),
+                               "net.placement", &placement));
+    net->placement = (polka_placement_kind)placement;
+    PLAN_CHECK(config->c >= 0 ? NULL : "net.c must be >= 0");
+    PLAN_CHECK(config->p >= 0 && config->p <= 1 ? NULL : "net.p must be in [0, 1]");
+    PLAN_CHECK(config->radius > 0 ? NULL : "net.radius must be > 0");
+    PLAN_CHECK(config->rewire >= 0 && config->rewire <= 1 ? NULL : "net.rewire must be in [0, 1]");
+    POLKA_CHECK(!net->generated || net->weights != POLKA_WEIGHTS_FILE, POLKA_ERR_ARG,
+                "net.weights = file takes the weights from a topology file, but net.graph = %s "
+                "is generated (use metropolis or uniform)",
+                config->graph);
+    return POLKA_OK;
+}
+
+/* 1 when paths a and b name one file: the same text, or the same existing file. */
+static int same_file(const char *a, const char *b) {
+    if (a[0] == '\0' || b[0] == '\0') return 0;
+    if (strcmp(a, b) == 0) return 1;
+    struct stat sa, sb;
+    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+           sa.st_ino == sb.st_ino;
+}
+
+/* A run must not write over its own inputs, nor write two outputs into one file. */
+static const char *check_outputs(const polka_plan *plan) {
+    const polka_data_spec *d = &plan->data;
+    const char *inputs[] = {d->train, d->train_labels, d->test, d->test_labels};
+    if (same_file(plan->run.output, plan->run.csv))
+        return "run.output and run.csv name the same file";
+    if (same_file(plan->run.checkpoint, plan->run.output) ||
+        same_file(plan->run.checkpoint, plan->run.csv))
+        return "run.checkpoint names the run file or the CSV file";
+    for (size_t k = 0; k < POLKA_COUNT(inputs) && d->source == POLKA_SOURCE_FILE; k++) {
+        if (same_file(plan->run.output, inputs[k]))
+            return "run.output names an input data file: the run would overwrite its data";
+        if (same_file(plan->run.csv, inputs[k]))
+            return "run.csv names an input data file: the run would overwrite its data";
+    }
+    return NULL;
+}
+
+#define MAX_DELAY 1000
+
+static polka_status plan_fault(const polka_config *config, polka_fault_spec *fault) {
+    PLAN_CHECK(config->link_loss >= 0 && config->link_loss < 1
+                   ? NULL
+                   : "fault.link_loss must be in [0, 1)");
+    PLAN_CHECK(config->offline >= 0 && config->offline < 1 ? NULL
+                                                           : "fault.offline must be in [0, 1)");
+    PLAN_CHECK(config->delay <= MAX_DELAY ? NULL : "fault.delay must be at most 1000 rounds");
+    PLAN_CHECK(config->renormalise <= 1 ? NULL : "fault.renormalise must be 0 or 1");
+    PLAN_CHECK(config->leave_at >= 1 ? NULL : "fault.leave_at must be >= 1 (rounds count from 1)");
+    PLAN_CHECK(config->return_at == 0 || config->return_at > config->leave_at
+                   ? NULL
+                   : "fault.return_at must be 0 (never) or after fault.leave_at");
+    if (config->leave[0] != '\0') {
+        const char *why = polka_faults_parse_agents(config->leave, (size_t)1 << 20, NULL, NULL);
+        POLKA_CHECK(why == NULL, POLKA_ERR_ARG, "fault.leave = '%s': %s", config->leave, why);
+    }
+    *fault = (polka_fault_spec){.link_loss = config->link_loss,
+                                .offline = config->offline,
+                                .leave_at = config->leave_at,
+                                .return_at = config->return_at,
+                                .delay = config->delay,
+                                .renormalise = (int)config->renormalise};
+    memcpy(fault->leave, config->leave, sizeof fault->leave);
+    return POLKA_OK;
+}
+
+polka_status polka_plan_build(const polka_config *config, polka_plan *plan) {
+    memset(plan, 0, sizeof *plan);
+    plan->settings = *config;
+    POLKA_CALL(plan_run(config, &plan->run));
+    POLKA_CALL(plan_data(config, &plan->data));
+    POLKA_CALL(learner_params(config, &plan->learner));
+    POLKA_CALL(check_data(plan));
+    PLAN_CHECK(check_learner(plan));
+    PLAN_CHECK(check_outputs(plan));
+    POLKA_CALL(plan_fault(config, &plan->fault));
+    return plan_net(config, &plan->net);
+}
+
+void polka_plan_settings_with(const polka_plan *plan, const polka_data_facts *facts,
+                              polka_config *out) {
+    *out = plan->settings;
+    out->dim = facts->dim;
+    out->classes = facts->classes;
+    out->n_train = facts->n_train;
+    out->n_test = facts->n_test;
+}
