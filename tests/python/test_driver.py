@@ -23,6 +23,12 @@ def test_run_without_output_writes_a_temporary_file():
     os.rmdir(os.path.dirname(run.path))
 
 
+def test_echo_prints_polkas_output(runs, capsys):
+    run = polka.run({**SMALL, "run.mode": "centralized"}, output=runs / "echoed.h5", echo=True)
+    printed = capsys.readouterr().out
+    assert "summary: mode centralized, agents 1" in printed and printed == run.log
+
+
 @pytest.mark.parametrize("settings, ranks", [({"learner.eta": -1}, 2), ({"learner.bogus": 1}, 1),
                                              ({"net.graph": "/no/such/graph.txt"}, 1)])
 def test_failed_run_raises_polkas_message(settings, ranks, runs):
