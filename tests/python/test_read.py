@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import polka
-from conftest import graph_file, polka_cli
+from conftest import graph_file, make_run, polka_cli
 
 
 def test_settings_are_typed(decentralized):
@@ -90,7 +90,6 @@ def test_graph_is_the_runs(decentralized):
 
 
 def test_generated_graph_has_the_runs_edges(runs):
-    from conftest import make_run
     path = make_run(runs / "star.h5", {"net.graph": "star", "net.agents": 6})
     graph = polka.open(path).graph
     assert sorted(graph.degree(), key=lambda d: -d[1])[0] == (0, 5)
