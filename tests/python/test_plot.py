@@ -1,4 +1,5 @@
 """polka.plot's figures, and experiments/plot.py, their command line, on real run files."""
+import importlib.util
 import math
 import os
 import re
@@ -14,12 +15,33 @@ from conftest import SOURCE, graph_file, make_run, polka_cli
 PNG = b"\x89PNG\r\n\x1a\n"
 
 
-def plot_cli(*args):
+PLOT_PY = os.path.join(SOURCE, "experiments", "plot.py")
+
+
+def plot_script(*args):
     """experiments/plot.py with args, as the experiment scripts run it: its stdout."""
-    done = subprocess.run([sys.executable, os.path.join(SOURCE, "experiments", "plot.py"), *map(str, args)],
-                          capture_output=True, text=True, timeout=120)
+    done = subprocess.run([sys.executable, PLOT_PY, *map(str, args)], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     return done.stdout
+
+
+@pytest.fixture(scope="module")
+def plot_main():
+    """experiments/plot.py's main, loaded in this process (a python start costs seconds)."""
+    spec = importlib.util.spec_from_file_location("plot_command_line", PLOT_PY)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.main
+
+
+@pytest.fixture
+def plot_cli(plot_main, capsys):
+    """experiments/plot.py's main with args: what it printed."""
+    def run(*args):
+        capsys.readouterr()
+        plot_main([str(arg) for arg in args])
+        return capsys.readouterr().out
+    return run
 
 
 def assert_png(path):
@@ -36,8 +58,13 @@ def test_run_figure_panels(decentralized, centralized, faulty):
 
 def test_command_line_writes_a_png(decentralized, centralized, tmp_path):
     out = tmp_path / "run.png"
-    assert plot_cli("run", decentralized, "--centralized", centralized, "-o", out) == f"wrote {out}\n"
+    assert plot_script("run", decentralized, "--centralized", centralized, "-o", out) == f"wrote {out}\n"
     assert_png(out)
+
+
+def test_command_line_says_what_polka_refuses(plot_main, tmp_path):
+    with pytest.raises(SystemExit, match=r"^plot.py: cannot open run file '.*nothing.h5': No such file"):
+        plot_main(["run", str(tmp_path / "nothing.h5"), "-o", str(tmp_path / "x.png")])
 
 
 def test_compare_and_sweep_figures(decentralized, centralized, faulty, tmp_path):
@@ -49,7 +76,7 @@ def test_compare_and_sweep_figures(decentralized, centralized, faulty, tmp_path)
     assert len(polka.plot.sweep([decentralized, faulty, centralized]).axes) == 2
 
 
-def test_lambda2_of_a_ring(runs, centralized, tmp_path):
+def test_lambda2_of_a_ring(runs, centralized, tmp_path, plot_cli):
     ring = make_run(runs / "ring16.h5", {"net.graph": graph_file("ring_16.txt")})
     lines = plot_cli("lambda2", ring, centralized, "-o", tmp_path / "l2.png").splitlines()
     assert lines[0] == f"wrote {tmp_path / 'l2.png'}"
@@ -60,7 +87,7 @@ def test_lambda2_of_a_ring(runs, centralized, tmp_path):
     assert lines[2].split()[0] == "centralized"
 
 
-def test_faults_table(decentralized, faulty, centralized, tmp_path):
+def test_faults_table(decentralized, faulty, centralized, tmp_path, plot_cli):
     out = plot_cli("faults", decentralized, faulty, "--centralized", centralized, "--key", "fault.link_loss",
                    "-o", tmp_path / "faults.png").splitlines()
     assert out[0].split() == ["split", "agents", "fault.link_loss", "error%", "disagreement", "max", "order"]
