@@ -199,21 +199,9 @@ static polka_status save_bounded(const polka_maintenance *b, size_t order, polka
     return put_f64s(s, "average.offset_sums", a->bsum, a->c);
 }
 
-static polka_status restore_bounded(polka_maintenance *b, size_t order, const polka_state *s) {
-    if (order > b->ids_cap) {
-        size_t *ids = realloc(b->ids, order * sizeof *ids);
-        POLKA_CHECK_ALLOC(ids);
-        b->ids = ids;
-        b->ids_cap = order;
-    }
-    POLKA_CALL(get_sizes(s, "budget.ids", b->ids, order));
-    POLKA_CALL(get_size(s, "budget.next_id", &b->next_id));
-    for (size_t j = 0; j < order; j++)
-        POLKA_CHECK(b->ids[j] < b->next_id, POLKA_ERR_FORMAT,
-                    "the checkpoint's budget id %zu (%zu) is not below its next id %zu", j,
-                    b->ids[j], b->next_id);
-    polka_average *a = b->average;
-    if (a == NULL) return POLKA_OK;
+/* The suffix average: its points, then its sums (indexed by the budget's ids, all below
+ * next_id: polka_average_accumulate). */
+static polka_status restore_average(polka_average *a, size_t next_id, const polka_state *s) {
     POLKA_CALL(polka_state_get_u64(s, "average.start", &a->start));
     POLKA_CALL(polka_state_get_u64(s, "average.count", &a->count));
     size_t values = 0;
@@ -228,14 +216,29 @@ static polka_status restore_bounded(polka_maintenance *b, size_t order, const po
         status = polka_average_add_point(a, points + i * a->p);
     free(points);
     POLKA_CALL(status);
-    /* the sums are indexed by the ids (polka_average_accumulate) */
-    POLKA_CHECK(b->next_id <= a->n, POLKA_ERR_FORMAT,
+    POLKA_CHECK(next_id <= a->n, POLKA_ERR_FORMAT,
                 "the checkpoint's average knows %zu points, its budget gave %zu ids", a->n,
-                b->next_id);
+                next_id);
     POLKA_CALL(get_f64s(s, "average.weight_sums", a->wsum, a->n * a->c));
     POLKA_CALL(get_f64s(s, "average.offset_sums", a->bsum, a->c));
     a->stale = 1;
     return POLKA_OK;
+}
+
+static polka_status restore_bounded(polka_maintenance *b, size_t order, const polka_state *s) {
+    if (order > b->ids_cap) {
+        size_t *ids = realloc(b->ids, order * sizeof *ids);
+        POLKA_CHECK_ALLOC(ids);
+        b->ids = ids;
+        b->ids_cap = order;
+    }
+    POLKA_CALL(get_sizes(s, "budget.ids", b->ids, order));
+    POLKA_CALL(get_size(s, "budget.next_id", &b->next_id));
+    for (size_t j = 0; j < order; j++)
+        POLKA_CHECK(b->ids[j] < b->next_id, POLKA_ERR_FORMAT,
+                    "the checkpoint's budget id %zu (%zu) is not below its next id %zu", j,
+                    b->ids[j], b->next_id);
+    return b->average ? restore_average(b->average, b->next_id, s) : POLKA_OK;
 }
 
 polka_status polka_learner_save(const polka_learner *learner, polka_state *s) {
