@@ -105,8 +105,9 @@ for t in "${targets[@]}"; do
     rate=$((execs / (elapsed > 0 ? elapsed : 1)))
     edges=$(sed -n 's/.*Loaded [0-9]* modules *(\([0-9]*\) inline 8-bit counters).*/\1/p' "$log" |
         head -1)
-    cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
-    ft=$(grep -o 'ft: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
+    # (a run stopped by an upstream fault before libFuzzer's first status line has neither)
+    cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1 | cut -d' ' -f2 || true)
+    ft=$(grep -o 'ft: [0-9]*' "$log" | tail -1 | cut -d' ' -f2 || true)
     count() { find "$artifacts" -maxdepth 1 -name "$1-*" | wc -l; }
     crashes=$(count crash) hangs=$(count timeout) ooms=$(count oom) leaks=$(count leak)
     upstream=0
