@@ -25,7 +25,7 @@ set_tests_properties(run_file_report PROPERTIES PASS_REGULAR_EXPRESSION "decentr
 add_test(NAME run_file_killed COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/run_kill_test.sh
                                       $<TARGET_FILE:polka> ${POLKA_PY} ${RUN_DIR}/kill)
 set_tests_properties(run_file_killed PROPERTIES TIMEOUT 180)
-polka_mpi_fails(unwritable_output 2 "cannot create run file '/nonexistent/dir/run.h5'"
+polka_mpi_fails(unwritable_output 2 "cannot create run.output '/nonexistent/dir/run.h5': No such file or directory"
                 --set run.output=/nonexistent/dir/run.h5 --set net.graph=line)
 
 # Slurm scripts: valid shell, and what they run works locally.

@@ -139,6 +139,7 @@ int polka_cmd_run(int argc, char **argv, MPI_Comm comm) {
     if (status == POLKA_OK && options.expect_resume)
         status = polka_error_set(POLKA_ERR_ARG, "--resume needs a checkpoint file name");
     if (status == POLKA_OK) memcpy(plan.run.resume, options.resume, sizeof plan.run.resume);
+    if (status == POLKA_OK) status = polka_app_check_files(argc, argv, comm, &plan, 1, NULL, 0);
     polka_sim_summary summary;
     int talk = rank == 0 && !options.quiet;
     progress_state progress = {.tty = is_terminal(options.progress)};

@@ -117,7 +117,7 @@ static polka_status learn(batch_run *run, const polka_data_facts *facts, polka_m
                           polka_sim_summary *summary) {
     POLKA_CALL(polka_netlog_open(&run->log, run->plan, run->hooks, 1));
     POLKA_CALL(polka_netlog_open_h5(&run->log, run->plan, facts, MPI_COMM_SELF, 1, NULL));
-    run->start = polka_now();
+    run->start = summary->loop_start = polka_now(); /* the start-up ends here, as in the loop */
     if (run->plan->learner.fit == POLKA_FIT_KRR)
         POLKA_CALL(run_krr(run, model, summary));
     else
