@@ -139,8 +139,8 @@ static void test_memory_limit(void **state) {
     const char *path = write_text("limit.svm", "1 1:1 300:2\n-1 2:1 299:1\n1 3:1\n");
     polka_read_options tight = {.memory_limit = 16000};
     expect_scan_error(path, &tight, POLKA_ERR_MEM,
-                      "limit.svm:1: the statistics of 300 features take 0.0 MB, over the memory "
-                      "limit of 0.0 MB");
+                      "limit.svm:1: the statistics of 300 features take 24000 bytes, over the "
+                      "memory limit of 16000 bytes");
     polka_data_info info;
     CHECK_OK(polka_data_scan(path, NULL, &info));
     polka_read_options two_rows = {.memory_limit = 2 * 302 * sizeof(double)};
@@ -148,8 +148,8 @@ static void test_memory_limit(void **state) {
     assert_int_equal(polka_data_read(path, &two_rows, &info, NULL, NULL, &data, NULL),
                      POLKA_ERR_MEM);
     assert_non_null(strstr(polka_error_message(),
-                           "limit.svm:3: 3 samples of 300 features take 0.0 MB, over the memory "
-                           "limit of 0.0 MB"));
+                           "limit.svm:3: 3 samples of 300 features take 7248 bytes, over the "
+                           "memory limit of 4832 bytes"));
     assert_null(data.x);
     CHECK_OK(polka_data_read(path, &two_rows, &info, keep_every_third, NULL, &data, NULL));
     assert_int_equal(data.n, 1);

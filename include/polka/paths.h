@@ -80,6 +80,13 @@ polka_status polka_temp_create(const char *final, char *tmp, size_t size);
 /** Flushes tmp to the disk and renames it over final (and flushes the folder). */
 polka_status polka_temp_commit(const char *tmp, const char *final);
 
+/** Writes one output: the whole file under path (a temporary name). */
+typedef polka_status (*polka_write_fn)(const char *path, void *context);
+
+/** write() into a temporary file (polka_temp_create) renamed over final when it succeeded,
+ * removed when it failed: final is replaced whole or not at all. */
+polka_status polka_write_through_temp(const char *final, polka_write_fn write, void *context);
+
 /** A lock on an output: the file "OUTPUT.lock", locked with fcntl while fd is open. */
 typedef struct {
     int fd; /**< -1: none held */

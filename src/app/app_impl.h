@@ -74,4 +74,9 @@ int polka_cmd_data(int argc, char **argv, MPI_Comm comm);
  * figure (FILE.png, .pdf, .svg: drawn by experiments/plot.py, its numbers in FILE.csv). */
 polka_status polka_data_split(const polka_plan *plan, int ranks, const char *output);
 
+/** The CSV file polka data split -o OUTPUT writes in csv[size] ("" without -o: output NULL):
+ * OUTPUT.csv itself, or FIGURE.csv beside a figure (.png, .pdf, .svg); another name is an
+ * error. */
+polka_status polka_data_split_outputs(const char *output, char *csv, size_t size);
+
 #endif

@@ -46,6 +46,10 @@ size_t dataio_memory_limit(const polka_read_options *options);
  * appended to the messages that name the limit. */
 const char *dataio_memory_origin(size_t limit);
 
+/* A size in a message: "N bytes" under 0.1 MB (a data.memory of a few bytes is not "0.0 MB"),
+ * else "X.X MB". The text lives until the fourth call after. */
+const char *dataio_size_text(double bytes);
+
 /* POLKA_ERR_MEM when the statistics of p features (and the info made of them) do not fit the
  * memory limit; the message has no location (the caller adds it). */
 polka_status dataio_stats_fit(const dataio_stats *stats, size_t p);

@@ -213,8 +213,10 @@ static polka_status parse_value(const polka_config_key *key, const char *value, 
         /* decimal only, as for the integers: strtod would also take " 1", "0x10" and "1p3" */
         int decimal = value[0] != '\0' && strspn(value, "0123456789+-.eE") == strlen(value);
         double v = decimal ? strtod(value, &end) : NAN;
-        POLKA_CHECK(decimal && end != value && *end == '\0' && errno == 0 && isfinite(v),
-                    POLKA_ERR_ARG, "%s: '%s' is not a finite number", key->name, value);
+        /* an underflow (ERANGE, |v| tiny: 1e-320 is a subnormal) is still a finite number */
+        int range = errno == 0 || (errno == ERANGE && fabs(v) < 1.0);
+        POLKA_CHECK(decimal && end != value && *end == '\0' && range && isfinite(v), POLKA_ERR_ARG,
+                    "%s: '%s' is not a finite number", key->name, value);
         *(double *)field = v;
         return POLKA_OK;
     }

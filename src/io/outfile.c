@@ -74,6 +74,15 @@ polka_status polka_temp_commit(const char *tmp, const char *final) {
     return POLKA_OK;
 }
 
+polka_status polka_write_through_temp(const char *final, polka_write_fn write, void *context) {
+    char tmp[4096];
+    POLKA_CALL(polka_temp_create(final, tmp, sizeof tmp));
+    polka_status status = write(tmp, context);
+    if (status == POLKA_OK) status = polka_temp_commit(tmp, final);
+    if (status != POLKA_OK) unlink(tmp);
+    return status;
+}
+
 /* The holder's line of a lock file ("polka lock: pid N on HOST"), or "" when unreadable. */
 static void lock_text(int fd, char *out, size_t size) {
     ssize_t got = pread(fd, out, size - 1, 0);

@@ -225,7 +225,12 @@ static const char *check_stream(const polka_plan *plan) {
     const polka_data_spec *d = &plan->data;
     if (!(d->quantity_sigma >= 0 && d->quantity_sigma <= 10))
         return "data.quantity_sigma must be in [0, 10]";
-    if (!(d->drift >= 0)) return "data.drift must be >= 0";
+    /* an angle per sample beyond a turn only aliases, and a huge one makes the points NaN */
+    if (!(d->drift >= 0 && d->drift <= 6.283185307179586))
+        return "data.drift must be in [0, 2 pi] (radians per training sample)";
+    if (d->storage != POLKA_STORAGE_AUTO && d->source != POLKA_SOURCE_FILE)
+        return "data.storage (dense, sparse) applies to LIBSVM files: set data.source = file, or "
+               "leave data.storage = auto";
     if (d->drift > 0 && polka_source_of(d->source)->drift == NULL)
         return "data.drift > 0 needs a source that drifts (multidist, sinc, friedman)";
     return NULL;
