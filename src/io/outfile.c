@@ -49,8 +49,11 @@ polka_status polka_temp_create(const char *final, char *tmp, size_t size) {
         code = errno;
         if (code != EEXIST) break;
     }
-    return polka_error_set(POLKA_ERR_IO, "cannot create '%s' (the temporary name of '%s'): %s", tmp,
-                           final, strerror(code));
+    polka_status status =
+        polka_error_set(POLKA_ERR_IO, "cannot create '%s' (the temporary name of '%s'): %s", tmp,
+                        final, strerror(code));
+    tmp[0] = '\0'; /* no file of ours under it: nothing for the caller to remove */
+    return status;
 }
 
 /* fsync of a file or folder; 1 on success. */

@@ -28,8 +28,8 @@ static polka_status prepare(polka_run_files *files) {
     const polka_run_spec *run = &files->plan->run;
     polka_run_spec *working = &files->working->run;
     polka_ckpt_path(files->plan, working->checkpoint, sizeof working->checkpoint);
+    working->output[0] = working->csv[0] = '\0'; /* no temporary file yet: none to remove */
     POLKA_CALL(take_locks(files));
-    working->output[0] = working->csv[0] = '\0';
     if (run->output[0])
         POLKA_CALL(polka_temp_create(run->output, working->output, sizeof working->output));
     if (run->csv[0]) POLKA_CALL(polka_temp_create(run->csv, working->csv, sizeof working->csv));
