@@ -145,7 +145,7 @@ refuse "10 run.csv on a device" "run.csv '/dev/null' is a character device" "" -
 refuse "13 data.memory=1" "over the memory limit of 1 byte$" "" -- "$polka" run "${file_run[@]}" \
     --set data.memory=1
 runs "13 1e-320 is a finite number" "$polka" run "${small[@]}" --set learner.jitter=1e-320
-refuse "13 data.drift=1e308" "data.drift must be in \[0, 2 pi\]" "" -- "$polka" run --set data.drift=1e308
+refuse "13 data.drift=1e308" "data.drift must be in \[0, 6.28318" "" -- "$polka" run --set data.drift=1e308
 refuse "13 data.storage=sparse on multidist" "data.storage \(dense, sparse\) applies to LIBSVM files" "" -- \
     "$polka" run --set data.storage=sparse
 refuse "13 data split -o s.txt" "-o 's.txt': the table is FILE.csv, a figure FILE.png, .pdf or .svg" "" -- \
