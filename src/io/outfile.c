@@ -50,8 +50,8 @@ polka_status polka_temp_create(const char *final, char *tmp, size_t size) {
         if (code != EEXIST) break;
     }
     polka_status status =
-        polka_error_set(POLKA_ERR_IO, "cannot create '%s' (the temporary name of '%s'): %s", tmp,
-                        final, strerror(code));
+        polka_error_set(POLKA_ERR_IO, "cannot write '%s': %s (creating its temporary file '%s')",
+                        final, strerror(code), tmp);
     tmp[0] = '\0'; /* no file of ours under it: nothing for the caller to remove */
     return status;
 }
