@@ -1,5 +1,6 @@
 /* Data files: options, the scan statistics, the label map, the kept rows, scaling, text lines. */
 #include "data/dataio_impl.h"
+#include "polka/stop.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -577,6 +578,7 @@ polka_status dataio_text_samples(dataio_text *text, dataio_pass *pass, dataio_sa
         POLKA_CALL(dataio_text_next(text, &len, &got));
         if (!got) break;
         const char *at = start(text->buf, len);
+        POLKA_CALL(dataio_located(polka_stop_check("the data scan"), text->path, text->line));
         if (at == NULL) continue;
         if (dataio_pass_wants(pass, index)) POLKA_CALL(sample(reader, at, pass, index));
         index++;

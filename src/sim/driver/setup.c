@@ -1,9 +1,10 @@
 #include <math.h>
-#include <signal.h>
 #include <sys/stat.h>
 #include <stdio.h>
 #include <time.h>
 
+#include "polka/net.h"
+#include "polka/stop.h"
 #include "sim/driver/sim_impl.h"
 
 double polka_now(void) {
@@ -40,14 +41,22 @@ void polka_sim_report(const polka_sim_hooks *hooks, size_t round, size_t rounds,
 static polka_status stopped(const polka_plan *plan, uint64_t round, size_t rounds, int signal) {
     char path[POLKA_PATH_LEN];
     polka_ckpt_path(plan, path, sizeof path);
-    const char *name = signal == SIGTERM   ? "SIGTERM"
-                       : signal == SIGINT  ? "SIGINT"
-                       : signal == SIGUSR1 ? "SIGUSR1"
-                                           : "a signal (on another rank)";
+    const char *name = signal ? polka_stop_signal_name(signal) : "a signal (on another rank)";
     return polka_error_set(POLKA_STOPPED,
                            "stopped by %s after round %llu of %zu; checkpoint in '%s' (go on with "
                            "polka run --resume %s and the same settings)",
                            name, (unsigned long long)round, rounds, path, path);
+}
+
+/* A round that a signal cut short (polka_stop_overdue) leaves no checkpoint: say so. */
+static polka_status abandoned(polka_status status, size_t round, size_t rounds) {
+    if (status != POLKA_INTERRUPTED || polka_net_stalled()) return status; /* a wait said why */
+    char why[512];
+    snprintf(why, sizeof why, "%s", polka_error_message());
+    return polka_error_set(status,
+                           "%s: round %zu of %zu was still running %.0f s after it and was "
+                           "abandoned, no checkpoint written (the last one, if any, is kept)",
+                           why, round, rounds, POLKA_STOP_GRACE);
 }
 
 /* One line per checkpoint: where, how large, how long it took (rank 0's hook). */
@@ -77,7 +86,7 @@ polka_status polka_sim_loop(const polka_plan *plan, size_t n_train, size_t per_r
     summary->loop_start = start;
     for (size_t t = (size_t)at.round; t < rounds; t++) {
         int wish = save ? polka_ckpt_wish(plan, t + 1, rounds, last_save) : POLKA_CKPT_NONE;
-        POLKA_CALL(round(context, t, &wish));
+        POLKA_CALL(abandoned(round(context, t, &wish), t + 1, rounds));
         double samples = (double)((t + 1) * per_round);
         if (samples >= at.next_log || t + 1 == rounds) {
             POLKA_CALL(log_step(context, t + 1, samples, summary));
@@ -88,6 +97,7 @@ polka_status polka_sim_loop(const polka_plan *plan, size_t n_train, size_t per_r
         if (wish == POLKA_CKPT_NONE || save == NULL) continue;
         at.round = t + 1;
         int signal = wish == POLKA_CKPT_STOP ? polka_ckpt_signal() : 0;
+        if (signal) polka_ckpt_saving();
         double began = polka_now();
         POLKA_CALL(save(context, &at, signal));
         last_save = polka_now();
