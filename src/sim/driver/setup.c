@@ -71,6 +71,30 @@ static void log_checkpoint(const polka_plan *plan, const polka_sim_hooks *hooks,
                   (unsigned long long)round, mb, seconds, path);
 }
 
+/* Collective: a time-varying graph's epochs checked before the first round (rank 0's
+ * verdict), so that a run does not fail late on one of them. */
+static polka_status check_epochs(const polka_plan *plan, const polka_driver *driver, uint64_t first,
+                                 size_t rounds) {
+    if (plan->run.mode == POLKA_MODE_CENTRALIZED || driver->agents < 2) return POLKA_OK;
+    int rank = 0;
+    MPI_Comm_rank(driver->comm, &rank);
+    polka_status status =
+        rank == 0 ? polka_sim_check_epochs(plan, driver->agents, first, rounds) : POLKA_OK;
+    return polka_net_agree(driver->comm, status);
+}
+
+/* Collective: an epoch graph failed at the start of a round (every rank's generation fails
+ * alike), before it changed anything: the rounds before it go into the checkpoint. */
+static polka_status keep_before_epoch(const polka_plan *plan, const polka_driver *driver,
+                                      const polka_sim_point *at, polka_status status) {
+    char why[768], path[POLKA_PATH_LEN];
+    snprintf(why, sizeof why, "%s", polka_error_message());
+    polka_ckpt_path(plan, path, sizeof path);
+    POLKA_CALL(polka_sim_save(plan, driver, at, 0));
+    return polka_error_set(status, "%s; the %llu rounds before it are in the checkpoint '%s'", why,
+                           (unsigned long long)at->round, path);
+}
+
 polka_status polka_sim_loop(const polka_plan *plan, const polka_driver *driver, size_t n_train,
                             size_t per_round, const polka_sim_point *from,
                             const polka_sim_hooks *hooks, polka_sim_summary *summary) {
@@ -86,9 +110,15 @@ polka_status polka_sim_loop(const polka_plan *plan, const polka_driver *driver, 
                 (unsigned long long)at.round, rounds);
     summary->rounds = rounds; /* the log steps know the last one */
     summary->loop_start = start;
+    POLKA_CALL(check_epochs(plan, driver, at.round, rounds));
     for (size_t t = (size_t)at.round; t < rounds; t++) {
         int wish = saves ? polka_ckpt_wish(plan, t + 1, rounds, last_save) : POLKA_CKPT_NONE;
-        POLKA_CALL(abandoned(ops->round(driver->context, t, &wish), t + 1, rounds));
+        polka_status status = ops->round(driver->context, t, &wish);
+        if (status != POLKA_OK && saves && polka_sim_epoch_failed(t)) {
+            at.round = t;
+            return keep_before_epoch(plan, driver, &at, status);
+        }
+        POLKA_CALL(abandoned(status, t + 1, rounds));
         double samples = (double)((t + 1) * per_round);
         if (samples >= at.next_log || t + 1 == rounds) {
             POLKA_CALL(ops->log_step(driver->context, t + 1, samples, summary));
