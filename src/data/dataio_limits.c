@@ -110,6 +110,14 @@ const char *dataio_memory_origin(size_t limit) {
     return share.limit == 0 && limit == share.automatic ? share.origin : "";
 }
 
+size_t polka_data_memory_limit(void) {
+    return dataio_memory_limit(&(polka_read_options){0});
+}
+
+const char *polka_data_memory_origin(size_t limit) {
+    return dataio_memory_origin(limit);
+}
+
 polka_status polka_memory_parse(const char *text, size_t *bytes) {
     if (strcmp(text, "auto") == 0) {
         *bytes = 0;
