@@ -76,6 +76,8 @@ static void log_checkpoint(const polka_plan *plan, const polka_sim_hooks *hooks,
 static polka_status check_epochs(const polka_plan *plan, const polka_driver *driver, uint64_t first,
                                  size_t rounds) {
     if (plan->run.mode == POLKA_MODE_CENTRALIZED || driver->agents < 2) return POLKA_OK;
+    if (driver->comm == MPI_COMM_SELF) /* the serial reference (also without MPI) */
+        return polka_sim_check_epochs(plan, driver->agents, first, rounds);
     int rank = 0;
     MPI_Comm_rank(driver->comm, &rank);
     polka_status status =
