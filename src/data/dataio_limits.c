@@ -121,6 +121,14 @@ const char *dataio_size_text(double bytes) {
     return text;
 }
 
+size_t polka_data_memory_limit(void) {
+    return dataio_memory_limit(&(polka_read_options){0});
+}
+
+const char *polka_data_memory_origin(size_t limit) {
+    return dataio_memory_origin(limit);
+}
+
 polka_status polka_memory_parse(const char *text, size_t *bytes) {
     if (strcmp(text, "auto") == 0) {
         *bytes = 0;
@@ -139,8 +147,10 @@ polka_status polka_memory_parse(const char *text, size_t *bytes) {
 }
 
 polka_status dataio_stats_fit(const dataio_stats *stats, size_t p) {
-    /* 48 bytes of running sums per feature in the scan, then 32 in the info it returns */
-    double bytes = 80.0 * (double)p, caller = (double)stats->feature_bytes * (double)p;
+    /* 48 bytes of running sums per feature in the scan (sparse: per feature that occurs, with
+     * two 16-byte cells of the table), then 32 per feature in the info it returns */
+    double sums = stats->sparse ? 80.0 * 2.0 * (double)(stats->slots + 1) : 48.0 * (double)p;
+    double bytes = 32.0 * (double)p + sums, caller = (double)stats->feature_bytes * (double)p;
     double limit = (double)stats->memory_limit;
     if (bytes + caller <= limit) return POLKA_OK;
     if (caller == 0)
@@ -174,8 +184,7 @@ polka_status dataio_stats_grow_sparse(dataio_stats *stats, size_t p, size_t nnz)
     stats->values += (double)nnz;
     if (p <= stats->p) return POLKA_OK;
     if (stats->dense_storage) POLKA_CALL(check_density((double)stats->n + 1, p, stats->values));
-    POLKA_CALL(dataio_stats_fit(stats, p));
-    POLKA_CALL(dataio_stats_reserve(stats, p));
+    POLKA_CALL(dataio_stats_fit(stats, p)); /* the sums grow per slot (dataio_stats_slot) */
     stats->p = p;
     return POLKA_OK;
 }
