@@ -44,13 +44,14 @@ add_test(NAME ckpt_full_disk COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/ckpt_full_
          ${CMAKE_CURRENT_BINARY_DIR}/checkpoints/full_disk)
 set_tests_properties(ckpt_full_disk PROPERTIES TIMEOUT 120 SKIP_RETURN_CODE 77 ENVIRONMENT
                      "POLKA=$<TARGET_FILE:polka>;PY=/usr/bin/python3;HERE=${CMAKE_CURRENT_SOURCE_DIR}")
-# The checkpoint's path is checked before the run computes anything.
+# The checkpoint's path is checked before the run computes anything (a directory: by the
+# paths rule of polka run, or polka_ckpt_check_path for the library's callers).
 add_test(NAME ckpt_path_missing_dir COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/expect_fail.sh
          "run.checkpoint: the directory '/nonexistent/dir' of '/nonexistent/dir/run.ckpt' does not exist"
          $<TARGET_FILE:polka> run --set run.checkpoint_every=10
          --set run.checkpoint=/nonexistent/dir/run.ckpt)
 add_test(NAME ckpt_path_directory COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/expect_fail.sh
-         "run.checkpoint: '${CMAKE_CURRENT_BINARY_DIR}' is a directory" $<TARGET_FILE:polka> run
+         "run.checkpoint:? '${CMAKE_CURRENT_BINARY_DIR}' is a directory" $<TARGET_FILE:polka> run
          --set run.checkpoint=${CMAKE_CURRENT_BINARY_DIR})
 # The data files a checkpoint was written with: a regenerated one is refused by name.
 add_test(NAME ckpt_inputs COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/ckpt_inputs_test.sh

@@ -23,9 +23,9 @@ ck=$dir/small/run.ckpt
 code=$?
 cat "$dir/cut.err"
 [ "$code" -eq 0 ] || fail "the run exited $code"
-grep -q "^polka run: warning: the checkpoint after round 400 was not written (cannot write checkpoint '.*run.ckpt.tmp': .*); the run goes on, and '.*run.ckpt' keeps the one of round 200$" "$dir/cut.err" ||
+grep -q "^polka run: warning: the checkpoint after round 400 was not written (cannot .* checkpoint '.*run\.ckpt\.[A-Za-z0-9]*\.tmp': No space left on device); the run goes on, and '.*run\.ckpt' keeps the one of round 200$" "$dir/cut.err" ||
     fail "no warning for the checkpoint of round 400"
-[ ! -e "$ck.tmp" ] || fail "a temporary file was left"
+[ "$(ls "$dir/small")" = run.ckpt ] || fail "a temporary file was left: $(ls "$dir/small")"
 "$PY" "$HERE/compare_runs.py" "$dir/full.h5" "$dir/cut.h5" || fail "the run went on differently"
 round=$("$PY" -c "import h5py,sys; print(h5py.File(sys.argv[1]).attrs['round'])" "$ck")
 [ "$round" = 200 ] || fail "the checkpoint on the full disk is of round $round, not 200"

@@ -163,10 +163,10 @@ static polka_status check_komp_sizes(const size_t z[7], size_t order, const polk
     POLKA_CHECK(terms == z[4], POLKA_ERR_FORMAT,
                 "the checkpoint's KOMP has %zu terms and %zu coefficients", z[4], terms);
     double bytes = 8.0 * (double)ld * ((double)ld + (double)terms);
-    POLKA_CHECK(bytes <= (double)polka_memory_limit(), POLKA_ERR_FORMAT,
+    POLKA_CHECK(bytes <= (double)polka_data_memory_limit(), POLKA_ERR_FORMAT,
                 "the checkpoint's KOMP inverse needs %.0f MB, more than this process may take "
                 "(%.0f MB)",
-                bytes / 1e6, (double)polka_memory_limit() / 1e6);
+                bytes / 1e6, (double)polka_data_memory_limit() / 1e6);
     return POLKA_OK;
 }
 

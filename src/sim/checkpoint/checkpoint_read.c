@@ -10,6 +10,7 @@
 
 #include "sim/checkpoint/checkpoint_impl.h"
 #include "io/h5log_impl.h"
+#include "polka/paths.h"
 #include "sim/checkpoint/checkpoint_h5_impl.h"
 #include "sim/metrics/metrics_impl.h"
 
@@ -247,6 +248,9 @@ static polka_status read_point(polka_ckpt *ckpt) {
 }
 
 polka_status polka_ckpt_open_file(const char *path, int verify, polka_ckpt **out) {
+    /* a FIFO or a device is refused before HDF5 would block on it or read it endlessly */
+    polka_file_use use = {.what = "--resume", .path = path, .role = POLKA_FILE_RESUME};
+    POLKA_CALL(polka_files_check(&use, 1));
     polka_ckpt *ckpt = calloc(1, sizeof *ckpt);
     POLKA_CHECK_ALLOC(ckpt);
     snprintf(ckpt->path, sizeof ckpt->path, "%s", path);
