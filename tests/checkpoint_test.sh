@@ -80,7 +80,10 @@ signal | kill9)
         [ "$ranks" -ne 0 ] || [ "$code" -eq 75 ] || fail "exit status $code, not 75"
     fi
     echo "interrupted ($mode) after log step $target of $rows, exit $code"
-    sleep 0.5 # SIGKILL: the ranks of the group are gone
+    # every rank of the killed run gone: mpirun's ranks are not in its process group and, once
+    # orphaned, run on until they notice; they hold the locks of their outputs, which the
+    # resumed run writes too (the checkpoint's settings)
+    for _ in $(seq 1 300); do pgrep -f -- "run.output=$dir/cut.h5" >/dev/null || break; sleep 0.1; done
     ;;
 *) fail "unknown mode $mode" ;;
 esac
