@@ -212,7 +212,7 @@ static polka_status mpi_setup(mpi_run *run, const polka_sim_hooks *hooks) {
     run->facts = polka_stream_facts(run->stream);
     run->local = calloc(count ? count : 1, sizeof *run->local);
     POLKA_CHECK(run->local, POLKA_ERR_MEM, "out of memory for %zu agents", count);
-    POLKA_CALL(polka_faults_create(plan, run->agents, &run->faults));
+    POLKA_CALL(polka_faults_create(plan, run->agents, run->stream, &run->faults));
     for (size_t a = 0; a < count; a++)
         POLKA_CALL(polka_agent_init(&run->local[a], plan, run->facts, run->graph, &run->faults,
                                     run->ids[a]));

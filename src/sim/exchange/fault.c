@@ -10,10 +10,12 @@ static void mark(void *context, size_t id) {
     ((unsigned char *)context)[id] = 1;
 }
 
-polka_status polka_faults_create(const polka_plan *plan, size_t agents, polka_faults *faults) {
+polka_status polka_faults_create(const polka_plan *plan, size_t agents, const polka_stream *stream,
+                                 polka_faults *faults) {
     const polka_fault_spec *spec = &plan->fault;
     *faults = (polka_faults){.seed = plan->run.seed,
                              .agents = agents,
+                             .stream = stream,
                              .link_loss = spec->link_loss,
                              .offline = spec->offline,
                              .delay = spec->delay,
@@ -52,6 +54,14 @@ static double draw(const polka_faults *f, uint64_t kind, uint64_t t, uint64_t su
 int polka_faults_online(const polka_faults *f, uint64_t t, size_t i) {
     if (f->leaving && f->leaving[i] && t >= f->leave_at && t < f->back_at) return 0;
     return !(f->offline > 0 && draw(f, POLKA_STREAM_OFFLINE, t, i) < f->offline);
+}
+
+polka_agent_round polka_fault_agent_state(const polka_faults *f, uint64_t t, size_t i) {
+    if (f == NULL) return (polka_agent_round){.online = 1, .learns = 1};
+    polka_agent_round state = {.online = polka_faults_online(f, t, i)};
+    state.learns =
+        state.online && (f->stream == NULL || polka_stream_agent_learns(f->stream, i, t));
+    return state;
 }
 
 /* One-peer gossip: the neighbour agent i talks to in round t. */
