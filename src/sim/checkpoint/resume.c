@@ -30,28 +30,19 @@ polka_status polka_agent_restore(polka_agent *agent, const polka_state *state) {
     return agent->stale ? polka_agent_stale_restore(agent, state) : POLKA_OK;
 }
 
-polka_status polka_agents_save(void *context, size_t k, polka_state *state) {
-    return polka_agent_save((const polka_agent *)context + k, state);
-}
-
-polka_status polka_agents_restore(void *context, size_t k, const polka_state *state) {
-    return polka_agent_restore((polka_agent *)context + k, state);
-}
-
-polka_status polka_sim_save(const polka_plan *plan, MPI_Comm comm, size_t agents,
-                            const size_t *order, size_t count, polka_agent_save_fn save,
-                            void *context, const polka_netlog *log, const polka_sim_point *point,
-                            int signal) {
+polka_status polka_sim_save(const polka_plan *plan, const polka_driver *driver,
+                            const polka_sim_point *point, int signal) {
+    size_t count = driver->count;
     polka_state **states = calloc(count ? count : 1, sizeof *states);
     polka_status status = states ? POLKA_OK : polka_error_set(POLKA_ERR_MEM, "out of memory");
     for (size_t k = 0; k < count && status == POLKA_OK; k++) {
         status = polka_state_create(&states[k]);
-        if (status == POLKA_OK) status = save(context, k, states[k]);
+        if (status == POLKA_OK) status = driver->ops->save_agent(driver->context, k, states[k]);
     }
-    status = polka_net_agree(comm, status);
+    status = polka_net_agree(driver->comm, status);
     if (status == POLKA_OK)
-        status = polka_ckpt_write(plan, comm, point, agents, order, count, states, &log->history,
-                                  signal);
+        status = polka_ckpt_write(plan, driver->comm, point, driver->agents, driver->order, count,
+                                  states, &driver->log->history, signal);
     for (size_t k = 0; states && k < count; k++) polka_state_free(&states[k]);
     free(states);
     return status;
@@ -68,30 +59,29 @@ polka_status polka_sim_resume_round(const polka_plan *plan, size_t agents, uint6
 }
 
 /* This rank's agents from the checkpoint, and its metric rows. */
-static polka_status restore_agents(polka_ckpt *ckpt, const size_t *ids, size_t count,
-                                   polka_agent_restore_fn restore, void *context,
+static polka_status restore_agents(polka_ckpt *ckpt, const polka_driver *driver,
                                    const polka_history **rows) {
-    for (size_t k = 0; k < count; k++) {
+    for (size_t k = 0; k < driver->count; k++) {
         polka_state *state = NULL;
-        POLKA_CALL(polka_ckpt_agent(ckpt, ids ? ids[k] : k, &state));
-        polka_status status = restore(context, k, state);
+        POLKA_CALL(polka_ckpt_agent(ckpt, driver->ids ? driver->ids[k] : k, &state));
+        polka_status status = driver->ops->restore_agent(driver->context, k, state);
         polka_state_free(&state);
         POLKA_CALL(status);
     }
     return polka_ckpt_history(ckpt, rows);
 }
 
-polka_status polka_sim_resume(const polka_plan *plan, MPI_Comm comm, size_t agents,
-                              const size_t *ids, size_t count, polka_agent_restore_fn restore,
-                              void *context, polka_netlog *log, polka_sim_point *from) {
+polka_status polka_sim_resume(const polka_plan *plan, const polka_driver *driver,
+                              polka_sim_point *from) {
     if (plan->run.resume[0] == '\0') return POLKA_OK;
     polka_ckpt *ckpt = NULL;
     const polka_history *rows = NULL;
-    polka_status status = polka_ckpt_open(plan, agents, &ckpt);
-    if (status == POLKA_OK) status = restore_agents(ckpt, ids, count, restore, context, &rows);
-    status = polka_net_agree(comm, status);
-    if (status == POLKA_OK) status = polka_netlog_replay(log, rows, ids, count);
+    polka_status status = polka_ckpt_open(plan, driver->agents, &ckpt);
+    if (status == POLKA_OK) status = restore_agents(ckpt, driver, &rows);
+    status = polka_net_agree(driver->comm, status);
+    if (status == POLKA_OK)
+        status = polka_netlog_replay(driver->log, rows, driver->ids, driver->count);
     if (status == POLKA_OK) *from = *polka_ckpt_point(ckpt);
     polka_ckpt_close(&ckpt);
-    return polka_net_agree(comm, status);
+    return polka_net_agree(driver->comm, status);
 }

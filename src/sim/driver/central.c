@@ -96,11 +96,10 @@ static polka_status central_restore(void *context, size_t k, const polka_state *
     return POLKA_OK;
 }
 
-static polka_status central_save_fn(void *context, const polka_sim_point *point, int signal) {
-    central_run *run = context;
-    return polka_sim_save(run->plan, MPI_COMM_SELF, 1, NULL, 1, central_save, run, &run->log, point,
-                          signal);
-}
+static const polka_driver_ops central_ops = {.round = central_round,
+                                             .log_step = central_log,
+                                             .save_agent = central_save,
+                                             .restore_agent = central_restore};
 
 /* The learner, the buffers and the log of a centralized run on an open stream. */
 static polka_status central_setup(central_run *run, const polka_plan *plan, size_t batch,
@@ -135,12 +134,16 @@ polka_status polka_sim_run_centralized(const polka_plan *plan, size_t agents,
     if (status == POLKA_OK) status = central_setup(&run, plan, batch, hooks);
     run.start = polka_now();
     polka_sim_point from = {.next_log = (double)plan->run.log_every};
+    polka_driver driver = {.ops = &central_ops,
+                           .context = &run,
+                           .comm = MPI_COMM_SELF,
+                           .agents = 1,
+                           .count = 1,
+                           .log = &run.log};
+    if (status == POLKA_OK) status = polka_sim_resume(plan, &driver, &from);
     if (status == POLKA_OK)
-        status = polka_sim_resume(plan, MPI_COMM_SELF, 1, NULL, 1, central_restore, &run, &run.log,
-                                  &from);
-    if (status == POLKA_OK)
-        status = polka_sim_loop(plan, polka_stream_facts(stream)->n_train, batch, central_round,
-                                central_log, central_save_fn, &from, &run, hooks, summary);
+        status = polka_sim_loop(plan, &driver, polka_stream_facts(stream)->n_train, batch, &from,
+                                hooks, summary);
     if (status == POLKA_OK) status = polka_sim_check_finite(polka_learner_model(run.learner), 0);
     if (status == POLKA_OK) {
         const polka_model *model = polka_learner_model(run.learner);

@@ -162,15 +162,34 @@ static polka_status mpi_round_fn(void *context, uint64_t t, int *wish) {
     return mpi_round(context, t, wish);
 }
 
-static polka_status mpi_save_fn(void *context, const polka_sim_point *point, int signal) {
-    mpi_run *run = context;
-    return polka_sim_save(run->plan, run->comm, run->agents, run->placement.ids, run->halo.count,
-                          polka_agents_save, run->local, &run->log, point, signal);
-}
-
 static polka_status mpi_log_fn(void *context, size_t round, double samples,
                                polka_sim_summary *summary) {
     return mpi_log_step(context, round, samples, summary);
+}
+
+static polka_status mpi_save_agent(void *context, size_t k, polka_state *state) {
+    return polka_agent_save(&((mpi_run *)context)->local[k], state);
+}
+
+static polka_status mpi_restore_agent(void *context, size_t k, const polka_state *state) {
+    return polka_agent_restore(&((mpi_run *)context)->local[k], state);
+}
+
+static const polka_driver_ops mpi_ops = {.round = mpi_round_fn,
+                                         .log_step = mpi_log_fn,
+                                         .save_agent = mpi_save_agent,
+                                         .restore_agent = mpi_restore_agent};
+
+/* The run as the loop and the checkpoints see it (after mpi_setup). */
+static polka_driver mpi_driver(mpi_run *run) {
+    return (polka_driver){.ops = &mpi_ops,
+                          .context = run,
+                          .comm = run->comm,
+                          .agents = run->agents,
+                          .ids = run->ids,
+                          .count = run->halo.count,
+                          .order = run->placement.ids,
+                          .log = &run->log};
 }
 
 /* Rank 0 gathers every agent's metrics: the counts and offsets of each rank's agents. */
@@ -333,12 +352,11 @@ polka_status polka_sim_run_decentralized(const polka_plan *plan, MPI_Comm comm,
             comm, polka_exchange_create(comm, run.halo.ranks, run.halo.degree, &run.exchange));
     polka_sim_point from = {.next_log = (double)plan->run.log_every};
     if (status == POLKA_OK) status = resume_epoch(&run);
+    polka_driver driver = mpi_driver(&run);
+    if (status == POLKA_OK) status = polka_sim_resume(plan, &driver, &from);
     if (status == POLKA_OK)
-        status = polka_sim_resume(plan, comm, run.agents, run.ids, run.halo.count,
-                                  polka_agents_restore, run.local, &run.log, &from);
-    if (status == POLKA_OK)
-        status = polka_sim_loop(plan, run.facts->n_train, run.agents * plan->learner.batch,
-                                mpi_round_fn, mpi_log_fn, mpi_save_fn, &from, &run, hooks, summary);
+        status = polka_sim_loop(plan, &driver, run.facts->n_train, run.agents * plan->learner.batch,
+                                &from, hooks, summary);
     summary->agents = run.agents;
     summary->edges = run.placement.edges;
     summary->edges_cut = run.placement.cut;

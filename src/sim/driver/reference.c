@@ -105,16 +105,23 @@ static polka_status reference_round_fn(void *context, uint64_t t, int *wish) {
     return reference_round(context, t);
 }
 
-static polka_status reference_save_fn(void *context, const polka_sim_point *point, int signal) {
-    reference_run *run = context;
-    return polka_sim_save(run->plan, MPI_COMM_SELF, run->n, NULL, run->n, polka_agents_save,
-                          run->agents, &run->log, point, signal);
-}
-
 static polka_status reference_log_fn(void *context, size_t round, double samples,
                                      polka_sim_summary *summary) {
     return reference_log_step(context, round, samples, summary);
 }
+
+static polka_status reference_save_agent(void *context, size_t k, polka_state *state) {
+    return polka_agent_save(&((reference_run *)context)->agents[k], state);
+}
+
+static polka_status reference_restore_agent(void *context, size_t k, const polka_state *state) {
+    return polka_agent_restore(&((reference_run *)context)->agents[k], state);
+}
+
+static const polka_driver_ops reference_ops = {.round = reference_round_fn,
+                                               .log_step = reference_log_fn,
+                                               .save_agent = reference_save_agent,
+                                               .restore_agent = reference_restore_agent};
 
 static polka_status reference_setup(reference_run *run, const polka_sim_hooks *hooks) {
     const polka_plan *plan = run->plan;
@@ -157,13 +164,16 @@ polka_status polka_sim_run_reference(const polka_plan *plan, size_t agents,
     if (status == POLKA_OK) status = reference_setup(&run, hooks);
     polka_sim_point from = {.next_log = (double)plan->run.log_every};
     if (status == POLKA_OK) status = resume_epoch(&run);
+    polka_driver driver = {.ops = &reference_ops,
+                           .context = &run,
+                           .comm = MPI_COMM_SELF,
+                           .agents = agents,
+                           .count = agents,
+                           .log = &run.log};
+    if (status == POLKA_OK) status = polka_sim_resume(plan, &driver, &from);
     if (status == POLKA_OK)
-        status = polka_sim_resume(plan, MPI_COMM_SELF, agents, NULL, agents, polka_agents_restore,
-                                  run.agents, &run.log, &from);
-    if (status == POLKA_OK)
-        status = polka_sim_loop(plan, polka_stream_facts(run.stream)->n_train,
-                                agents * plan->learner.batch, reference_round_fn, reference_log_fn,
-                                reference_save_fn, &from, &run, hooks, summary);
+        status = polka_sim_loop(plan, &driver, polka_stream_facts(run.stream)->n_train,
+                                agents * plan->learner.batch, &from, hooks, summary);
     summary->agents = agents;
     polka_status closed = polka_netlog_close(&run.log);
     if (status == POLKA_OK) status = closed;

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <time.h>
 
+#include "sim/checkpoint/resume_impl.h"
 #include "sim/driver/sim_impl.h"
 
 double polka_now(void) {
@@ -61,10 +62,11 @@ static void log_checkpoint(const polka_plan *plan, const polka_sim_hooks *hooks,
                   (unsigned long long)round, mb, seconds, path);
 }
 
-polka_status polka_sim_loop(const polka_plan *plan, size_t n_train, size_t per_round,
-                            polka_round_fn round, polka_log_step_fn log_step, polka_save_fn save,
-                            const polka_sim_point *from, void *context,
+polka_status polka_sim_loop(const polka_plan *plan, const polka_driver *driver, size_t n_train,
+                            size_t per_round, const polka_sim_point *from,
                             const polka_sim_hooks *hooks, polka_sim_summary *summary) {
+    const polka_driver_ops *ops = driver->ops;
+    int saves = ops->save_agent != NULL;
     size_t rounds = polka_sim_rounds(plan->run.passes, n_train, per_round);
     double every = (double)plan->run.log_every, start = polka_now();
     polka_sim_point at = from ? *from : (polka_sim_point){.next_log = every};
@@ -76,20 +78,20 @@ polka_status polka_sim_loop(const polka_plan *plan, size_t n_train, size_t per_r
     summary->rounds = rounds; /* the log steps know the last one */
     summary->loop_start = start;
     for (size_t t = (size_t)at.round; t < rounds; t++) {
-        int wish = save ? polka_ckpt_wish(plan, t + 1, rounds, last_save) : POLKA_CKPT_NONE;
-        POLKA_CALL(round(context, t, &wish));
+        int wish = saves ? polka_ckpt_wish(plan, t + 1, rounds, last_save) : POLKA_CKPT_NONE;
+        POLKA_CALL(ops->round(driver->context, t, &wish));
         double samples = (double)((t + 1) * per_round);
         if (samples >= at.next_log || t + 1 == rounds) {
-            POLKA_CALL(log_step(context, t + 1, samples, summary));
+            POLKA_CALL(ops->log_step(driver->context, t + 1, samples, summary));
             while (at.next_log <= samples) at.next_log += every;
             at.rows++;
         }
         polka_sim_report(hooks, t + 1, rounds, samples, start, summary);
-        if (wish == POLKA_CKPT_NONE || save == NULL) continue;
+        if (wish == POLKA_CKPT_NONE || !saves) continue;
         at.round = t + 1;
         int signal = wish == POLKA_CKPT_STOP ? polka_ckpt_signal() : 0;
         double began = polka_now();
-        POLKA_CALL(save(context, &at, signal));
+        POLKA_CALL(polka_sim_save(plan, driver, &at, signal));
         last_save = polka_now();
         log_checkpoint(plan, hooks, at.round, last_save - began);
         if (wish == POLKA_CKPT_STOP) return stopped(plan, at.round, rounds, signal);

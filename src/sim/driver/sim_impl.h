@@ -5,6 +5,7 @@
 #include <stdarg.h>
 
 #include "sim/checkpoint/checkpoint_impl.h"
+#include "sim/driver/driver_impl.h"
 #include "polka/graph.h"
 #include "polka/sim.h"
 
@@ -15,25 +16,17 @@ double polka_now(void);
 void polka_sim_log(const polka_sim_hooks *hooks, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
-/* Round t (0-based); *wish holds this rank's checkpoint wish (POLKA_CKPT_*) and, on return,
- * the ranks' agreed (largest) wish: a collective round folds it into its status agreement. */
-typedef polka_status (*polka_round_fn)(void *context, uint64_t round, int *wish);
-typedef polka_status (*polka_log_step_fn)(void *context, size_t round, double samples,
-                                          polka_sim_summary *summary);
-/* Collective: writes the run's checkpoint at point (signal: the one that stops the run, or 0). */
-typedef polka_status (*polka_save_fn)(void *context, const polka_sim_point *point, int signal);
-
 /**
  * The loop every run shares: enough rounds of per_round samples for run.passes passes over
  * n_train samples, a log step every run.log_every samples and after the last round, progress
- * after each round. From `from` (a resumed run; NULL: the start). With save (may be NULL),
- * checkpoints when the ranks agree on it (run.checkpoint_every, run.checkpoint_seconds, a
- * signal); after a signal's checkpoint it returns POLKA_STOPPED. Fills rounds, samples,
- * seconds and samples/s of the summary (agents: the caller).
+ * after each round, each through the driver's operations. From `from` (a resumed run; NULL:
+ * the start). Where the driver saves agents, checkpoints when the ranks agree on it
+ * (run.checkpoint_every, run.checkpoint_seconds, a signal); after a signal's checkpoint it
+ * returns POLKA_STOPPED. Fills rounds, samples, seconds and samples/s of the summary (agents:
+ * the caller).
  */
-polka_status polka_sim_loop(const polka_plan *plan, size_t n_train, size_t per_round,
-                            polka_round_fn round, polka_log_step_fn log_step, polka_save_fn save,
-                            const polka_sim_point *from, void *context,
+polka_status polka_sim_loop(const polka_plan *plan, const polka_driver *driver, size_t n_train,
+                            size_t per_round, const polka_sim_point *from,
                             const polka_sim_hooks *hooks, polka_sim_summary *summary);
 
 /** The online (prequential) error: each training sample predicted before it is learned. */

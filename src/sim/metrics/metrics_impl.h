@@ -76,7 +76,7 @@ void polka_agent_collect(polka_agent *agent, const polka_dataset *test, const do
 
 /** Where log steps go: the log hook and a CSV file (rank 0 / the serial reference), and the
  * HDF5 run file (every rank of the run). */
-typedef struct {
+typedef struct polka_netlog {
     const polka_sim_hooks *hooks;
     FILE *csv;
     const char *csv_path; /* config->csv, for messages */
