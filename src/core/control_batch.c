@@ -85,8 +85,7 @@ static polka_status fit_slkl(polka_batch_job *job, polka_model **out, size_t *ro
 
 const polka_control_ops polka_control_slkl = {
     .name = "slkl",
-    .help = "batch (centralized, square loss): SLKL, sparse learning of rank-1 kernels "
-            "(paper 002; learner.nu, candidates, tol, max_iter)",
+    .help = "batch, centralized, square loss: SLKL (paper 002; learner.nu, learner.tol)",
     .batch = 1,
     .check_batch = check_slkl,
     .fit = fit_slkl,
@@ -94,7 +93,7 @@ const polka_control_ops polka_control_slkl = {
 
 const polka_control_ops polka_control_krr = {
     .name = "krr",
-    .help = "batch (centralized, square loss): exact kernel ridge regression (learner.lambda)",
+    .help = "batch, centralized, square loss: exact kernel ridge regression",
     .batch = 1,
     .check_batch = check_krr,
     .fit = fit_krr,

@@ -138,7 +138,7 @@ static const polka_budget_rule gated_project_rule = {polka_maintain_project, 1};
 
 const polka_control_ops polka_control_bsgd_remove = {
     .name = "bsgd-remove",
-    .help = "BSGD: at most learner.budget points; remove the smallest term",
+    .help = "BSGD, at most learner.budget points: remove the smallest term",
     .rule = &remove_rule,
     .check = check_budget,
     BUDGET_OPS,
@@ -146,8 +146,7 @@ const polka_control_ops polka_control_bsgd_remove = {
 
 const polka_control_ops polka_control_bsgd_project = {
     .name = "bsgd-project",
-    .help = "BSGD: project the smallest term onto the others (learner.neighbours of them; 0: "
-            "all)",
+    .help = "BSGD: project the smallest term onto the others (learner.neighbours)",
     .rule = &project_rule,
     .check = check_budget,
     BUDGET_OPS,
@@ -155,7 +154,7 @@ const polka_control_ops polka_control_bsgd_project = {
 
 const polka_control_ops polka_control_bsgd_merge = {
     .name = "bsgd-merge",
-    .help = "BSGD: merge the smallest term with the partner that loses least (gaussian kernel)",
+    .help = "BSGD: merge the smallest term with a partner (gaussian kernel)",
     .rule = &merge_rule,
     .check = check_merge,
     BUDGET_OPS,
@@ -163,8 +162,7 @@ const polka_control_ops polka_control_bsgd_merge = {
 
 const polka_control_ops polka_control_nbsgd_remove = {
     .name = "nbsgd-remove",
-    .help = "NBSGD: remove the smallest term, for each point beyond learner.budget with "
-            "probability min(learner.beta / t, 1)",
+    .help = "NBSGD: remove, per point beyond the budget w.p. min(learner.beta/t, 1)",
     .rule = &gated_remove_rule,
     .check = check_budget,
     BUDGET_OPS,
@@ -172,7 +170,7 @@ const polka_control_ops polka_control_nbsgd_remove = {
 
 const polka_control_ops polka_control_nbsgd_project = {
     .name = "nbsgd-project",
-    .help = "NBSGD: project the smallest term, with probability min(learner.beta / t, 1)",
+    .help = "NBSGD: project, per point beyond the budget w.p. min(learner.beta/t, 1)",
     .rule = &gated_project_rule,
     .check = check_budget,
     BUDGET_OPS,

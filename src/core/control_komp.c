@@ -134,8 +134,7 @@ static polka_status komp_restore(polka_learner *learner, const polka_state *s) {
 
 const polka_control_ops polka_control_komp = {
     .name = "komp",
-    .help = "POLK: destructive KOMP to the error bound learner.epsilon (< 0: learner.kp * "
-            "eta^1.5)",
+    .help = "POLK: destructive KOMP to the error bound (learner.epsilon, learner.kp)",
     .create = komp_create,
     .free = komp_free,
     .append = POLKA_APPEND_NONZERO,
