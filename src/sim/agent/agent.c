@@ -23,7 +23,7 @@ static void free_slots(polka_agent *agent) {
 
 static polka_status alloc_slots(polka_agent *agent) {
     size_t b = agent->batch, c = agent->outputs, d = agent->degree, slots = d ? d : 1;
-    size_t late = agent->faults ? agent->faults->delay : 0;
+    size_t late = agent->faults ? agent->faults->spec.delay : 0;
     agent->received = malloc(slots * b * agent->payload * sizeof *agent->received);
     agent->nbr_eval = calloc(slots * b * c, sizeof *agent->nbr_eval);
     agent->nbr_values = malloc(slots * b * c * sizeof *agent->nbr_values);
@@ -63,8 +63,8 @@ static polka_status init_buffers(polka_agent *agent) {
     POLKA_CHECK(agent->y && agent->f_own && agent->shared_g && agent->sent, POLKA_ERR_MEM,
                 "out of memory for agent %zu's buffers", agent->id);
     POLKA_CALL(alloc_slots(agent));
-    return agent->faults && agent->faults->delay > 0
-               ? polka_agent_stale_create(agent, agent->faults->delay)
+    return agent->faults && agent->faults->spec.delay > 0
+               ? polka_agent_stale_create(agent, agent->faults->spec.delay)
                : POLKA_OK;
 }
 
@@ -264,7 +264,7 @@ static void mark_values(polka_agent *agent) {
 /* fault.renormalise: the factors for the values' and the points' terms (1 when it is off). */
 static void penalty_scales(const polka_agent *agent, double *values, double *points) {
     *values = *points = 1.0;
-    if (!agent->faults || !agent->faults->renormalise) return;
+    if (!agent->faults || !agent->faults->spec.renormalise) return;
     *values = to_row_sum(agent, agent->stale ? polka_agent_stale_weight(agent)
                                              : weight_of(agent, agent->fresh));
     *points = to_row_sum(agent, weight_of(agent, agent->in_point));

@@ -20,11 +20,10 @@
 #include "sim/stream/stream_impl.h"
 
 typedef struct {
+    polka_fault_spec spec; /* the plan's fault.* settings, as they are */
     uint64_t seed;
     size_t agents;
-    double link_loss, offline;
-    size_t delay;
-    int gossip, renormalise;
+    int gossip;
     unsigned char *leaving;     /* agents: 1 for the fault.leave agents; NULL: none */
     uint64_t leave_at, back_at; /* 0-based rounds [leave_at, back_at) */
     int any;                    /* 1 when some message of some round may be missing */
