@@ -55,16 +55,8 @@ static void print_kinds(FILE *out) {
                 polka_graph_kind_is_random((polka_graph_kind)k) ? " (random)" : "");
 }
 
-static void print_usage(FILE *out) {
-    fprintf(out, "Usage:\n"
-                 "  polka graph generate --kind KIND --n N [options] -o FILE\n"
-                 "  polka graph info FILE\n"
-                 "  polka graph --help\n"
-                 "\n"
-                 "generate options (defaults in brackets):\n"
-                 "  --kind KIND      one of the kinds below\n"
-                 "  --n N            number of nodes (>= 2)\n"
-                 "  --seed S         random kinds: seed of igraph's RNG [1]\n");
+/* The options only some kinds read, each with the kinds that read it (from the table). */
+static void print_kind_options(FILE *out) {
     fprintf(out, "  --p P            %s: edge probability, in (0, 1] [0.2]\n",
             kinds_using(POLKA_GRAPH_USES_P));
     fprintf(out, "  --radius R       %s: connection radius in the unit square [0.5]\n",
@@ -77,6 +69,19 @@ static void print_usage(FILE *out) {
             "  --rows R, --cols C\n"
             "                   %s: the shape, R*C = N [as square as possible]\n",
             kinds_using(POLKA_GRAPH_USES_SHAPE));
+}
+
+static void print_usage(FILE *out) {
+    fprintf(out, "Usage:\n"
+                 "  polka graph generate --kind KIND --n N [options] -o FILE\n"
+                 "  polka graph info FILE\n"
+                 "  polka graph --help\n"
+                 "\n"
+                 "generate options (defaults in brackets):\n"
+                 "  --kind KIND      one of the kinds below\n"
+                 "  --n N            number of nodes (>= 2)\n"
+                 "  --seed S         random kinds: seed of igraph's RNG [1]\n");
+    print_kind_options(out);
     fprintf(out,
             "  --connected      random kinds: try seeds S, S+1, ... (up to %d) until the\n"
             "                   graph is connected, and note the seed used in the file;\n"
@@ -85,15 +90,16 @@ static void print_usage(FILE *out) {
             "\n",
             CMD_GRAPH_TRIES);
     print_kinds(out);
-    fprintf(out, "\n"
-                 "info prints nodes, edges, degrees, connectivity, diameter, the algebraic\n"
-                 "connectivity (lambda2 of L = D - A), the largest Metropolis row sum and degree.\n"
-                 "The diameter is exact up to 2^30 BFS steps (nodes x (nodes + 2 edges)) and on\n"
-                 "trees; above, it shows bounds from two BFS: 'between LOW and HIGH'.\n"
-                 "\n"
-                 "File format: one edge 'u v' or 'u v w' per line, node ids 0..N-1, '#' comments,\n"
-                 "an optional '# nodes: N' header; networkx write_edgelist output is accepted.\n"
-                 "See graphs/README.md.\n");
+    fputs("\n"
+          "info prints nodes, edges, degrees, connectivity, diameter, the algebraic\n"
+          "connectivity (lambda2 of L = D - A), the largest Metropolis row sum and degree.\n"
+          "The diameter is exact up to 2^30 BFS steps (nodes x (nodes + 2 edges)) and on\n"
+          "trees; above, it shows bounds from two BFS: 'between LOW and HIGH'.\n"
+          "\n"
+          "File format: one edge 'u v' or 'u v w' per line, node ids 0..N-1, '#' comments,\n"
+          "an optional '# nodes: N' header; networkx write_edgelist output is accepted.\n"
+          "See graphs/README.md.\n",
+          out);
 }
 
 /* A usage error: the message, then the usage text, on stderr; exit code 2. */
