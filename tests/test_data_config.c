@@ -6,6 +6,7 @@
 
 #include "polka/config.h"
 #include "polka/data.h"
+#include "polka/plan.h"
 #include "polka/sim.h"
 #include "test_util.h"
 
@@ -134,6 +135,56 @@ static void test_config_keys_defaults_and_overrides(void **state) {
     assert_null(plan_check(&config));
 }
 
+/* A key's row (keys.h) gives its range check, its message, its resume rule and its copy into
+ * the plan: no key is checked or copied anywhere else. */
+static void test_key_rows_check_and_copy(void **state) {
+    (void)state;
+    static const struct {
+        const char *set, *message;
+    } refused[] = {
+        {"run.passes=0", "run.passes must be > 0"},
+        {"run.log_every=0", "run.log_every must be >= 1"},
+        {"learner.batch=0", "learner.batch must be >= 1"},
+        {"learner.batch=1048577", "learner.batch must be at most 1048576"},
+        {"net.p=1.5", "net.p must be in [0, 1]"},
+        {"fault.link_loss=1", "fault.link_loss must be in [0, 1)"},
+        {"net.gossip=2", "net.gossip must be 0 or 1"},
+        {"data.quantity_sigma=11", "data.quantity_sigma must be in [0, 10]"},
+    };
+    for (size_t k = 0; k < sizeof refused / sizeof *refused; k++) {
+        polka_config config;
+        polka_config_defaults(&config);
+        CHECK_OK(polka_config_override(&config, refused[k].set));
+        const char *why = plan_check(&config);
+        assert_non_null(why);
+        assert_non_null(strstr(why, refused[k].message));
+    }
+    /* the bounds themselves are allowed */
+    polka_config config;
+    polka_config_defaults(&config);
+    CHECK_OK(polka_config_override(&config, "net.p=1"));
+    CHECK_OK(polka_config_override(&config, "fault.link_loss=0"));
+    CHECK_OK(polka_config_override(&config, "learner.batch=1048576"));
+    assert_null(plan_check(&config));
+    /* the resume rule and the owner come from the row */
+    assert_int_equal(polka_config_find("run.passes")->resume, POLKA_RESUME_MAY_CHANGE);
+    assert_int_equal(polka_config_find("learner.eta")->resume, POLKA_RESUME_FIXED);
+    assert_string_equal(polka_config_find("data.alpha")->owner, "split dirichlet");
+    assert_null(polka_config_find("data.nope"));
+    /* TO(member): the plan holds the value as set */
+    polka_config_defaults(&config);
+    CHECK_OK(polka_config_override(&config, "learner.sigma=0.25"));
+    CHECK_OK(polka_config_override(&config, "net.rewire=0.3"));
+    CHECK_OK(polka_config_override(&config, "fault.leave=1,2"));
+    CHECK_OK(polka_config_override(&config, "learner.degree=5"));
+    polka_plan plan;
+    CHECK_OK(polka_plan_build(&config, &plan));
+    assert_true(plan.learner.params.kernel.sigma == 0.25 && plan.net.spec.rewire == 0.3);
+    assert_int_equal(plan.learner.params.kernel.degree, 5);
+    assert_string_equal(plan.fault.leave, "1,2");
+    assert_true(plan.learner.params.eta == 0.5 && plan.data.n_train == 5000);
+}
+
 /* One pass of centralized POLK on a small multidist learns and stays parsimonious. */
 static void test_centralized_polk_learns(void **state) {
     (void)state;
@@ -218,6 +269,7 @@ int main(void) {
         cmocka_unit_test(test_multidist_classes_around_unit_circle),
         cmocka_unit_test(test_libsvm_writer),
         cmocka_unit_test(test_config_keys_defaults_and_overrides),
+        cmocka_unit_test(test_key_rows_check_and_copy),
         cmocka_unit_test(test_centralized_polk_learns),
         cmocka_unit_test(test_novelty_run_flags_about_nu),
         cmocka_unit_test(test_checkerboard_source),

@@ -80,6 +80,14 @@ typedef struct {
     char resume[POLKA_PATH_LEN];     /**< `polka run --resume FILE`: the checkpoint; empty = none */
 } polka_run_spec;
 
+/** The knobs of the splits: keys whose owner (keys.h) is a split; only that split reads them. */
+typedef struct {
+    size_t skew_classes;  /**< skewed: classes each agent mostly sees */
+    double skew_fraction; /**< skewed: fraction of an agent's samples from its own classes */
+    double alpha;         /**< dirichlet: agent a's class proportions ~ Dir(alpha·1) */
+    size_t shards;        /**< shards: classes per agent */
+} polka_split_knobs;
+
 typedef struct {
     polka_source_kind source;
     polka_split_kind split;
@@ -88,12 +96,9 @@ typedef struct {
     size_t board;                    /**< checkerboard: cells per side */
     double mean_var, sample_var;
     uint64_t means_seed;
-    size_t skew_classes;
-    double skew_fraction;
-    double alpha;          /**< dirichlet: agent a's class proportions ~ Dir(alpha·1) */
-    size_t shards;         /**< shards: classes per agent */
-    double quantity_sigma; /**< quantity skew: log-normal spread of the rates; 0 = off */
-    double drift;          /**< drifting stream: radians per training sample; 0 = off */
+    polka_split_knobs split_knobs; /**< the split's own keys */
+    double quantity_sigma;         /**< quantity skew: log-normal spread of the rates; 0 = off */
+    double drift;                  /**< drifting stream: radians per training sample; 0 = off */
     double snr_db, noise_std;
     char train[POLKA_PATH_LEN], train_labels[POLKA_PATH_LEN];
     char test[POLKA_PATH_LEN], test_labels[POLKA_PATH_LEN];

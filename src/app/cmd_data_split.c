@@ -39,9 +39,9 @@ static polka_status write_csv(const polka_plan *plan, const polka_class_histogra
     POLKA_CHECK(out != NULL, POLKA_ERR_IO, "cannot write '%s': %s", path, strerror(errno));
     char alpha[64] = "";
     if (plan->data.split == POLKA_SPLIT_DIRICHLET)
-        snprintf(alpha, sizeof alpha, " alpha=%g", plan->data.alpha);
+        snprintf(alpha, sizeof alpha, " alpha=%g", plan->data.split_knobs.alpha);
     if (plan->data.split == POLKA_SPLIT_SHARDS)
-        snprintf(alpha, sizeof alpha, " k=%zu", plan->data.shards);
+        snprintf(alpha, sizeof alpha, " k=%zu", plan->data.split_knobs.shards);
     fprintf(out, "# split=%s%s quantity_sigma=%g source=%s\nagent",
             polka_split_kind_name(plan->data.split), alpha, plan->data.quantity_sigma,
             polka_source_kind_name(plan->data.source));

@@ -89,8 +89,32 @@ static void print_tables(void) {
                graph_kind_line((polka_graph_kind)k, line, sizeof line));
 }
 
+/* What a key's row adds to its help: whose knob it is, its range, whether a resume may change
+ * it ("split dirichlet; >= 0; may change on resume"); "" when none applies. */
+static void key_facts(const polka_config_key *key, char *out, size_t size) {
+    size_t used = 0;
+    out[0] = '\0';
+    if (key->owner[0] != '\0') used += (size_t)snprintf(out, size, "%s", key->owner);
+    const polka_key_range *r = &key->range;
+    const char *sep = used ? "; " : "";
+    if (r->kind == POLKA_RANGE_GT)
+        used += (size_t)snprintf(out + used, size - used, "%s> %g", sep, r->lo);
+    if (r->kind == POLKA_RANGE_GE)
+        used += (size_t)snprintf(out + used, size - used, "%s>= %g", sep, r->lo);
+    if (r->kind == POLKA_RANGE_UPTO)
+        used += (size_t)snprintf(out + used, size - used, "%s<= %g", sep, r->hi);
+    if (r->kind == POLKA_RANGE_IN || r->kind == POLKA_RANGE_FROM_BELOW)
+        used += (size_t)snprintf(out + used, size - used, "%sin [%g, %g%c", sep, r->lo, r->hi,
+                                 r->kind == POLKA_RANGE_IN ? ']' : ')');
+    if (key->resume == POLKA_RESUME_MAY_CHANGE && used < size)
+        snprintf(out + used, size - used, "%smay change on resume", used ? "; " : "");
+}
+
 static void print_key(const polka_config_key *key) {
+    char facts[160];
+    key_facts(key, facts, sizeof facts);
     printf("  %-20s [%s]\n      %s\n", key->name, key->fallback, key->help);
+    if (facts[0] != '\0') printf("      (%s)\n", facts);
 }
 
 void polka_app_print_keys(void) {
@@ -173,6 +197,13 @@ static void man_keys(FILE *out) {
         roff(out, keys[k].fallback);
         fputs("\\(rq.\n", out);
         roff(out, keys[k].help);
+        char facts[160];
+        key_facts(&keys[k], facts, sizeof facts);
+        if (facts[0] != '\0') {
+            fputs(" (", out);
+            roff(out, facts);
+            fputs(")", out);
+        }
         fputs("\n", out);
     }
 }

@@ -24,20 +24,23 @@ static int horizon_matters(const polka_plan *plan) {
     return params->schedule == POLKA_SCHEDULE_LINEAR || params->suffix > 0;
 }
 
-/* The keys a resumed run may change: how long it runs, where it writes, how it saves. */
-static int may_change(const char *key, const polka_plan *plan) {
-    if (strcmp(key, "run.passes") == 0 && horizon_matters(plan)) return 0;
-    static const char *const keys[] = {"run.passes",
-                                       "run.output",
-                                       "run.csv",
-                                       "run.watchdog",
-                                       "run.checkpoint",
-                                       "run.checkpoint_every",
-                                       "run.checkpoint_seconds",
-                                       "net.placement"};
-    for (size_t k = 0; k < POLKA_COUNT(keys); k++)
-        if (strcmp(key, keys[k]) == 0) return 1;
-    return 0;
+/* The keys a resumed run may change (their rows in keys.h say MAY_CHANGE: how long it runs,
+ * where it writes, how it saves), but not the horizon T where T matters. */
+static int may_change(const char *name, const polka_plan *plan) {
+    if (strcmp(name, "run.passes") == 0 && horizon_matters(plan)) return 0;
+    const polka_config_key *key = polka_config_find(name);
+    return key != NULL && key->resume == POLKA_RESUME_MAY_CHANGE;
+}
+
+/* The names of the keys that may change, for messages ("run.passes, run.output, ..."). */
+static void changeable_keys(char *out, size_t size) {
+    size_t count = 0, used = 0;
+    const polka_config_key *keys = polka_config_keys(&count);
+    out[0] = '\0';
+    for (size_t k = 0; k < count && used < size; k++)
+        if (keys[k].resume == POLKA_RESUME_MAY_CHANGE)
+            used +=
+                (size_t)snprintf(out + used, size - used, "%s%s", used ? ", " : "", keys[k].name);
 }
 
 static polka_status damaged(const polka_ckpt *ckpt, const char *what) {
@@ -105,16 +108,19 @@ static polka_status compare_settings(const polka_ckpt *ckpt, const polka_plan *p
                     "cannot resume from '%s': it was written by a polka with other settings "
                     "(key '%.*s' there, '%.*s' here)",
                     ckpt->path, (int)ka, a, (int)kb, b);
-        char key[128];
+        char key[128], changeable[512];
         snprintf(key, sizeof key, "%.*s", (int)ka, a);
-        POLKA_CHECK(may_change(key, plan) || (la == lb && strncmp(a, b, la) == 0), POLKA_ERR_ARG,
-                    "cannot resume from '%s': it was written with another configuration: "
-                    "'%.*s' there, '%.*s' here (only run.passes, run.output, run.csv, "
-                    "run.watchdog, run.checkpoint* and net.placement may change, and run.passes "
-                    "not under learner.schedule = linear or learner.suffix > 0: it sets their "
-                    "horizon)",
-                    ckpt->path, (int)la, a, (int)lb, b);
-        a += la + (a[la] == '\n'), b += lb + (b[lb] == '\n');
+        if (may_change(key, plan) || (la == lb && strncmp(a, b, la) == 0)) {
+            a += la + (a[la] == '\n'), b += lb + (b[lb] == '\n');
+            continue;
+        }
+        changeable_keys(changeable, sizeof changeable);
+        return polka_error_set(POLKA_ERR_ARG,
+                               "cannot resume from '%s': it was written with another "
+                               "configuration: '%.*s' there, '%.*s' here (only %s may change, and "
+                               "run.passes not under learner.schedule = linear or learner.suffix "
+                               "> 0: it sets their horizon)",
+                               ckpt->path, (int)la, a, (int)lb, b, changeable);
     }
     return POLKA_OK;
 }

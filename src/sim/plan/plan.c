@@ -52,107 +52,59 @@ static polka_status fail(const char *why) {
         if (plan_why_ != NULL) return fail(plan_why_);                                             \
     } while (0)
 
-/* Bounds that keep every buffer size (products of these) far from overflowing. */
-static const char *check_sizes(const polka_config *config) {
-    if (config->batch > (1u << 20)) return "learner.batch must be at most 1048576";
-    if (config->central_batch > (1u << 24)) return "run.central_batch must be at most 16777216";
-    if (config->agents > (1u << 20)) return "net.agents must be at most 1048576";
-    if (config->dim > (1u << 24)) return "data.dim must be at most 16777216";
-    if (config->components > (1u << 16)) return "data.components must be at most 65536";
-    if (config->board > (1u << 20)) return "data.board must be at most 1048576";
-    if (config->degree > 64) return "learner.degree must be at most 64";
-    return polka_plan_check_length(config->passes, config->n_train);
+/*
+ * The keys whose row in keys.h says TO(member): copied into plan->member as they are (a number
+ * by assignment, a name or path by its bytes, the plan's array as long as the setting's).
+ */
+#define COPY_SIZE(member, field)   plan->member = config->field;
+#define COPY_U64(member, field)    plan->member = config->field;
+#define COPY_DOUBLE(member, field) plan->member = config->field;
+#define COPY_NAME(member, field)   COPY_TEXT(member, field)
+#define COPY_PATH(member, field)   COPY_TEXT(member, field)
+#define COPY_TEXT(member, field)                                                                   \
+    _Static_assert(sizeof plan->member == sizeof config->field, "plan field " #member);            \
+    memcpy(plan->member, config->field, sizeof plan->member);
+/* The plan column: TO(member) becomes "COPY_MEMBER, member", PARSED "COPY_NOTHING, _". */
+#define COPY_IF_TO(member)               COPY_MEMBER, member
+#define COPY_IF_PARSED                   COPY_NOTHING, _
+#define COPY_MEMBER(member, type, field) COPY_##type(member, field)
+#define COPY_NOTHING(member, type, field)
+#define COPY_DISPATCH(how_member, type, field)   COPY_DISPATCH_(how_member, type, field)
+#define COPY_DISPATCH_(how, member, type, field) how(member, type, field)
+#define COPY_KEY(sec, field, type, fallback, range, resume, plan_to, owner, help)                  \
+    COPY_DISPATCH(COPY_IF_##plan_to, type, field)
+
+static void copy_keys(const polka_config *config, polka_plan *plan) {
+    POLKA_KEYS(COPY_KEY)
 }
 
 static polka_status plan_run(const polka_config *config, polka_run_spec *run) {
     int mode;
     POLKA_CALL(
         polka_name_find(config->mode, mode_names, POLKA_COUNT(mode_names), "run.mode", &mode));
-    PLAN_CHECK(config->passes > 0 ? NULL : "run.passes must be > 0");
-    PLAN_CHECK(config->log_every >= 1 ? NULL : "run.log_every must be >= 1");
-    PLAN_CHECK(config->watchdog >= 0 ? NULL : "run.watchdog must be >= 0 (0: off)");
-    PLAN_CHECK(config->checkpoint_seconds >= 0 && isfinite(config->checkpoint_seconds)
-                   ? NULL
-                   : "run.checkpoint_seconds must be >= 0 (0: off)");
-    PLAN_CHECK(check_sizes(config));
-    *run = (polka_run_spec){.mode = (polka_run_mode)mode,
-                            .seed = config->seed,
-                            .passes = config->passes,
-                            .log_every = config->log_every,
-                            .log_test = config->log_test,
-                            .watchdog = config->watchdog,
-                            .central_batch = config->central_batch,
-                            .checkpoint_every = config->checkpoint_every,
-                            .checkpoint_seconds = config->checkpoint_seconds};
-    memcpy(run->output, config->output, sizeof run->output);
-    memcpy(run->checkpoint, config->checkpoint, sizeof run->checkpoint);
-    memcpy(run->csv, config->csv, sizeof run->csv);
+    run->mode = (polka_run_mode)mode;
+    PLAN_CHECK(polka_plan_check_length(config->passes, config->n_train));
     return POLKA_OK;
 }
 
 static polka_status plan_data(const polka_config *config, polka_data_spec *data) {
-    *data = (polka_data_spec){
-        .classes = config->classes,
-        .components = config->components,
-        .dim = config->dim,
-        .n_train = config->n_train,
-        .n_test = config->n_test,
-        .board = config->board,
-        .mean_var = config->mean_var,
-        .sample_var = config->sample_var,
-        .means_seed = config->means_seed,
-        .skew_classes = config->skew_classes,
-        .skew_fraction = config->skew_fraction,
-        .alpha = config->alpha,
-        .shards = config->shards,
-        .quantity_sigma = config->quantity_sigma,
-        .drift = config->drift,
-        .snr_db = config->snr_db,
-        .noise_std = config->noise_std,
-    };
     POLKA_CALL(polka_source_parse(config->source, &data->source));
     POLKA_CALL(polka_split_parse(config->split, &data->split));
     /* spelled right even where the source ignores them: a typo is never silently dropped */
     POLKA_CALL(polka_file_format_parse(config->format, &data->format));
     POLKA_CALL(polka_scale_kind_parse(config->scale, &data->scale));
     POLKA_CALL(polka_storage_parse(config->storage, &data->storage));
-    POLKA_CALL(polka_memory_parse(config->memory, &data->memory));
-    memcpy(data->train, config->train, sizeof data->train);
-    memcpy(data->train_labels, config->train_labels, sizeof data->train_labels);
-    memcpy(data->test, config->test, sizeof data->test);
-    memcpy(data->test_labels, config->test_labels, sizeof data->test_labels);
-    memcpy(data->label_column, config->label_column, sizeof data->label_column);
-    return POLKA_OK;
+    return polka_memory_parse(config->memory, &data->memory);
 }
 
+/* The learner's kinds; its numbers came with the keys (copy_keys). */
 static polka_status learner_params(const polka_config *config, polka_learner_spec *learner) {
     polka_learner_params *p = &learner->params;
-    *p = polka_learner_defaults();
-    p->kernel = (polka_kernel){
-        .sigma = config->sigma, .degree = (int)config->degree, .coef0 = config->coef0};
     POLKA_CALL(polka_kernel_kind_parse(config->kernel, &p->kernel.kind));
-    p->loss =
-        (polka_loss){.epsilon = config->loss_epsilon, .rho = config->rho, .delta = config->delta};
     POLKA_CALL(polka_loss_kind_parse(config->loss, &p->loss.kind));
     POLKA_CALL(polka_control_kind_parse(config->control, &p->control)); /* the control table */
     POLKA_CALL(polka_schedule_kind_parse(config->schedule, &p->schedule));
-    p->eta = config->eta;
-    p->lambda = config->lambda;
-    p->kp = config->kp;
-    p->epsilon = config->epsilon;
-    p->jitter = config->jitter;
-    p->tau = config->tau;
-    p->budget = config->budget;
-    p->beta = config->beta;
-    p->neighbours = config->neighbours;
-    p->nu = config->nu;
-    p->offset = (int)config->offset;
-    p->suffix = config->suffix;
     p->seed = config->seed;
-    learner->batch = config->batch;
-    learner->candidates = config->candidates;
-    learner->max_iter = config->max_iter;
-    learner->tol = config->tol;
     return POLKA_OK;
 }
 
@@ -168,8 +120,6 @@ static const char *check_batch_learner(const polka_plan *plan) {
 
 static const char *check_learner(const polka_plan *plan) {
     const polka_learner_spec *l = &plan->learner;
-    if (l->batch < 1) return "learner.batch must be >= 1";
-    if (!(l->params.loss.epsilon >= 0)) return "learner.loss_epsilon must be >= 0";
     if (polka_control_is_batch(l->params.control)) return check_batch_learner(plan);
     polka_learner_params params = l->params;
     params.horizon = 1; /* the run sets the horizon from its rounds */
@@ -205,9 +155,6 @@ static polka_status check_targets(const polka_plan *plan) {
 /* Quantity skew and drift apply to any split; drift needs a source that can move. */
 static const char *check_stream(const polka_plan *plan) {
     const polka_data_spec *d = &plan->data;
-    if (!(d->quantity_sigma >= 0 && d->quantity_sigma <= 10))
-        return "data.quantity_sigma must be in [0, 10]";
-    if (!(d->drift >= 0)) return "data.drift must be >= 0";
     if (d->drift > 0 && polka_source_of(d->source)->drift == NULL)
         return "data.drift > 0 needs a source that drifts (multidist, sinc, friedman)";
     return NULL;
@@ -220,23 +167,18 @@ static polka_status check_data(const polka_plan *plan) {
     return check_targets(plan);
 }
 
-/* net.graph names a generator unless a file of that name exists: decided here, once. */
-static polka_status plan_net(const polka_config *config, polka_net_spec *net) {
+/* The defaults of what the keys do not set: the learner's, and the generator's (net.graph
+ * names a generator unless a file of that name exists: decided here, once). */
+static void plan_defaults(const polka_config *config, polka_plan *plan) {
+    plan->learner.params = polka_learner_defaults();
     polka_graph_kind kind = POLKA_GRAPH_RING;
-    memcpy(net->graph, config->graph, sizeof net->graph);
-    net->generated = access(config->graph, F_OK) != 0 &&
-                     polka_graph_kind_parse(config->graph, &kind) == POLKA_OK;
-    net->spec = polka_graph_spec_defaults(kind, 0);
-    net->spec.seed = config->seed;
-    net->spec.p = config->p;
-    net->spec.radius = config->radius;
-    net->spec.k = config->k;
-    net->spec.rewire = config->rewire;
-    net->c = config->c;
-    net->agents = config->agents;
-    net->resample_every = config->resample_every;
-    net->gossip = (int)config->gossip;
-    PLAN_CHECK(config->gossip <= 1 ? NULL : "net.gossip must be 0 or 1");
+    plan->net.generated = access(config->graph, F_OK) != 0 &&
+                          polka_graph_kind_parse(config->graph, &kind) == POLKA_OK;
+    plan->net.spec = polka_graph_spec_defaults(kind, 0);
+    plan->net.spec.seed = config->seed;
+}
+
+static polka_status plan_net(const polka_config *config, polka_net_spec *net) {
     POLKA_CHECK(config->resample_every == 0 || net->generated, POLKA_ERR_ARG,
                 "net.resample_every = %zu draws new graphs from a generator, but net.graph = %s "
                 "is a file (name a generator, or set net.resample_every = 0)",
@@ -254,10 +196,6 @@ static polka_status plan_net(const polka_config *config, polka_net_spec *net) {
     POLKA_CALL(polka_name_find(config->placement, placement_names, POLKA_COUNT(placement_names),
                                "net.placement", &placement));
     net->placement = (polka_placement_kind)placement;
-    PLAN_CHECK(config->c >= 0 ? NULL : "net.c must be >= 0");
-    PLAN_CHECK(config->p >= 0 && config->p <= 1 ? NULL : "net.p must be in [0, 1]");
-    PLAN_CHECK(config->radius > 0 ? NULL : "net.radius must be > 0");
-    PLAN_CHECK(config->rewire >= 0 && config->rewire <= 1 ? NULL : "net.rewire must be in [0, 1]");
     POLKA_CHECK(!net->generated || net->weights != POLKA_WEIGHTS_FILE, POLKA_ERR_ARG,
                 "net.weights = file takes the weights from a topology file, but net.graph = %s "
                 "is generated (use metropolis or uniform)",
@@ -292,17 +230,7 @@ static const char *check_outputs(const polka_plan *plan) {
     return NULL;
 }
 
-#define MAX_DELAY 1000
-
-static polka_status plan_fault(const polka_config *config, polka_fault_spec *fault) {
-    PLAN_CHECK(config->link_loss >= 0 && config->link_loss < 1
-                   ? NULL
-                   : "fault.link_loss must be in [0, 1)");
-    PLAN_CHECK(config->offline >= 0 && config->offline < 1 ? NULL
-                                                           : "fault.offline must be in [0, 1)");
-    PLAN_CHECK(config->delay <= MAX_DELAY ? NULL : "fault.delay must be at most 1000 rounds");
-    PLAN_CHECK(config->renormalise <= 1 ? NULL : "fault.renormalise must be 0 or 1");
-    PLAN_CHECK(config->leave_at >= 1 ? NULL : "fault.leave_at must be >= 1 (rounds count from 1)");
+static polka_status plan_fault(const polka_config *config) {
     PLAN_CHECK(config->return_at == 0 || config->return_at > config->leave_at
                    ? NULL
                    : "fault.return_at must be 0 (never) or after fault.leave_at");
@@ -310,26 +238,22 @@ static polka_status plan_fault(const polka_config *config, polka_fault_spec *fau
         const char *why = polka_faults_parse_agents(config->leave, (size_t)1 << 20, NULL, NULL);
         POLKA_CHECK(why == NULL, POLKA_ERR_ARG, "fault.leave = '%s': %s", config->leave, why);
     }
-    *fault = (polka_fault_spec){.link_loss = config->link_loss,
-                                .offline = config->offline,
-                                .leave_at = config->leave_at,
-                                .return_at = config->return_at,
-                                .delay = config->delay,
-                                .renormalise = (int)config->renormalise};
-    memcpy(fault->leave, config->leave, sizeof fault->leave);
     return POLKA_OK;
 }
 
 polka_status polka_plan_build(const polka_config *config, polka_plan *plan) {
     memset(plan, 0, sizeof *plan);
     plan->settings = *config;
+    POLKA_CALL(polka_config_check_ranges(config));
+    plan_defaults(config, plan);
+    copy_keys(config, plan);
     POLKA_CALL(plan_run(config, &plan->run));
     POLKA_CALL(plan_data(config, &plan->data));
     POLKA_CALL(learner_params(config, &plan->learner));
     POLKA_CALL(check_data(plan));
     PLAN_CHECK(check_learner(plan));
     PLAN_CHECK(check_outputs(plan));
-    POLKA_CALL(plan_fault(config, &plan->fault));
+    POLKA_CALL(plan_fault(config));
     return plan_net(config, &plan->net);
 }
 

@@ -10,7 +10,7 @@
 
 static const char *dirichlet_check(const polka_plan *plan, const polka_data_facts *facts) {
     (void)facts;
-    double alpha = plan->data.alpha;
+    double alpha = plan->data.split_knobs.alpha;
     if (!(alpha >= 1e-3 && alpha <= 1e9)) return "data.alpha must be in [1e-3, 1e9]";
     return NULL;
 }
@@ -31,7 +31,7 @@ static polka_status dirichlet_open(const polka_draw *draw, void **state) {
     polka_class_table *t = NULL;
     POLKA_CALL(polka_class_table_open(draw, &t));
     for (size_t a = 0; a < t->agents; a++)
-        draw_proportions(t, draw->plan->data.alpha, draw->plan->run.seed, a);
+        draw_proportions(t, draw->plan->data.split_knobs.alpha, draw->plan->run.seed, a);
     *state = t;
     return POLKA_OK;
 }

@@ -11,7 +11,7 @@
 #include "sim/stream/source_impl.h"
 
 static const char *shards_check(const polka_plan *plan, const polka_data_facts *facts) {
-    size_t k = plan->data.shards;
+    size_t k = plan->data.split_knobs.shards;
     if (k < 1) return "data.shards must be >= 1";
     if (facts->classes > 0 && k > facts->classes)
         return "data.shards must be between 1 and the data's classes";
@@ -21,7 +21,7 @@ static const char *shards_check(const polka_plan *plan, const polka_data_facts *
 static polka_status shards_open(const polka_draw *draw, void **state) {
     polka_class_table *t = NULL;
     POLKA_CALL(polka_class_table_open(draw, &t));
-    size_t classes = t->classes, k = draw->plan->data.shards;
+    size_t classes = t->classes, k = draw->plan->data.split_knobs.shards;
     size_t *order = malloc(classes * sizeof *order);
     if (order == NULL) {
         polka_class_table_close(t);

@@ -7,10 +7,10 @@
 
 static const char *skewed_check(const polka_plan *plan, const polka_data_facts *facts) {
     const polka_data_spec *d = &plan->data;
-    if (!(d->skew_fraction >= 0 && d->skew_fraction <= 1))
+    if (!(d->split_knobs.skew_fraction >= 0 && d->split_knobs.skew_fraction <= 1))
         return "data.skew_fraction must be in [0, 1]";
-    if (d->skew_classes < 1) return "data.skew_classes must be >= 1";
-    if (facts->classes > 0 && d->skew_classes > facts->classes)
+    if (d->split_knobs.skew_classes < 1) return "data.skew_classes must be >= 1";
+    if (facts->classes > 0 && d->split_knobs.skew_classes > facts->classes)
         return "data.skew_classes must be between 1 and the data's classes";
     return NULL;
 }
@@ -21,9 +21,9 @@ static size_t skewed_class(const polka_draw *draw, size_t agent, uint64_t g) {
     size_t classes = draw->facts->classes;
     if (classes == 0) return POLKA_NO_CLASS; /* regression targets: nothing to skew */
     polka_rng rng = polka_rng_start(draw->plan->run.seed, POLKA_STREAM_SPLIT, g);
-    if (polka_rng_uniform(&rng) < d->skew_fraction) {
-        size_t j = (size_t)polka_rng_below(&rng, d->skew_classes);
-        return (agent * d->skew_classes + j) % classes;
+    if (polka_rng_uniform(&rng) < d->split_knobs.skew_fraction) {
+        size_t j = (size_t)polka_rng_below(&rng, d->split_knobs.skew_classes);
+        return (agent * d->split_knobs.skew_classes + j) % classes;
     }
     return (size_t)polka_rng_below(&rng, classes);
 }

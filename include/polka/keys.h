@@ -1,0 +1,242 @@
+/**
+ * @file keys.h
+ * @brief Every configuration key, declared once: X(section, field, type, default, range,
+ * resume, plan, owner, help).
+ *
+ * From these rows come the field of polka_config (config.h), the key table that parses,
+ * prints and documents it (config.c, polka help, the manual page), its range check
+ * (polka_config_check_ranges), whether a resumed run may change it (polka_key.resume), and
+ * its copy into the plan (plan.c). A new key is one row here and, when the plan carries
+ * it, its field in the plan's spec.
+ *
+ * - type: SIZE (size_t, at most 2^40), U64, DOUBLE (finite), NAME (a word, < 32 characters),
+ *   PATH (< 512 characters).
+ * - range: ANY | GT(lo) | GE(lo) | UPTO(hi) | IN(lo, hi) (closed) | FROM_BELOW(lo, hi) ([lo,
+ *   hi)) | FLAG (0 or 1).
+ * - resume: FIXED (a resumed run must have the checkpoint's value) | MAY_CHANGE.
+ * - plan: TO(member): the value is copied into plan->member; PARSED: a name the plan parses
+ *   into a kind (plan.c), or read from plan->settings.
+ * - owner: the kind whose knob the key is ("split dirichlet", "graph er", ...); "" for the
+ *   run's own keys. polka help prints it beside the key.
+ */
+#ifndef POLKA_KEYS_H
+#define POLKA_KEYS_H
+
+/** [run] */
+#define POLKA_KEYS_RUN(X)                                                                          \
+    X(run, mode, NAME, "decentralized", ANY, FIXED, PARSED, "",                                    \
+      "decentralized (net.agents agents on the ranks) | centralized (one agent, the union of "     \
+      "the streams)")                                                                              \
+    X(run, seed, U64, "1", ANY, FIXED, TO(run.seed), "", "seed of every random stream of the run") \
+    X(run, passes, DOUBLE, "1", GT(0), MAY_CHANGE, TO(run.passes), "",                             \
+      "passes over the training set")                                                              \
+    X(run, log_every, SIZE, "250", GE(1), FIXED, TO(run.log_every), "",                            \
+      "training samples (all agents) between log steps")                                           \
+    X(run, log_test, SIZE, "0", ANY, FIXED, TO(run.log_test), "",                                  \
+      "test points scored at the log steps before the last (the first ones of the test set); "     \
+      "0: all. The last log step scores the whole test set")                                       \
+    X(run, output, PATH, "", ANY, MAY_CHANGE, TO(run.output), "",                                  \
+      "run file to write (HDF5); empty: none")                                                     \
+    X(run, csv, PATH, "", ANY, MAY_CHANGE, TO(run.csv), "",                                        \
+      "per-agent metrics as CSV (rank 0 writes); empty: none")                                     \
+    X(run, watchdog, DOUBLE, "0", GE(0), MAY_CHANGE, TO(run.watchdog), "",                         \
+      "seconds a rank waits in a round's collectives before the run ends naming the ranks "        \
+      "that stopped; 0: forever")                                                                  \
+    X(run, central_batch, SIZE, "0", UPTO(1 << 24), FIXED, TO(run.central_batch), "",              \
+      "centralized mini-batch; 0: the union of one round (agents x learner.batch)")                \
+    X(run, checkpoint, PATH, "", ANY, MAY_CHANGE, TO(run.checkpoint), "",                          \
+      "checkpoint file (written on SIGTERM, SIGINT, SIGUSR1 and periodically; polka run --resume " \
+      "FILE goes on from it); empty: run.output + .ckpt, or polka.ckpt without run.output")        \
+    X(run, checkpoint_every, SIZE, "0", ANY, MAY_CHANGE, TO(run.checkpoint_every), "",             \
+      "rounds between periodic checkpoints; 0: none")                                              \
+    X(run, checkpoint_seconds, DOUBLE, "0", GE(0), MAY_CHANGE, TO(run.checkpoint_seconds), "",     \
+      "seconds (wall clock) between periodic checkpoints; 0: none")
+
+/** [data] */
+#define POLKA_KEYS_DATA(X)                                                                         \
+    X(data, source, NAME, "multidist", ANY, FIXED, PARSED, "",                                     \
+      "data source, generated or file (data.train, data.test); the sources are listed below")      \
+    X(data, board, SIZE, "4", UPTO(1 << 20), FIXED, TO(data.board), "source checkerboard",         \
+      "checkerboard: cells per side of the board [0, board)^2 (labels alternate by cell)")         \
+    X(data, snr_db, DOUBLE, "10", ANY, FIXED, TO(data.snr_db), "source sinc",                      \
+      "sinc: signal-to-noise ratio of the training targets (dB)")                                  \
+    X(data, noise_std, DOUBLE, "1", ANY, FIXED, TO(data.noise_std), "source friedman",             \
+      "friedman: noise standard deviation")                                                        \
+    X(data, train, PATH, "", ANY, FIXED, TO(data.train), "source file",                            \
+      "file source: training file (IDX images, LIBSVM or CSV)")                                    \
+    X(data, train_labels, PATH, "", ANY, FIXED, TO(data.train_labels), "source file",              \
+      "file source, IDX: training labels file")                                                    \
+    X(data, test, PATH, "", ANY, FIXED, TO(data.test), "source file", "file source: test file")    \
+    X(data, test_labels, PATH, "", ANY, FIXED, TO(data.test_labels), "source file",                \
+      "file source, IDX: test labels file")                                                        \
+    X(data, format, NAME, "auto", ANY, FIXED, PARSED, "source file",                               \
+      "file source: auto (by name: *idx*-ubyte[.gz] idx, *.csv csv, else libsvm) | idx | libsvm "  \
+      "| csv")                                                                                     \
+    X(data, label_column, NAME, "label", ANY, FIXED, TO(data.label_column), "source file",         \
+      "file source, CSV: the label column")                                                        \
+    X(data, scale, NAME, "none", ANY, FIXED, PARSED, "source file",                                \
+      "file source: none | unit ([0,1] by training min/max) | standard (training mean/std)")       \
+    X(data, storage, NAME, "auto", ANY, FIXED, PARSED, "source file",                              \
+      "file source, LIBSVM: dense | sparse | auto (sparse when smaller: about a third of the "     \
+      "values absent or more)")                                                                    \
+    X(data, memory, NAME, "auto", ANY, FIXED, PARSED, "source file",                               \
+      "file source: the memory a rank's data may take (e.g. 2G, 512M, bytes), or auto: the "       \
+      "node's available memory (MemAvailable, the cgroup's and the Slurm job's limits) shared "    \
+      "by the ranks on the node")                                                                  \
+    X(data, classes, SIZE, "5", ANY, FIXED, TO(data.classes), "source multidist",                  \
+      "multidist: classes")                                                                        \
+    X(data, components, SIZE, "3", UPTO(1 << 16), FIXED, TO(data.components), "source multidist",  \
+      "multidist: mixture components per class")                                                   \
+    X(data, dim, SIZE, "2", UPTO(1 << 24), FIXED, TO(data.dim), "source multidist",                \
+      "multidist: input dimension")                                                                \
+    X(data, mean_var, DOUBLE, "1.0", ANY, FIXED, TO(data.mean_var), "source multidist",            \
+      "multidist: variance of the component means")                                                \
+    X(data, sample_var, DOUBLE, "0.2", ANY, FIXED, TO(data.sample_var), "source multidist",        \
+      "multidist: variance of a sample")                                                           \
+    X(data, means_seed, U64, "7", ANY, FIXED, TO(data.means_seed), "source multidist",             \
+      "multidist: seed of the component means")                                                    \
+    X(data, n_train, SIZE, "5000", ANY, FIXED, TO(data.n_train), "",                               \
+      "training samples (all agents together)")                                                    \
+    X(data, n_test, SIZE, "2500", ANY, FIXED, TO(data.n_test), "", "test samples")                 \
+    X(data, split, NAME, "iid", ANY, FIXED, PARSED, "",                                            \
+      "how the stream reaches the agents; the splits each source takes are listed below")          \
+    X(data, skew_classes, SIZE, "2", ANY, FIXED, TO(data.split_knobs.skew_classes), "split skewed",            \
+      "skewed split: classes each agent mostly sees")                                              \
+    X(data, skew_fraction, DOUBLE, "0.9", ANY, FIXED, TO(data.split_knobs.skew_fraction), "split skewed",      \
+      "skewed split: fraction of an agent's samples from its own classes")                         \
+    X(data, alpha, DOUBLE, "1", ANY, FIXED, TO(data.split_knobs.alpha), "split dirichlet",                     \
+      "dirichlet split: concentration; agent a's class proportions ~ Dir(alpha) (large: iid, "     \
+      "0.1: severe)")                                                                              \
+    X(data, shards, SIZE, "2", ANY, FIXED, TO(data.split_knobs.shards), "split shards",                        \
+      "shards split: classes per agent (a seeded shuffle of the classes dealt round-robin)")       \
+    X(data, quantity_sigma, DOUBLE, "0", IN(0, 10), FIXED, TO(data.quantity_sigma), "",            \
+      "quantity skew (any split): agent a's rate r_a ~ lognormal(0, sigma^2), mean 1; it "         \
+      "learns its batch in a round with probability r_a / max r; 0 = off")                         \
+    X(data, drift, DOUBLE, "0", GE(0), FIXED, TO(data.drift), "",                                  \
+      "drifting stream (multidist, sinc): radians per training sample by which the classes "       \
+      "rotate (multidist) or the peak circles (sinc); the test set follows; 0 = off")
+
+/** [learner] */
+#define POLKA_KEYS_LEARNER(X)                                                                      \
+    X(learner, kernel, NAME, "gaussian", ANY, FIXED, PARSED, "",                                   \
+      "gaussian | laplacian | polynomial | linear")                                                \
+    X(learner, sigma, DOUBLE, "0.6", ANY, FIXED, TO(learner.params.kernel.sigma), "",              \
+      "kernel bandwidth (polynomial: scale)")                                                      \
+    X(learner, degree, SIZE, "3", UPTO(64), FIXED, TO(learner.params.kernel.degree),               \
+      "kernel polynomial", "polynomial kernel degree")                                             \
+    X(learner, coef0, DOUBLE, "1", ANY, FIXED, TO(learner.params.kernel.coef0),                    \
+      "kernel polynomial", "polynomial kernel offset")                                             \
+    X(learner, loss, NAME, "multi-hinge", ANY, FIXED, PARSED, "",                                  \
+      "multi-hinge | multi-logistic | hinge | logistic | square | absolute | eps-insensitive | "   \
+      "soft-margin | novelty | huber")                                                             \
+    X(learner, loss_epsilon, DOUBLE, "0.1", GE(0), FIXED, TO(learner.params.loss.epsilon),         \
+      "loss eps-insensitive", "eps-insensitive loss: tube width")                                  \
+    X(learner, control, NAME, "komp", ANY, FIXED, PARSED, "",                                      \
+      "model-order control: komp (POLK) | none (plain SGD) | norma | bsgd-remove | bsgd-project "  \
+      "| bsgd-merge | nbsgd-remove | nbsgd-project; batch regression learners (centralized, "      \
+      "square loss): slkl (paper 002) | krr (exact kernel ridge regression)")                      \
+    X(learner, eta, DOUBLE, "0.5", ANY, FIXED, TO(learner.params.eta), "", "constant step size")   \
+    X(learner, lambda, DOUBLE, "1e-4", ANY, FIXED, TO(learner.params.lambda), "", "regulariser")   \
+    X(learner, kp, DOUBLE, "0.04", ANY, FIXED, TO(learner.params.kp), "",                          \
+      "parsimony constant: budget = kp * eta^1.5")                                                 \
+    X(learner, epsilon, DOUBLE, "-1", ANY, FIXED, TO(learner.params.epsilon), "",                  \
+      "KOMP budget; < 0: from kp")                                                                 \
+    X(learner, jitter, DOUBLE, "1e-10", ANY, FIXED, TO(learner.params.jitter), "",                 \
+      "relative jitter on the kernel diagonal")                                                    \
+    X(learner, batch, SIZE, "1", IN(1, 1 << 20), FIXED, TO(learner.batch), "",                     \
+      "mini-batch per agent and round")                                                            \
+    X(learner, schedule, NAME, "constant", ANY, FIXED, PARSED, "",                                 \
+      "step sizes: constant (eta) | invsqrt (eta/sqrt(t)) | pegasos (1/(lambda t)) | linear "      \
+      "(eta (1 - t/T) over the run's T updates)")                                                  \
+    X(learner, tau, SIZE, "1000", ANY, FIXED, TO(learner.params.tau), "control norma",             \
+      "control norma: the newest terms kept")                                                      \
+    X(learner, budget, SIZE, "100", ANY, FIXED, TO(learner.params.budget),                         \
+      "control bsgd-*, nbsgd-*", "controls bsgd-*, nbsgd-*: at most this many points")             \
+    X(learner, beta, DOUBLE, "1000", ANY, FIXED, TO(learner.params.beta), "control nbsgd-*",       \
+      "controls nbsgd-*: maintenance with probability min(beta/t, 1)")                             \
+    X(learner, neighbours, SIZE, "0", ANY, FIXED, TO(learner.params.neighbours),                   \
+      "control *-project", "controls *-project: project onto the k nearest points; 0 = all")       \
+    X(learner, nu, DOUBLE, "0", ANY, FIXED, TO(learner.params.nu), "",                             \
+      "nu-trick: adapt rho / the tube so about a fraction nu are margin errors; 0 = off")          \
+    X(learner, offset, SIZE, "0", ANY, FIXED, TO(learner.params.offset), "",                       \
+      "1 = learn an unregularised offset b")                                                       \
+    X(learner, suffix, DOUBLE, "0", ANY, FIXED, TO(learner.params.suffix),                         \
+      "control bsgd-*, nbsgd-*",                                                                   \
+      "controls bsgd-*, nbsgd-*: average the last fraction of the iterates; 0 = last iterate")     \
+    X(learner, rho, DOUBLE, "1", ANY, FIXED, TO(learner.params.loss.rho),                          \
+      "loss soft-margin, novelty",                                                                 \
+      "soft-margin loss: margin rho (0 = perceptron); novelty: threshold")                         \
+    X(learner, delta, DOUBLE, "1", ANY, FIXED, TO(learner.params.loss.delta), "loss huber",        \
+      "huber loss: delta")                                                                         \
+    X(learner, candidates, SIZE, "0", ANY, FIXED, TO(learner.candidates), "control slkl",          \
+      "slkl: M, the training points that carry a rank-1 kernel; 0 = all")                          \
+    X(learner, tol, DOUBLE, "1e-4", ANY, FIXED, TO(learner.tol), "control slkl",                   \
+      "slkl: stop when F fell by less than this fraction over the last M updates")                 \
+    X(learner, max_iter, SIZE, "0", ANY, FIXED, TO(learner.max_iter), "control slkl",              \
+      "slkl: at most this many updates; 0 = 1000 M")
+
+/** [net] */
+#define POLKA_KEYS_NET(X)                                                                          \
+    X(net, graph, PATH, "ring", ANY, FIXED, TO(net.graph), "",                                     \
+      "topology file, or a generator over the agents: ring | line | star | complete | grid | "     \
+      "torus | er | rgg | smallworld | ba (seeded by run.seed, retried until connected)")          \
+    X(net, agents, SIZE, "0", UPTO(1 << 20), FIXED, TO(net.agents), "",                            \
+      "agents of the network (decentralized: placed on the ranks by net.placement, at "            \
+      "least one per rank), or whose union a centralized run learns from; 0: the graph "           \
+      "file's nodes, else one per rank")                                                           \
+    X(net, placement, NAME, "block", ANY, MAY_CHANGE, PARSED, "",                                  \
+      "decentralized: how the agents are placed on the ranks: block (contiguous blocks of "        \
+      "ids) | partition (METIS parts of the graph, few edges across ranks); the run is the "       \
+      "same either way")                                                                           \
+    X(net, p, DOUBLE, "0.2", IN(0, 1), FIXED, TO(net.spec.p), "graph er",                          \
+      "generated er graph: edge probability")                                                      \
+    X(net, radius, DOUBLE, "0.5", GT(0), FIXED, TO(net.spec.radius), "graph rgg",                  \
+      "generated rgg graph: radius")                                                               \
+    X(net, k, SIZE, "2", ANY, FIXED, TO(net.spec.k), "graph smallworld, ba",                       \
+      "generated smallworld: neighbours each side; ba: edges per node")                            \
+    X(net, rewire, DOUBLE, "0.1", IN(0, 1), FIXED, TO(net.spec.rewire), "graph smallworld",        \
+      "generated smallworld: rewiring probability")                                                \
+    X(net, weights, NAME, "metropolis", ANY, FIXED, PARSED, "",                                    \
+      "edge weights: uniform | metropolis | file")                                                 \
+    X(net, penalty, NAME, "paper", ANY, FIXED, PARSED, "", "consensus penalty: paper | symmetric") \
+    X(net, c, DOUBLE, "1", GE(0), FIXED, TO(net.c), "", "consensus penalty coefficient")           \
+    X(net, share, NAME, "points", ANY, FIXED, PARSED, "",                                          \
+      "what a round sends with each point: points (paper 003: the point alone, the neighbour "     \
+      "answers with its value there) | samples (the point and its label, which also enters "       \
+      "the neighbour's loss as one of its own samples)")                                           \
+    X(net, resample_every, SIZE, "0", ANY, FIXED, TO(net.resample_every), "",                      \
+      "time-varying graph: a new graph from the generator every this many rounds (epoch e "        \
+      "seeded by run.seed and e, retried until connected); 0: never")                              \
+    X(net, gossip, SIZE, "0", FLAG, FIXED, TO(net.gossip), "",                                     \
+      "1: one-peer gossip, each round each agent sends its points to one random neighbour "        \
+      "(which answers); 0: to all")
+
+/** [fault] */
+#define POLKA_KEYS_FAULT(X)                                                                        \
+    X(fault, link_loss, DOUBLE, "0", FROM_BELOW(0, 1), FIXED, TO(fault.link_loss), "",             \
+      "probability that a directed message is lost in a round (a point going out and the values "  \
+      "coming back are separate messages); a lost message is not sent")                            \
+    X(fault, offline, DOUBLE, "0", FROM_BELOW(0, 1), FIXED, TO(fault.offline), "",                 \
+      "probability that an agent sits out a round (no learning, sends and answers nothing)")       \
+    X(fault, leave, PATH, "", ANY, FIXED, TO(fault.leave), "",                                     \
+      "agents offline from round fault.leave_at until fault.return_at, e.g. 0,3,8-11")             \
+    X(fault, leave_at, SIZE, "1", GE(1), FIXED, TO(fault.leave_at), "",                            \
+      "the first round (1-based, as the run file counts) the fault.leave agents are offline")      \
+    X(fault, return_at, SIZE, "0", ANY, FIXED, TO(fault.return_at), "",                            \
+      "the first round the fault.leave agents are back; 0: never")                                 \
+    X(fault, delay, SIZE, "0", UPTO(1000), FIXED, TO(fault.delay), "",                             \
+      "stale values: a neighbour's values arrive up to this many rounds late (uniform); an "       \
+      "agent uses the newest it has, at most this old, at the points they were computed at")       \
+    X(fault, renormalise, SIZE, "0", FLAG, FIXED, TO(fault.renormalise), "",                       \
+      "1: scale the weights of the neighbours heard from in a round to the full row sum; 0: "      \
+      "the missing terms are dropped")
+
+/** Every key, in the order of the table (and of the settings a checkpoint stores). */
+#define POLKA_KEYS(X)                                                                              \
+    POLKA_KEYS_RUN(X)                                                                              \
+    POLKA_KEYS_DATA(X)                                                                             \
+    POLKA_KEYS_LEARNER(X)                                                                          \
+    POLKA_KEYS_NET(X)                                                                              \
+    POLKA_KEYS_FAULT(X)
+
+#endif
