@@ -37,8 +37,10 @@ wait_rows() {
     local want=$1 pid=$2 agents
     agents=$("$PY" -c "import h5py,sys; print(h5py.File(sys.argv[1])['metrics/test_score'].shape[1])" "$dir/full.h5")
     for _ in $(seq 1 600); do
-        local have=0
-        [ -f "$dir/cut.csv" ] && have=$(( ($(wc -l <"$dir/cut.csv") - 1) / agents ))
+        local have=0 csv
+        # the CSV grows under its temporary name (renamed at the run's end)
+        csv=$(ls "$dir"/cut.csv.*.tmp 2>/dev/null | head -1)
+        [ -f "$csv" ] && have=$(( ($(wc -l <"$csv") - 1) / agents ))
         [ "$have" -gt "$want" ] && return 0
         kill -0 "$pid" 2>/dev/null || return 1
         sleep 0.05

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "polka/graph.h"
+#include "polka/paths.h"
 
 /* How many seeds `--connected` tries for a random kind. */
 #define CMD_GRAPH_TRIES 100
@@ -281,9 +282,16 @@ static polka_status make_graph(const generate_options *o, polka_graph **g, uint6
     return polka_graph_generate_connected(&o->spec, CMD_GRAPH_TRIES, g, seed_used);
 }
 
+static polka_status write_graph_file(const char *path, void *graph) {
+    return polka_graph_write(graph, path);
+}
+
+/* Standard output, or the file through a temporary name (polka/paths.h). */
 static polka_status write_graph(const polka_graph *g, const char *output) {
     if (strcmp(output, "-") == 0) return polka_graph_write_stream(g, stdout, "<stdout>");
-    return polka_graph_write(g, output);
+    polka_file_use use = {.what = "-o", .path = output, .role = POLKA_FILE_OUTPUT};
+    POLKA_CALL(polka_files_check(&use, 1));
+    return polka_write_through_temp(output, write_graph_file, (void *)g);
 }
 
 static void print_summary(const polka_graph *g, const generate_options *o, uint64_t seed_used) {

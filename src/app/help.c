@@ -27,8 +27,10 @@ static const char centralized_note[] =
     "SIGTERM, SIGINT or SIGUSR1: the ranks finish the round, write the checkpoint (run.checkpoint) "
     "and exit with status 75; `polka run --resume CHECKPOINT` with the same settings goes on "
     "to the run an uninterrupted one would have given (run.passes, run.output, run.csv, "
-    "run.watchdog and run.checkpoint* may change). Exit status: 0 done, 1 error, 75 stopped "
-    "with a checkpoint.";
+    "run.watchdog and run.checkpoint* may change). Where no round ends soon (data scan, SLKL, "
+    "KRR, a round still running 5 s later) the stop is prompt, without a checkpoint; a second "
+    "SIGINT ends at once. Exit status: 0 done, 1 error, 75 stopped with a checkpoint, 128 + "
+    "the signal stopped without one.";
 
 static const char *const type_names[] = {
     [POLKA_KEY_SIZE] = "integer",

@@ -97,6 +97,10 @@ polka_status polka_agent_eval_received(polka_agent *agent);
 polka_status polka_agent_update(polka_agent *agent);
 
 /* agent_stale.c: late values */
+/* POLKA_ERR_MEM when the late values of fault.delay for `count` agents (ids, or 0..count-1 when
+ * NULL) on graph would take more than the memory limit (data.memory, as the data's). */
+polka_status polka_agents_stale_fit(const polka_plan *plan, const polka_graph *graph,
+                                    const size_t *ids, size_t count, size_t dim, size_t outputs);
 polka_status polka_agent_stale_create(polka_agent *agent, size_t delay);
 void polka_agent_stale_free(polka_agent *agent);
 /** Keeps round t's own points (the agent is online). */

@@ -11,6 +11,7 @@
 #include "sim/checkpoint/checkpoint_impl.h"
 #include "io/h5log_impl.h"
 #include "polka/net.h"
+#include "polka/paths.h"
 
 static hid_t memory_type(polka_state_type type) {
     return type == POLKA_STATE_F64   ? H5T_NATIVE_DOUBLE
@@ -235,12 +236,14 @@ polka_status polka_ckpt_write(const polka_plan *plan, MPI_Comm comm, const polka
     if (status == POLKA_OK) status = gather_states(comm, agents, count, states, ranked);
     if (status == POLKA_OK && rank == 0) {
         for (size_t k = 0; k < agents; k++) all[order ? order[k] : k] = ranked[k];
-        char path[POLKA_PATH_LEN], tmp[POLKA_PATH_LEN + 16];
+        char path[POLKA_PATH_LEN], tmp[POLKA_PATH_LEN + POLKA_TEMP_SUFFIX_LEN];
         polka_ckpt_path(plan, path, sizeof path);
-        snprintf(tmp, sizeof tmp, "%s.tmp", path);
-        status = write_file(tmp, plan, point, agents, all, history, signal);
-        if (status == POLKA_OK) status = rename_over(tmp, path);
-        if (status != POLKA_OK) unlink(tmp);
+        status = polka_temp_create(path, tmp, sizeof tmp); /* this run's own: never another's */
+        if (status == POLKA_OK) {
+            status = write_file(tmp, plan, point, agents, all, history, signal);
+            if (status == POLKA_OK) status = rename_over(tmp, path);
+            if (status != POLKA_OK) unlink(tmp);
+        }
     }
     for (size_t k = count; ranked && k < agents; k++) polka_state_free(&ranked[k]); /* others' */
     free(ranked);

@@ -43,6 +43,10 @@ void polka_history_free(polka_history *history);
 /* The signal that asked the run to stop (SIGTERM, SIGINT, SIGUSR1), 0 when none. */
 int polka_ckpt_signal(void);
 
+/* The checkpoint of a stop is being written: disarms the last resort of the signal handler
+ * (a process still running 30 s after the signal ends). */
+void polka_ckpt_saving(void);
+
 /* This rank's wish after round `round` (1-based) of `rounds`: stop on a signal, save when
  * run.checkpoint_seconds passed since `last_save` (polka_now) or run.checkpoint_every divides
  * the round; never after the last round. */

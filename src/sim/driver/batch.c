@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "sim/metrics/metrics_impl.h"
+#include "polka/stop.h"
 #include "sim/driver/sim_impl.h"
 #include "sim/stream/stream_impl.h"
 
@@ -52,8 +53,10 @@ static polka_status read_sets(polka_stream *stream, batch_run *run) {
                 "learner.control = %s is a regression learner, but the data have %zu classes",
                 run->plan->settings.control, facts->classes);
     POLKA_CALL(polka_dataset_alloc(&run->train, facts->n_train, facts->dim, 0));
-    for (size_t g = 0; g < facts->n_train; g++)
+    for (size_t g = 0; g < facts->n_train; g++) {
+        POLKA_CALL(polka_stop_check("the reading of the training set"));
         POLKA_CALL(polka_stream_sample(stream, g, run->train.x + g * facts->dim, run->train.y + g));
+    }
     POLKA_CALL(polka_stream_test_set(stream, &run->test));
     size_t most = run->train.n > run->test.n ? run->train.n : run->test.n;
     run->f = malloc((most ? most : 1) * sizeof *run->f);
@@ -102,8 +105,7 @@ static polka_status learn(batch_run *run, const polka_data_facts *facts, polka_m
                           polka_sim_summary *summary) {
     POLKA_CALL(polka_netlog_open(&run->log, run->plan, run->hooks, 1));
     POLKA_CALL(polka_netlog_open_h5(&run->log, run->plan, facts, MPI_COMM_SELF, 1, NULL));
-    run->start = polka_now();
-    summary->loop_start = run->start; /* the start-up ends where the fit starts */
+    run->start = summary->loop_start = polka_now(); /* the start-up ends here, as in the loop */
     POLKA_CALL(fit(run, model, summary));
     summary->seconds = polka_now() - run->start;
     summary->samples = (double)run->train.n;

@@ -1,6 +1,7 @@
 #include <sys/resource.h>
 
 #include "polka/net.h"
+#include "polka/run_files.h"
 #include "sim/driver/sim_impl.h"
 
 /* Centralized mode: rank 0 learns, every rank gets the summary and the status. */
@@ -59,6 +60,11 @@ static polka_status run_mode(const polka_plan *plan, MPI_Comm comm, const polka_
 polka_status polka_sim_run(const polka_plan *plan, MPI_Comm comm, const polka_sim_hooks *hooks,
                            polka_sim_summary *summary) {
     double started = polka_now();
-    POLKA_CALL(run_mode(plan, comm, hooks, summary));
+    *summary = (polka_sim_summary){0};
+    polka_run_files files;
+    POLKA_CALL(polka_run_files_open(plan, comm, &files));
+    polka_status status = run_mode(files.working, comm, hooks, summary);
+    status = polka_run_files_close(&files, comm, status, summary->loop_start > 0);
+    POLKA_CALL(status);
     return measure(comm, started, summary);
 }

@@ -1,9 +1,10 @@
 #include <math.h>
-#include <signal.h>
 #include <sys/stat.h>
 #include <stdio.h>
 #include <time.h>
 
+#include "polka/net.h"
+#include "polka/stop.h"
 #include "sim/checkpoint/resume_impl.h"
 #include "sim/driver/sim_impl.h"
 
@@ -41,14 +42,22 @@ void polka_sim_report(const polka_sim_hooks *hooks, size_t round, size_t rounds,
 static polka_status stopped(const polka_plan *plan, uint64_t round, size_t rounds, int signal) {
     char path[POLKA_PATH_LEN];
     polka_ckpt_path(plan, path, sizeof path);
-    const char *name = signal == SIGTERM   ? "SIGTERM"
-                       : signal == SIGINT  ? "SIGINT"
-                       : signal == SIGUSR1 ? "SIGUSR1"
-                                           : "a signal (on another rank)";
+    const char *name = signal ? polka_stop_signal_name(signal) : "a signal (on another rank)";
     return polka_error_set(POLKA_STOPPED,
                            "stopped by %s after round %llu of %zu; checkpoint in '%s' (go on with "
                            "polka run --resume %s and the same settings)",
                            name, (unsigned long long)round, rounds, path, path);
+}
+
+/* A round that a signal cut short (polka_stop_overdue) leaves no checkpoint: say so. */
+static polka_status abandoned(polka_status status, size_t round, size_t rounds) {
+    if (status != POLKA_INTERRUPTED || polka_net_stalled()) return status; /* a wait said why */
+    char why[512];
+    snprintf(why, sizeof why, "%s", polka_error_message());
+    return polka_error_set(status,
+                           "%s: round %zu of %zu was still running %.0f s after it and was "
+                           "abandoned, no checkpoint written (the last one, if any, is kept)",
+                           why, round, rounds, POLKA_STOP_GRACE);
 }
 
 /* One line per checkpoint: where, how large, how long it took (rank 0's hook). */
@@ -60,6 +69,32 @@ static void log_checkpoint(const polka_plan *plan, const polka_sim_hooks *hooks,
     double mb = stat(path, &info) == 0 ? (double)info.st_size / 1e6 : 0.0;
     polka_sim_log(hooks, "checkpoint: round %llu, %.1f MB in %.3f s -> %s",
                   (unsigned long long)round, mb, seconds, path);
+}
+
+/* Collective: a time-varying graph's epochs checked before the first round (rank 0's
+ * verdict), so that a run does not fail late on one of them. */
+static polka_status check_epochs(const polka_plan *plan, const polka_driver *driver, uint64_t first,
+                                 size_t rounds) {
+    if (plan->run.mode == POLKA_MODE_CENTRALIZED || driver->agents < 2) return POLKA_OK;
+    if (driver->comm == MPI_COMM_SELF) /* the serial reference (also without MPI) */
+        return polka_sim_check_epochs(plan, driver->agents, first, rounds);
+    int rank = 0;
+    MPI_Comm_rank(driver->comm, &rank);
+    polka_status status =
+        rank == 0 ? polka_sim_check_epochs(plan, driver->agents, first, rounds) : POLKA_OK;
+    return polka_net_agree(driver->comm, status);
+}
+
+/* Collective: an epoch graph failed at the start of a round (every rank's generation fails
+ * alike), before it changed anything: the rounds before it go into the checkpoint. */
+static polka_status keep_before_epoch(const polka_plan *plan, const polka_driver *driver,
+                                      const polka_sim_point *at, polka_status status) {
+    char why[768], path[POLKA_PATH_LEN];
+    snprintf(why, sizeof why, "%s", polka_error_message());
+    polka_ckpt_path(plan, path, sizeof path);
+    POLKA_CALL(polka_sim_save(plan, driver, at, 0));
+    return polka_error_set(status, "%s; the %llu rounds before it are in the checkpoint '%s'", why,
+                           (unsigned long long)at->round, path);
 }
 
 polka_status polka_sim_loop(const polka_plan *plan, const polka_driver *driver, size_t n_train,
@@ -77,9 +112,15 @@ polka_status polka_sim_loop(const polka_plan *plan, const polka_driver *driver, 
                 (unsigned long long)at.round, rounds);
     summary->rounds = rounds; /* the log steps know the last one */
     summary->loop_start = start;
+    POLKA_CALL(check_epochs(plan, driver, at.round, rounds));
     for (size_t t = (size_t)at.round; t < rounds; t++) {
         int wish = saves ? polka_ckpt_wish(plan, t + 1, rounds, last_save) : POLKA_CKPT_NONE;
-        POLKA_CALL(ops->round(driver->context, t, &wish));
+        polka_status status = ops->round(driver->context, t, &wish);
+        if (status != POLKA_OK && saves && polka_sim_epoch_failed(t)) {
+            at.round = t;
+            return keep_before_epoch(plan, driver, &at, status);
+        }
+        POLKA_CALL(abandoned(status, t + 1, rounds));
         double samples = (double)((t + 1) * per_round);
         if (samples >= at.next_log || t + 1 == rounds) {
             POLKA_CALL(ops->log_step(driver->context, t + 1, samples, summary));
@@ -90,6 +131,7 @@ polka_status polka_sim_loop(const polka_plan *plan, const polka_driver *driver, 
         if (wish == POLKA_CKPT_NONE || !saves) continue;
         at.round = t + 1;
         int signal = wish == POLKA_CKPT_STOP ? polka_ckpt_signal() : 0;
+        if (signal) polka_ckpt_saving();
         double began = polka_now();
         POLKA_CALL(polka_sim_save(plan, driver, &at, signal));
         last_save = polka_now();

@@ -82,6 +82,18 @@ polka_status polka_sim_graph(const polka_plan *plan, size_t agents, polka_graph 
 polka_status polka_sim_epoch_graph(const polka_plan *plan, size_t agents, uint64_t round,
                                    polka_graph **out);
 
+/** 1 when the epoch graph of round `round` failed (polka_sim_epoch_graph): a round that
+ * starts with it changed nothing yet, its checkpoint keeps the rounds before. */
+int polka_sim_epoch_failed(uint64_t round);
+
+/**
+ * Every epoch graph of rounds first+1 .. rounds of a random graph generated and checked now,
+ * when that is cheap (epochs × agents² up to 1e8); the error names the first epoch that
+ * fails. Not collective; pure.
+ */
+polka_status polka_sim_check_epochs(const polka_plan *plan, size_t agents, uint64_t first,
+                                    uint64_t rounds);
+
 /** The round whose epoch graph is in force after `rounds` rounds have been played (a resumed
  * run's graph); 0: the first graph. Pure. */
 uint64_t polka_sim_epoch_drawn(const polka_plan *plan, uint64_t rounds);

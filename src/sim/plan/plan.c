@@ -3,7 +3,6 @@
 
 #include <math.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "sim/exchange/fault_impl.h"
@@ -155,6 +154,9 @@ static polka_status check_targets(const polka_plan *plan) {
 /* Quantity skew and drift apply to any split; drift needs a source that can move. */
 static const char *check_stream(const polka_plan *plan) {
     const polka_data_spec *d = &plan->data;
+    if (d->storage != POLKA_STORAGE_AUTO && d->source != POLKA_SOURCE_FILE)
+        return "data.storage (dense, sparse) applies to LIBSVM files: set data.source = file, or "
+               "leave data.storage = auto";
     if (d->drift > 0 && polka_source_of(d->source)->drift == NULL)
         return "data.drift > 0 needs a source that drifts (multidist, sinc, friedman)";
     return NULL;
@@ -203,33 +205,6 @@ static polka_status plan_net(const polka_config *config, polka_net_spec *net) {
     return POLKA_OK;
 }
 
-/* 1 when paths a and b name one file: the same text, or the same existing file. */
-static int same_file(const char *a, const char *b) {
-    if (a[0] == '\0' || b[0] == '\0') return 0;
-    if (strcmp(a, b) == 0) return 1;
-    struct stat sa, sb;
-    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
-           sa.st_ino == sb.st_ino;
-}
-
-/* A run must not write over its own inputs, nor write two outputs into one file. */
-static const char *check_outputs(const polka_plan *plan) {
-    const polka_data_spec *d = &plan->data;
-    const char *inputs[] = {d->train, d->train_labels, d->test, d->test_labels};
-    if (same_file(plan->run.output, plan->run.csv))
-        return "run.output and run.csv name the same file";
-    if (same_file(plan->run.checkpoint, plan->run.output) ||
-        same_file(plan->run.checkpoint, plan->run.csv))
-        return "run.checkpoint names the run file or the CSV file";
-    for (size_t k = 0; k < POLKA_COUNT(inputs) && d->source == POLKA_SOURCE_FILE; k++) {
-        if (same_file(plan->run.output, inputs[k]))
-            return "run.output names an input data file: the run would overwrite its data";
-        if (same_file(plan->run.csv, inputs[k]))
-            return "run.csv names an input data file: the run would overwrite its data";
-    }
-    return NULL;
-}
-
 static polka_status plan_fault(const polka_config *config) {
     PLAN_CHECK(config->return_at == 0 || config->return_at > config->leave_at
                    ? NULL
@@ -252,7 +227,6 @@ polka_status polka_plan_build(const polka_config *config, polka_plan *plan) {
     POLKA_CALL(learner_params(config, &plan->learner));
     POLKA_CALL(check_data(plan));
     PLAN_CHECK(check_learner(plan));
-    PLAN_CHECK(check_outputs(plan));
     POLKA_CALL(plan_fault(config));
     return plan_net(config, &plan->net);
 }
