@@ -29,14 +29,13 @@ typedef struct {
 struct polka_learner_s {
     polka_learner_params params;
     size_t classes, outputs;
-    double komp_epsilon;   /* KOMP ε at the constant step */
     polka_loss loss;       /* the loss with its current (adapted) ρ and ε */
     uint64_t steps;        /* updates taken */
     double *offset;        /* C: b (zeros unless params.offset) */
     double *output_offset; /* C: the suffix average's b */
     polka_model *model;
-    polka_komp *komp;
-    polka_maintenance *bounded; /* bsgd-*, nbsgd-* */
+    const polka_control_ops *control; /* the entry of params.control */
+    void *part; /* what the control keeps beside the model (KOMP's inverse, a budget's ids) */
     polka_komp_stats last;
     learner_cache *cache;
     double *scratch; /* 3 × n×C + n×p: weight rows, f values, gradients, kept points */

@@ -23,7 +23,7 @@ static void free_slots(polka_agent *agent) {
 
 static polka_status alloc_slots(polka_agent *agent) {
     size_t b = agent->batch, c = agent->outputs, d = agent->degree, slots = d ? d : 1;
-    size_t late = agent->faults ? agent->faults->delay : 0;
+    size_t late = agent->faults ? agent->faults->spec.delay : 0;
     agent->received = malloc(slots * b * agent->payload * sizeof *agent->received);
     agent->nbr_eval = calloc(slots * b * c, sizeof *agent->nbr_eval);
     agent->nbr_values = malloc(slots * b * c * sizeof *agent->nbr_values);
@@ -63,8 +63,8 @@ static polka_status init_buffers(polka_agent *agent) {
     POLKA_CHECK(agent->y && agent->f_own && agent->shared_g && agent->sent, POLKA_ERR_MEM,
                 "out of memory for agent %zu's buffers", agent->id);
     POLKA_CALL(alloc_slots(agent));
-    return agent->faults && agent->faults->delay > 0
-               ? polka_agent_stale_create(agent, agent->faults->delay)
+    return agent->faults && agent->faults->spec.delay > 0
+               ? polka_agent_stale_create(agent, agent->faults->spec.delay)
                : POLKA_OK;
 }
 
@@ -122,8 +122,8 @@ void polka_agent_links(polka_agent *agent, uint64_t t) {
     agent->round = t;
     double point_bytes = (double)(agent->batch * agent->payload * sizeof(double)),
            value_bytes = (double)(agent->batch * agent->outputs * sizeof(double));
-    agent->online = faults == NULL || polka_faults_online(faults, t, agent->id);
-    agent->counters.rounds_offline += !agent->online;
+    agent->this_round = polka_fault_agent_state(faults, t, agent->id);
+    agent->counters.rounds_offline += !agent->this_round.online;
     agent->points_in = 0;
     for (size_t k = 0; k < agent->degree; k++) {
         size_t j = agent->neighbors[k];
@@ -144,18 +144,18 @@ void polka_agent_links(polka_agent *agent, uint64_t t) {
 }
 
 polka_status polka_agent_prepare(polka_agent *agent, const polka_stream *stream) {
-    if (!agent->online) return POLKA_OK;
+    if (!agent->this_round.online) return POLKA_OK;
     double start = polka_now();
     uint64_t round = agent->round;
     size_t b = agent->batch, p = agent->dim, c = agent->outputs;
     POLKA_CALL(polka_stream_agent_batch(stream, agent->id, round, agent->cand_x, agent->y));
-    agent->learns = polka_stream_agent_learns(stream, agent->id, round);
+    int learns = agent->this_round.learns;
     POLKA_CALL(polka_learner_predict(agent->learner, agent->cand_x, b, agent->f_own));
     for (size_t r = 0; r < b; r++) {
         double *row = agent->sent + r * agent->payload;
         memcpy(row, agent->cand_x + r * p, p * sizeof *row);
         if (agent->symmetric) memcpy(row + p, agent->f_own + r * c, c * sizeof *row);
-        if (agent->shares_samples) row[agent->payload - 1] = agent->learns ? agent->y[r] : NAN;
+        if (agent->shares_samples) row[agent->payload - 1] = learns ? agent->y[r] : NAN;
     }
     if (agent->stale) polka_agent_stale_remember(agent);
     agent->counters.time_compute += polka_now() - start;
@@ -176,7 +176,7 @@ static void spread_evaluations(polka_agent *agent) {
 }
 
 polka_status polka_agent_eval_received(polka_agent *agent) {
-    if (!agent->online || agent->points_in == 0) return POLKA_OK;
+    if (!agent->this_round.online || agent->points_in == 0) return POLKA_OK;
     double start = polka_now();
     size_t b = agent->batch, p = agent->dim, n = 0;
     double *points = agent->cand_x + b * p; /* the heard neighbours' points, contiguous */
@@ -264,7 +264,7 @@ static void mark_values(polka_agent *agent) {
 /* fault.renormalise: the factors for the values' and the points' terms (1 when it is off). */
 static void penalty_scales(const polka_agent *agent, double *values, double *points) {
     *values = *points = 1.0;
-    if (!agent->faults || !agent->faults->renormalise) return;
+    if (!agent->faults || !agent->faults->spec.renormalise) return;
     *values = to_row_sum(agent, agent->stale ? polka_agent_stale_weight(agent)
                                              : weight_of(agent, agent->fresh));
     *points = to_row_sum(agent, weight_of(agent, agent->in_point));
@@ -272,7 +272,7 @@ static void penalty_scales(const polka_agent *agent, double *values, double *poi
 
 polka_status polka_agent_update(polka_agent *agent) {
     mark_values(agent); /* even offline: values in flight keep arriving */
-    if (!agent->online || !agent->learns) return POLKA_OK; /* no batch this round, no step */
+    if (!agent->this_round.learns) return POLKA_OK; /* offline, or no batch: no step */
     double start = polka_now();
     size_t b = agent->batch;
     double *g = agent->cand_g;

@@ -24,14 +24,13 @@ typedef struct {
     size_t payload; /* doubles per point sent: the point, (symmetric) f_i at it, (samples) y */
     int symmetric;
     int shares_samples; /* net.share = samples: the neighbours' samples enter the loss */
-    int learns;         /* quantity skew: 0 when the agent has no batch to learn from this round */
     double c;
     const size_t *neighbors;
     const double *weights;
-    const polka_graph *graph;   /* the current one (net.resample_every: it changes) */
-    const polka_faults *faults; /* the run's */
-    uint64_t round;             /* the round being played */
-    int online;                 /* takes part in this round */
+    const polka_graph *graph;     /* the current one (net.resample_every: it changes) */
+    const polka_faults *faults;   /* the run's */
+    uint64_t round;               /* the round being played */
+    polka_agent_round this_round; /* what the agent does in it (polka_fault_agent_state) */
     /* this round's messages per neighbour slot k (fault.c): */
     unsigned char *in_point;  /* neighbour k's points reached me (in agent->received) */
     unsigned char *out_point; /* my points reach neighbour k */

@@ -90,7 +90,7 @@ void polka_ckpt_path(const polka_plan *plan, char *out, size_t size) {
 
 polka_status polka_ckpt_check_path(const polka_plan *plan) {
     const polka_run_spec *run = &plan->run;
-    if (plan->learner.fit != POLKA_FIT_ONLINE) return POLKA_OK; /* a batch fit never saves */
+    if (polka_control_is_batch(plan->learner.params.control)) return POLKA_OK; /* never saves */
     if (run->checkpoint[0] == '\0' && run->checkpoint_every == 0 && run->checkpoint_seconds <= 0)
         return POLKA_OK;
     char path[POLKA_PATH_LEN], dir[POLKA_PATH_LEN];

@@ -109,7 +109,7 @@ static polka_status central_setup(central_run *run, const polka_plan *plan, size
 
 polka_status polka_sim_run_centralized(const polka_plan *plan, size_t agents,
                                        const polka_sim_hooks *hooks, polka_sim_summary *summary) {
-    if (plan->learner.fit != POLKA_FIT_ONLINE)
+    if (polka_control_is_batch(plan->learner.params.control))
         return polka_sim_run_batch(plan, agents, hooks, summary);
     *summary = (polka_sim_summary){.agents = 1};
     POLKA_CHECK(agents >= 1, POLKA_ERR_ARG, "a centralized run needs agents >= 1");

@@ -231,7 +231,7 @@ static polka_status mpi_setup(mpi_run *run, const polka_sim_hooks *hooks) {
     run->facts = polka_stream_facts(run->stream);
     run->local = calloc(count ? count : 1, sizeof *run->local);
     POLKA_CHECK(run->local, POLKA_ERR_MEM, "out of memory for %zu agents", count);
-    POLKA_CALL(polka_faults_create(plan, run->agents, &run->faults));
+    POLKA_CALL(polka_faults_create(plan, run->agents, run->stream, &run->faults));
     size_t outputs = polka_loss_outputs(plan->learner.params.loss.kind, run->facts->classes);
     POLKA_CALL(polka_agents_stale_fit(plan, run->graph, run->ids, count, run->facts->dim, outputs));
     for (size_t a = 0; a < count; a++)

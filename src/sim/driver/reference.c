@@ -131,7 +131,7 @@ static polka_status reference_setup(reference_run *run, const polka_sim_hooks *h
     run->agents = calloc(run->n, sizeof *run->agents);
     run->metrics = calloc(run->n, sizeof *run->metrics);
     POLKA_CHECK(run->agents && run->metrics, POLKA_ERR_MEM, "out of memory for %zu agents", run->n);
-    POLKA_CALL(polka_faults_create(plan, run->n, &run->faults));
+    POLKA_CALL(polka_faults_create(plan, run->n, run->stream, &run->faults));
     size_t outputs = polka_loss_outputs(plan->learner.params.loss.kind, facts->classes);
     POLKA_CALL(polka_agents_stale_fit(plan, run->graph, NULL, run->n, facts->dim, outputs));
     for (size_t a = 0; a < run->n; a++)

@@ -96,23 +96,12 @@ static polka_status plan_data(const polka_config *config, polka_data_spec *data)
     return polka_memory_parse(config->memory, &data->memory);
 }
 
-/* learner.control: a model-order control of the online learner, or a batch learner. */
-static polka_status parse_fit(const char *name, polka_learner_spec *learner) {
-    learner->fit = strcmp(name, "slkl") == 0  ? POLKA_FIT_SLKL
-                   : strcmp(name, "krr") == 0 ? POLKA_FIT_KRR
-                                              : POLKA_FIT_ONLINE;
-    if (learner->fit != POLKA_FIT_ONLINE) return POLKA_OK;
-    if (polka_control_kind_parse(name, &learner->params.control) == POLKA_OK) return POLKA_OK;
-    return polka_error_set(POLKA_ERR_ARG, "%s, or a batch regression learner (slkl, krr)",
-                           polka_error_message());
-}
-
 /* The learner's kinds; its numbers came with the keys (copy_keys). */
 static polka_status learner_params(const polka_config *config, polka_learner_spec *learner) {
     polka_learner_params *p = &learner->params;
     POLKA_CALL(polka_kernel_kind_parse(config->kernel, &p->kernel.kind));
     POLKA_CALL(polka_loss_kind_parse(config->loss, &p->loss.kind));
-    POLKA_CALL(parse_fit(config->control, learner));
+    POLKA_CALL(polka_control_kind_parse(config->control, &p->control)); /* the control table */
     POLKA_CALL(polka_schedule_kind_parse(config->schedule, &p->schedule));
     p->seed = config->seed;
     return POLKA_OK;
@@ -124,21 +113,13 @@ static const char *check_batch_learner(const polka_plan *plan) {
     if (plan->run.mode != POLKA_MODE_CENTRALIZED)
         return "learner.control = slkl/krr learn from the whole training set: use run.mode = "
                "centralized (--centralized)";
-    if (l->params.loss.kind != POLKA_LOSS_SQUARE)
-        return "learner.control = slkl/krr fit the square loss: set learner.loss = square";
-    if (!(l->params.lambda > 0)) return "learner.lambda must be > 0 for slkl/krr";
-    if (l->fit == POLKA_FIT_SLKL) {
-        if (!(l->params.nu > 0))
-            return "learner.control = slkl needs learner.nu > 0 (the l1 penalty on the kernel "
-                   "weights; paper 002: 0.01)";
-        if (!(l->tol >= 0 && l->tol < 1)) return "learner.tol must be in [0, 1)";
-    }
-    return polka_kernel_check(&l->params.kernel);
+    polka_batch_settings settings = {l->candidates, l->max_iter, l->tol};
+    return polka_batch_check(&l->params, &settings);
 }
 
 static const char *check_learner(const polka_plan *plan) {
     const polka_learner_spec *l = &plan->learner;
-    if (l->fit != POLKA_FIT_ONLINE) return check_batch_learner(plan);
+    if (polka_control_is_batch(l->params.control)) return check_batch_learner(plan);
     polka_learner_params params = l->params;
     params.horizon = 1; /* the run sets the horizon from its rounds */
     return polka_learner_check(&params);
