@@ -17,7 +17,7 @@
  * (STOP_LAST_RESORT): only a call that polls nothing (a LAPACK factorisation, a blocking
  * read, a collective of a library) takes that long; the waits on other ranks give up
  * earlier (polka_net_wait), and writing the checkpoint disarms it. */
-#define STOP_LAST_RESORT 30
+#define STOP_LAST_RESORT 45
 #define TEXT(x)          #x
 #define NUMBER_TEXT(x)   TEXT(x)
 
