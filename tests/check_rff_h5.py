@@ -2,7 +2,9 @@
     check_rff_h5.py DIR POLKA
 h5py reads the layout (h5log.h) and the known θ; the Python package's RandomFeatureModel
 and `polka predict` give agent 3's values the C code computed (DIR/values.txt); `polka report`
-reads the file. Exits 1 with a message on the first difference."""
+reads the file; damaged copies are refused by name by both readers. Exits 1 with a message
+on the first difference."""
+import shutil
 import subprocess
 import sys
 
@@ -88,12 +90,62 @@ def check_commands(polka_bin, directory, values):
         fail(f"polka report: {done.returncode} {done.stdout} {done.stderr}")
 
 
+def set_nan(models):
+    models["theta"][3, 5, 0] = np.nan
+
+
+def wrong_shape(models):
+    del models["omega"]
+    models["omega"] = np.zeros((FEATURES, DIM + 1))
+
+
+def unknown_kind(models):
+    models.attrs["kind"] = "sparse-features"
+
+
+def zero_sigma(models):
+    models.attrs["sigma"] = 0.0
+
+
+def no_phase(models):
+    del models["phase"]
+
+
+# damage → what polka predict's message and the package's RunFileError say
+DAMAGES = [(set_nan, "theta[3, 5, 0] = nan is not finite", "not finite"),
+           (wrong_shape, "/models/omega does not have the shape", "do not fit"),
+           (unknown_kind, "/models is of kind 'sparse-features'", "of kind 'sparse-features'"),
+           (zero_sigma, "learner.sigma must be > 0", "sigma 0.0 is not > 0"),
+           (no_phase, "has no model dataset 'phase'", "damaged")]
+
+
+def check_damaged(polka_bin, directory):
+    import polka
+    for damage, c_message, py_message in DAMAGES:
+        path = f"{directory}/damaged_{damage.__name__}.h5"
+        shutil.copyfile(f"{directory}/rff.h5", path)
+        with h5py.File(path, "r+") as f:
+            damage(f["models"])
+        done = subprocess.run([polka_bin, "predict", "--model", f"{path}:{SHOWN}", "--data",
+                               f"{directory}/points.svm"], capture_output=True, text=True)
+        lines = done.stderr.splitlines()
+        if done.returncode != 1 or len(lines) != 1 or path not in lines[0] or c_message not in lines[0]:
+            fail(f"polka predict on {damage.__name__}: {done.returncode} {done.stderr!r}")
+        try:
+            polka.open(path).model(SHOWN)
+            fail(f"the package read {damage.__name__}")
+        except polka.RunFileError as error:
+            if path not in str(error) or py_message not in str(error):
+                fail(f"the package on {damage.__name__}: {error}")
+
+
 def main():
     directory, polka_bin = sys.argv[1], sys.argv[2]
     check_layout(f"{directory}/rff.h5")
     points, values = read_points(directory)
     check_package(f"{directory}/rff.h5", points, values)
     check_commands(polka_bin, directory, values)
+    check_damaged(polka_bin, directory)
     print("PASS")
 
 
