@@ -11,23 +11,31 @@
  * the terms are the bordering ([−a; 1]/s) and removal (−G_{:,j} G_{j,:}/G_jj) updates made
  * since G_base was last written. Active model point i sits at extended index pos[i] (strictly
  * increasing in i); removed points keep their index until the next flush.
+ *
+ * Memory follows the model: G_base is stored base × base (leading dimension base) and is
+ * re-sized at every flush and rebuild; the terms hold `room` ≥ n entries each and are freed
+ * when flushed. BLAS and LAPACK give the same bits whatever the leading dimension, so this
+ * is the arithmetic of the doubled-capacity arrays it replaced (experiments/agent_memory.sh).
+ * Both triangles of G_base are kept: a flush's rank-T product rounds G_ij and G_ji apart,
+ * and a removal reads a whole row.
  */
 struct polka_komp_s {
     double jitter;
     size_t pending_max;  /* terms kept before G_base is rewritten */
     size_t known;        /* the model's first `known` points are described */
     size_t base, n;      /* rows of G_base; size of the extended index space */
-    size_t ld;           /* allocated rows of g, length of diag, pos, gone and of each term */
-    double *g;           /* G_base, full symmetric, ld × ld */
+    size_t span;         /* the capacity the extended space had when it was allocated doubling
+                            from 32 to cover every n so far: it sets the pending limit and is
+                            saved, so it still grows that way, though no array has that size */
+    size_t room;         /* entries allocated in diag, pos, gone and in each term (≥ n) */
+    double *g;           /* G_base, full, base × base */
     double *diag;        /* diagonal of G in the extended space */
     size_t *pos;         /* extended index of model point i, i < known */
     unsigned char *gone; /* model point i removed, its row not yet dropped from the model */
-    double *terms;       /* nterms × ld: u_t, zero beyond the n of its creation */
-    size_t tcap;         /* doubles allocated in terms */
+    double *terms;       /* nterms × room: u_t, zero beyond the n of its creation */
     double *sigma;       /* nterms coefficients */
-    size_t sigma_cap, nterms;
-    double *work; /* scratch for border, remove and flush */
-    size_t work_cap;
+    size_t slots;        /* terms allocated in terms and sigma */
+    size_t nterms;
     size_t updates; /* updates since the last factorisation */
     /* kernel rows offered for the next bordering (polka_komp_offer_rows) */
     const double *offer_x, *offer_k;
@@ -36,7 +44,22 @@ struct polka_komp_s {
 
 double polka_komp_clock(void);
 polka_status polka_komp_grow(double **buf, size_t *cap, size_t count);
+/** Room for an extended index space of n entries (diag, pos, gone, the terms), and span. */
 polka_status polka_komp_reserve(polka_komp *komp, size_t n);
+
+/** Terms kept before G_base is rewritten: pending_max, at most span / 8 (at least 8). */
+size_t polka_komp_pending_limit(const polka_komp *komp);
+
+/** After a flush or rebuild (no term pending): frees the terms' arrays and gives back room
+ * kept for a larger space. */
+void polka_komp_settled(polka_komp *komp);
+
+/** Room for one more term of `room` entries (and its coefficient). */
+polka_status polka_komp_reserve_term(polka_komp *komp);
+
+/** The arrays of a checkpoint's state: G_base base × base, room for n entries and nterms
+ * terms; span as saved (a doubling of 32, at least n). The contents are the caller's. */
+polka_status polka_komp_shape(polka_komp *komp, size_t base, size_t n, size_t span, size_t nterms);
 
 /** Borders in the points appended since the last call (one pass over G_base for all). */
 polka_status polka_komp_border(polka_komp *komp, polka_model *model, polka_komp_stats *stats);
@@ -47,8 +70,8 @@ polka_status polka_komp_remove(polka_komp *komp, polka_model *model, size_t j);
 /** Drops the removed points' rows from the model and from pos. */
 void polka_komp_drop_gone(polka_komp *komp, polka_model *model);
 
-/** G_base ← G on the active points (after polka_komp_drop_gone): one gather, one rank-T
- * update. */
-void polka_komp_flush(polka_komp *komp, polka_komp_stats *stats);
+/** G_base ← G on the active points (after polka_komp_drop_gone): one gather into an array
+ * sized to them, one rank-T update. */
+polka_status polka_komp_flush(polka_komp *komp, polka_komp_stats *stats);
 
 #endif

@@ -62,26 +62,17 @@ static polka_status restore_model(polka_model *model, const polka_state *s) {
     return POLKA_OK;
 }
 
-/* G_base (base × base of its ld × ld array), the diagonal, positions, removal marks and the
- * pending terms (the first n entries of each; the rest are zero). */
+/* G_base (base × base), the diagonal, positions, removal marks and the pending terms (the
+ * first n entries of each; the rest are zero). */
 static polka_status save_komp(const polka_komp *k, polka_state *s) {
-    size_t sizes[7] = {k->known, k->base, k->n, k->ld, k->nterms, k->updates, k->pending_max};
+    size_t sizes[7] = {k->known, k->base, k->n, k->span, k->nterms, k->updates, k->pending_max};
     POLKA_CALL(put_sizes(s, "komp.sizes", sizes, 7));
     POLKA_CALL(polka_state_put_f64(s, "komp.jitter", k->jitter));
-    double *g = malloc((k->base * k->base + 1) * sizeof *g);
+    POLKA_CALL(put_f64s(s, "komp.g_base", k->g, k->base * k->base));
     double *terms = malloc((k->nterms * k->n + 1) * sizeof *terms);
-    if (g == NULL || terms == NULL) free(g), free(terms);
-    POLKA_CHECK(g && terms, POLKA_ERR_MEM, "out of memory for a checkpoint of KOMP");
-    for (size_t r = 0; r < k->base; r++)
-        memcpy(g + r * k->base, k->g + r * k->ld, k->base * sizeof *g);
+    POLKA_CHECK(terms != NULL, POLKA_ERR_MEM, "out of memory for a checkpoint of KOMP");
     for (size_t t = 0; t < k->nterms; t++)
-        memcpy(terms + t * k->n, k->terms + t * k->ld, k->n * sizeof *terms);
-    polka_status status =
-        polka_state_put_owned(s, "komp.g_base", POLKA_STATE_F64, g, k->base * k->base);
-    if (status != POLKA_OK) {
-        free(terms);
-        return status;
-    }
+        memcpy(terms + t * k->n, k->terms + t * k->room, k->n * sizeof *terms);
     POLKA_CALL(polka_state_put_owned(s, "komp.terms", POLKA_STATE_F64, terms, k->nterms * k->n));
     POLKA_CALL(put_f64s(s, "komp.diag", k->diag, k->n));
     POLKA_CALL(put_f64s(s, "komp.sigma", k->sigma, k->nterms));
@@ -90,16 +81,14 @@ static polka_status save_komp(const polka_komp *k, polka_state *s) {
 }
 
 static polka_status restore_komp_arrays(polka_komp *k, const polka_state *s) {
-    size_t base = k->base, n = k->n, ld = k->ld;
-    double *packed = malloc((base * base + k->nterms * n + 1) * sizeof *packed);
+    size_t n = k->n, room = k->room;
+    POLKA_CALL(get_f64s(s, "komp.g_base", k->g, k->base * k->base));
+    double *packed = malloc((k->nterms * n + 1) * sizeof *packed);
     POLKA_CHECK_ALLOC(packed);
-    polka_status status = get_f64s(s, "komp.g_base", packed, base * base);
-    for (size_t r = 0; r < base && status == POLKA_OK; r++)
-        memcpy(k->g + r * ld, packed + r * base, base * sizeof *packed);
-    if (status == POLKA_OK) status = get_f64s(s, "komp.terms", packed, k->nterms * n);
+    polka_status status = get_f64s(s, "komp.terms", packed, k->nterms * n);
     for (size_t t = 0; t < k->nterms && status == POLKA_OK; t++) {
-        memcpy(k->terms + t * ld, packed + t * n, n * sizeof *packed);
-        memset(k->terms + t * ld + n, 0, (ld - n) * sizeof *packed);
+        memcpy(k->terms + t * room, packed + t * n, n * sizeof *packed);
+        memset(k->terms + t * room + n, 0, (room - n) * sizeof *packed);
     }
     free(packed);
     POLKA_CALL(status);
@@ -109,17 +98,21 @@ static polka_status restore_komp_arrays(polka_komp *k, const polka_state *s) {
     return polka_state_get(s, "komp.gone", POLKA_STATE_U8, k->gone, k->known);
 }
 
+/* 0 or 32·2^j: the spans polka_komp_reserve gives */
+static int is_span(size_t span) {
+    size_t doubling = 32;
+    while (doubling < span) doubling *= 2;
+    return span == 0 || span == doubling;
+}
+
 static polka_status restore_komp(polka_komp *k, const polka_state *s, size_t order) {
     size_t z[7];
     POLKA_CALL(get_sizes(s, "komp.sizes", z, 7));
     POLKA_CHECK(z[0] <= order && z[1] <= z[2] && z[2] <= z[3] && z[0] <= z[2] && z[3] < (1u << 26),
                 POLKA_ERR_FORMAT, "the checkpoint's KOMP sizes are inconsistent");
-    polka_komp_reset(k);
-    /* the same leading dimension: the same arithmetic (reserve doubles from 32, as it did) */
-    if (z[3] > 0) POLKA_CALL(polka_komp_reserve(k, z[3]));
-    POLKA_CHECK(k->ld == z[3], POLKA_ERR_FORMAT, "the checkpoint's KOMP inverse is damaged");
-    POLKA_CALL(polka_komp_grow(&k->terms, &k->tcap, z[4] * k->ld + 1));
-    POLKA_CALL(polka_komp_grow(&k->sigma, &k->sigma_cap, z[4] + 1));
+    /* the same span: the same pending limit, the same arithmetic */
+    POLKA_CHECK(is_span(z[3]), POLKA_ERR_FORMAT, "the checkpoint's KOMP inverse is damaged");
+    POLKA_CALL(polka_komp_shape(k, z[1], z[2], z[3], z[4]));
     k->known = z[0], k->base = z[1], k->n = z[2], k->nterms = z[4];
     k->updates = z[5], k->pending_max = z[6];
     POLKA_CALL(polka_state_get_f64(s, "komp.jitter", &k->jitter));
