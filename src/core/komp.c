@@ -261,6 +261,14 @@ void polka_komp_offer_rows(polka_komp *komp, const double *x, const double *k, s
     komp->offer_k = k;
     komp->offer_count = count;
     komp->offer_m = m;
+    komp->offer_fetch = NULL;
+}
+
+void polka_komp_offer_fetch(polka_komp *komp, const double *x, size_t count, size_t m,
+                            polka_komp_fetch fetch, void *context) {
+    polka_komp_offer_rows(komp, x, NULL, count, m);
+    komp->offer_fetch = fetch;
+    komp->offer_context = context;
 }
 
 polka_status polka_komp_compress(polka_komp *komp, polka_model *model, double eps,

@@ -19,6 +19,9 @@
  * Both triangles of G_base are kept: a flush's rank-T product rounds G_ij and G_ji apart,
  * and a removal reads a whole row.
  */
+/* Copies offered row j (its kernel values against the first m points) into out. */
+typedef polka_status (*polka_komp_fetch)(void *context, size_t j, double *out);
+
 struct polka_komp_s {
     double jitter;
     size_t pending_max;  /* terms kept before G_base is rewritten */
@@ -37,12 +40,19 @@ struct polka_komp_s {
     size_t slots;        /* terms allocated in terms and sigma */
     size_t nterms;
     size_t updates; /* updates since the last factorisation */
-    /* kernel rows offered for the next bordering (polka_komp_offer_rows) */
+    /* kernel rows offered for the next bordering (polka_komp_offer_rows, _offer_fetch) */
     const double *offer_x, *offer_k;
     size_t offer_count, offer_m;
+    polka_komp_fetch offer_fetch; /* NULL: the rows are offer_k */
+    void *offer_context;
 };
 
 double polka_komp_clock(void);
+
+/** polka_komp_offer_rows with each row the bordering takes fetched by fetch(context, j, ·)
+ * (the learner keeps some rows and recomputes the others). */
+void polka_komp_offer_fetch(polka_komp *komp, const double *x, size_t count, size_t m,
+                            polka_komp_fetch fetch, void *context);
 polka_status polka_komp_grow(double **buf, size_t *cap, size_t count);
 /** Room for an extended index space of n entries (diag, pos, gone, the terms), and span. */
 polka_status polka_komp_reserve(polka_komp *komp, size_t n);

@@ -115,7 +115,8 @@ static polka_status border_one(polka_komp *komp, polka_model *model, size_t row,
 static polka_status border_scratch(polka_komp *komp, size_t k, size_t q, size_t n, double **bt,
                                    double **bhat, double **y, double **p, double **knn) {
     size_t t = komp->nterms;
-    POLKA_CALL(polka_scratch_get(POLKA_SCRATCH_KOMP, k * (q + 2 * n + t + k) + 1, bt));
+    *bt = polka_scratch(POLKA_SCRATCH_KOMP, (k * (q + 2 * n + t + k) + 1) * sizeof **bt);
+    if (*bt == NULL) return POLKA_ERR_MEM;
     *bhat = *bt + k * q;
     *y = *bhat + k * n;
     *p = *y + k * n;
@@ -129,21 +130,26 @@ static polka_status border_scratch(polka_komp *komp, size_t k, size_t q, size_t 
  * in the order they were predicted, the new points are a subsequence of it (those with a
  * non-zero gradient), so the search usually moves one step.
  */
-static int offered_rows(const polka_komp *komp, const polka_model *model, size_t q, size_t k,
-                        double *bt) {
+static polka_status offered_rows(const polka_komp *komp, const polka_model *model, size_t q,
+                                 size_t k, double *bt, int *covered) {
     size_t count = komp->offer_count, p = model->p, j = 0;
-    if (count == 0 || komp->offer_m != q) return 0;
+    *covered = 0;
+    if (count == 0 || komp->offer_m != q) return POLKA_OK;
     const double *xnew = model->dict + q * p;
     for (size_t i = 0; i < k; i++) {
         size_t tries = 0;
         while (memcmp(komp->offer_x + j * p, xnew + i * p, p * sizeof *xnew) != 0) {
-            if (++tries == count) return 0;
+            if (++tries == count) return POLKA_OK;
             j = (j + 1) % count;
         }
-        if (q > 0) memcpy(bt + i * q, komp->offer_k + j * q, q * sizeof *bt);
+        if (q > 0 && komp->offer_fetch)
+            POLKA_CALL(komp->offer_fetch(komp->offer_context, j, bt + i * q));
+        else if (q > 0)
+            memcpy(bt + i * q, komp->offer_k + j * q, q * sizeof *bt);
         j = (j + 1) % count;
     }
-    return 1;
+    *covered = 1;
+    return POLKA_OK;
 }
 
 polka_status polka_komp_border(polka_komp *komp, polka_model *model, polka_komp_stats *stats) {
@@ -155,7 +161,9 @@ polka_status polka_komp_border(polka_komp *komp, polka_model *model, polka_komp_
     double *bt, *bhat, *y, *pt, *knn;
     POLKA_CALL(border_scratch(komp, k, q, n, &bt, &bhat, &y, &pt, &knn));
     const double *xnew = model->dict + q * p;
-    if (!offered_rows(komp, model, q, k, bt))
+    int covered = 0;
+    POLKA_CALL(offered_rows(komp, model, q, k, bt, &covered));
+    if (!covered)
         POLKA_CALL(
             polka_kernel_block(&model->kernel, xnew, k, model->dict, model->sqnorm, q, p, bt));
     POLKA_CALL(polka_kernel_block(&model->kernel, xnew, k, xnew, model->sqnorm + q, k, p, knn));
@@ -230,8 +238,9 @@ static void gather_base(const polka_komp *komp, size_t r, double *g) {
 /* G_base += Uᵀ diag(σ) U over the first r entries of the t terms. */
 static void add_terms(polka_komp *komp, size_t r, double *g) {
     size_t t = komp->nterms, room = komp->room;
-    double *scaled = NULL;
-    if (t > 0 && r > 0 && polka_scratch_get(POLKA_SCRATCH_KOMP, t * r, &scaled) == POLKA_OK) {
+    double *scaled =
+        t > 0 && r > 0 ? polka_scratch(POLKA_SCRATCH_KOMP, t * r * sizeof *scaled) : NULL;
+    if (scaled != NULL) {
         for (size_t s = 0; s < t; s++)
             for (size_t i = 0; i < r; i++)
                 scaled[s * r + i] = komp->sigma[s] * komp->terms[s * room + i];

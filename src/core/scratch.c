@@ -6,21 +6,23 @@
 
 #include <stdlib.h>
 
-static _Thread_local double *buffers[POLKA_SCRATCH_KINDS];
+static _Thread_local void *buffers[POLKA_SCRATCH_KINDS];
 static _Thread_local size_t sizes[POLKA_SCRATCH_KINDS];
 static _Thread_local size_t users;
 
-polka_status polka_scratch_get(polka_scratch_kind kind, size_t count, double **out) {
-    if (count > sizes[kind]) {
-        size_t size = sizes[kind] ? sizes[kind] : 256;
-        while (size < count) size *= 2;
-        double *next = realloc(buffers[kind], size * sizeof *next);
-        POLKA_CHECK(next != NULL, POLKA_ERR_MEM, "out of memory for %zu doubles of scratch", size);
+void *polka_scratch(polka_scratch_kind kind, size_t bytes) {
+    if (bytes > sizes[kind] || buffers[kind] == NULL) {
+        size_t size = sizes[kind] ? sizes[kind] : 2048;
+        while (size < bytes) size *= 2;
+        void *next = realloc(buffers[kind], size);
+        if (next == NULL) {
+            polka_error_set(POLKA_ERR_MEM, "out of memory for %zu bytes of scratch", size);
+            return NULL;
+        }
         buffers[kind] = next;
         sizes[kind] = size;
     }
-    *out = buffers[kind];
-    return POLKA_OK;
+    return buffers[kind];
 }
 
 void polka_scratch_hold(void) {

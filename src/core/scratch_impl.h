@@ -10,7 +10,9 @@
 typedef enum {
     POLKA_SCRATCH_KOMP,        /* KOMP's bordering and flush (komp_lazy.c) */
     POLKA_SCRATCH_LEARNER,     /* an update's gradient rows and kept points (learner.c) */
-    POLKA_SCRATCH_MAINTENANCE, /* the budget maintenance's projection (maintenance.c) */
+    POLKA_SCRATCH_ROWS,        /* kernel rows recomputed for KOMP (learner.c) */
+    POLKA_SCRATCH_MAINTENANCE, /* the budget maintenance's projection and merge */
+    POLKA_SCRATCH_INDICES,     /* ... and its projection set (maintenance.c) */
     POLKA_SCRATCH_KINDS
 } polka_scratch_kind;
 
@@ -18,10 +20,10 @@ typedef enum {
  * Scratch that holds nothing from one call to the next, shared by every learner and KOMP of
  * the calling thread instead of one per agent: a rank's agents run one after another, so
  * 16 384 agents need one buffer, not 16 384. No result and no checkpoint depends on it.
- * The buffer of `kind` grows to at least `count` doubles (never shrinks while it has users);
- * *out is valid until the next call for the same kind.
+ * Returns the buffer of `kind`, grown to at least `bytes` (it never shrinks while it has
+ * users), valid until the next call for the same kind; NULL when out of memory (error set).
  */
-polka_status polka_scratch_get(polka_scratch_kind kind, size_t count, double **out);
+void *polka_scratch(polka_scratch_kind kind, size_t bytes);
 
 /** A learner or KOMP starts using the thread's scratch. */
 void polka_scratch_hold(void);

@@ -186,7 +186,11 @@ polka_status polka_agent_eval_received(polka_agent *agent) {
             memcpy(points + n * p, agent->received + (k * b + r) * agent->payload,
                    p * sizeof *points);
     }
-    polka_status status = polka_learner_predict(agent->learner, points, n, agent->nbr_eval);
+    /* the update learns from these points only with the symmetric penalty or shared samples */
+    polka_status status =
+        agent->symmetric || agent->shares_samples
+            ? polka_learner_predict(agent->learner, points, n, agent->nbr_eval)
+            : polka_learner_predict_transient(agent->learner, points, n, agent->nbr_eval);
     if (agent->points_in < agent->degree) spread_evaluations(agent);
     agent->time_compute += polka_now() - start;
     return status;
