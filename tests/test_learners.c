@@ -638,6 +638,17 @@ static void test_linear_schedule(void **state) {
     assert_int_equal(kind, POLKA_SCHEDULE_LINEAR);
 }
 
+/* Asserts that two learners' models (p inputs, c outputs) are bit for bit the same; their
+ * order. */
+static size_t same_models(const polka_learner *a, const polka_learner *b, size_t p, size_t c) {
+    const polka_model *ma = polka_learner_model(a), *mb = polka_learner_model(b);
+    size_t m = polka_model_order(ma);
+    assert_int_equal(polka_model_order(mb), m);
+    assert_memory_equal(polka_model_dictionary(ma), polka_model_dictionary(mb), m * p * 8);
+    assert_memory_equal(polka_model_weights(ma), polka_model_weights(mb), m * c * 8);
+    return m;
+}
+
 /* One step of a learner that predicts through itself (a) and one that never does (b). */
 static void predicted_step(polka_learner *a, polka_learner *b, const double *x, size_t rows,
                            uint64_t t) {
@@ -679,12 +690,8 @@ static void test_komp_reuses_predicted_rows_exactly(void **state) {
         random_rows(x, unused, rows, C, 2000 + t);
         predicted_step(a, b, x, rows, t);
     }
-    const polka_model *ma = polka_learner_model(a), *mb = polka_learner_model(b);
-    size_t m = polka_model_order(ma);
-    assert_true(m > 20 && m < STEPS); /* KOMP removed points and kept many */
-    assert_int_equal(polka_model_order(mb), m);
-    assert_memory_equal(polka_model_dictionary(ma), polka_model_dictionary(mb), m * 2 * 8);
-    assert_memory_equal(polka_model_weights(ma), polka_model_weights(mb), m * C * 8);
+    /* KOMP removed points and kept many */
+    assert_true(same_models(a, b, 2, C) > 20 && polka_model_order(polka_learner_model(a)) < STEPS);
     polka_learner_free(&a);
     polka_learner_free(&b);
 }
@@ -717,12 +724,7 @@ static void test_transient_rows_are_recomputed_exactly(void **state) {
         CHECK_OK(polka_learner_update_batch(kept, x, ROWS, g, 1.0));
         CHECK_OK(polka_learner_update_batch(transient, x, ROWS, g, 1.0));
     }
-    const polka_model *ma = polka_learner_model(kept), *mb = polka_learner_model(transient);
-    size_t m = polka_model_order(ma);
-    assert_true(m > 20);
-    assert_int_equal(polka_model_order(mb), m);
-    assert_memory_equal(polka_model_dictionary(ma), polka_model_dictionary(mb), m * 2 * 8);
-    assert_memory_equal(polka_model_weights(ma), polka_model_weights(mb), m * C * 8);
+    assert_true(same_models(kept, transient, 2, C) > 20);
     polka_learner_free(&kept);
     polka_learner_free(&transient);
 }
