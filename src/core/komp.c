@@ -47,42 +47,18 @@ polka_status polka_komp_set_pending(polka_komp *komp, size_t pending) {
     return POLKA_OK;
 }
 
-static void free_terms(polka_komp *komp) {
-    free(komp->terms);
-    free(komp->sigma);
-    komp->terms = komp->sigma = NULL;
-    komp->slots = komp->nterms = 0;
-}
-
 void polka_komp_free(polka_komp **komp) {
     if (komp == NULL || *komp == NULL) return;
-    polka_komp *k = *komp;
-    free(k->g);
-    free(k->diag);
-    free(k->pos);
-    free(k->gone);
-    free_terms(k);
-    free(k);
+    polka_komp_release(*komp);
+    free(*komp);
     polka_scratch_release();
     *komp = NULL;
 }
 
 void polka_komp_reset(polka_komp *komp) {
     komp->known = komp->base = komp->n = 0;
-    free_terms(komp);
     komp->updates = 0;
-}
-
-/* Grows a buffer of doubles to at least `count`; *cap tracks its size. */
-polka_status polka_komp_grow(double **buf, size_t *cap, size_t count) {
-    if (count <= *cap) return POLKA_OK;
-    size_t size = *cap ? *cap : 64;
-    while (size < count) size *= 2;
-    double *next = realloc(*buf, size * sizeof *next);
-    POLKA_CHECK(next != NULL, POLKA_ERR_MEM, "out of memory for KOMP scratch (%zu doubles)", size);
-    *buf = next;
-    *cap = size;
-    return POLKA_OK;
+    polka_komp_settled(komp); /* no term pending, their pages and G_base's given back */
 }
 
 /*
@@ -95,99 +71,6 @@ size_t polka_komp_pending_limit(const polka_komp *komp) {
     return komp->pending_max < share ? komp->pending_max : share;
 }
 
-/* Resizes *array to count elements of `size` bytes; when `shrinks`, a failure keeps the old
- * (larger) array, so a shrink never fails. */
-static polka_status resize(void **array, size_t count, size_t size, int shrinks) {
-    void *next = realloc(*array, (count ? count : 1) * size);
-    if (next == NULL && !shrinks) return polka_error_set(POLKA_ERR_MEM, "out of memory");
-    if (next != NULL) *array = next;
-    return POLKA_OK;
-}
-
-/* diag, pos and gone with `room` entries, the pending terms moved to that stride. */
-static polka_status set_room(polka_komp *komp, size_t room) {
-    size_t old = komp->room, n = komp->n;
-    double *terms = NULL;
-    if (komp->slots > 0) {
-        terms = malloc(komp->slots * room * sizeof *terms);
-        POLKA_CHECK(terms != NULL, POLKA_ERR_MEM, "out of memory for KOMP's pending terms");
-    }
-    int shrinks = room < old;
-    polka_status status = resize((void **)&komp->diag, room, sizeof *komp->diag, shrinks);
-    if (status == POLKA_OK) status = resize((void **)&komp->pos, room, sizeof *komp->pos, shrinks);
-    if (status == POLKA_OK) status = resize((void **)&komp->gone, room, 1, shrinks);
-    if (status != POLKA_OK) {
-        free(terms);
-        return polka_error_set(POLKA_ERR_MEM, "out of memory for a KOMP inverse of %zu points",
-                               room);
-    }
-    if (room > old) memset(komp->gone + old, 0, room - old);
-    for (size_t t = 0; t < komp->nterms; t++) {
-        memcpy(terms + t * room, komp->terms + t * old, n * sizeof *terms);
-        memset(terms + t * room + n, 0, (room - n) * sizeof *terms);
-    }
-    if (komp->slots > 0) {
-        free(komp->terms);
-        komp->terms = terms;
-    }
-    komp->room = room;
-    return POLKA_OK;
-}
-
-/* Room for an extended index space of n entries; span grows as the doubled arrays did. */
-polka_status polka_komp_reserve(polka_komp *komp, size_t n) {
-    if (n > komp->span) {
-        size_t span = komp->span ? komp->span : 32;
-        while (span < n) span *= 2;
-        komp->span = span;
-    }
-    if (n <= komp->room) return POLKA_OK;
-    /* a flush's worth of borderings to spare, so that the terms rarely move */
-    return set_room(komp, n + polka_komp_pending_limit(komp));
-}
-
-void polka_komp_settled(polka_komp *komp) {
-    free_terms(komp);
-    size_t spare = polka_komp_pending_limit(komp);
-    if (komp->room > komp->n + 2 * spare) set_room(komp, komp->n + spare); /* a shrink */
-}
-
-#define TERM_CHUNK 4 /* terms allocated at a time */
-
-/* Room for `count` terms, in chunks of TERM_CHUNK. */
-static polka_status reserve_slots(polka_komp *komp, size_t count) {
-    if (count <= komp->slots) return POLKA_OK;
-    size_t slots = (count + TERM_CHUNK - 1) / TERM_CHUNK * TERM_CHUNK;
-    POLKA_CALL(resize((void **)&komp->terms, slots * komp->room, sizeof *komp->terms, 0));
-    POLKA_CALL(resize((void **)&komp->sigma, slots, sizeof *komp->sigma, 0));
-    komp->slots = slots;
-    return POLKA_OK;
-}
-
-polka_status polka_komp_reserve_term(polka_komp *komp) {
-    return reserve_slots(komp, komp->nterms + 1);
-}
-
-/* G_base's array for r × r (its contents are the caller's). */
-static polka_status new_base(size_t r, double **g) {
-    *g = NULL;
-    if (r == 0) return POLKA_OK;
-    *g = malloc(r * r * sizeof **g);
-    POLKA_CHECK(*g != NULL, POLKA_ERR_MEM, "out of memory for a %zu×%zu KOMP inverse", r, r);
-    return POLKA_OK;
-}
-
-polka_status polka_komp_shape(polka_komp *komp, size_t base, size_t n, size_t span, size_t nterms) {
-    polka_komp_reset(komp);
-    komp->span = span;
-    POLKA_CALL(set_room(komp, n + polka_komp_pending_limit(komp)));
-    double *g = NULL;
-    POLKA_CALL(new_base(base, &g));
-    free(komp->g);
-    komp->g = g;
-    return reserve_slots(komp, nterms);
-}
-
 /* G ← (K + jitter)⁻¹ for the whole dictionary from a fresh Cholesky factorisation. */
 static polka_status rebuild_inverse(polka_komp *komp, const polka_model *model,
                                     polka_komp_stats *stats) {
@@ -196,8 +79,7 @@ static polka_status rebuild_inverse(polka_komp *komp, const polka_model *model,
     polka_komp_reset(komp);
     if (m == 0) return POLKA_OK;
     POLKA_CALL(polka_komp_reserve(komp, m));
-    free(komp->g);
-    POLKA_CALL(new_base(m, &komp->g));
+    POLKA_CALL(polka_komp_size_base(komp, m));
     double *g = komp->g;
     POLKA_CALL(polka_kernel_block(&model->kernel, model->dict, m, model->dict, model->sqnorm, m,
                                   model->p, g));

@@ -3,6 +3,7 @@
 #define POLKA_KOMP_IMPL_H
 
 #include "model_impl.h"
+#include "pages_impl.h"
 #include "polka/komp.h"
 
 /*
@@ -12,13 +13,14 @@
  * since G_base was last written. Active model point i sits at extended index pos[i] (strictly
  * increasing in i); removed points keep their index until the next flush.
  *
- * Memory follows the model: G_base is stored base × base (leading dimension base) and is
- * re-sized at every flush and rebuild; the terms hold `room` ≥ n entries each and are freed
- * when flushed. BLAS and LAPACK give the same bits whatever the leading dimension, so this
- * is the arithmetic of the doubled-capacity arrays it replaced (experiments/agent_memory.sh).
- * Both triangles of G_base are kept: a flush's rank-T product rounds G_ij and G_ji apart,
- * and a removal reads a whole row.
+ * Memory follows the model (komp_store.c): G_base is stored base × base (leading dimension
+ * base) and behind it the terms, `room` ≥ n entries apart, in pages of the agent's own; a
+ * flush gives back the terms' pages. BLAS and LAPACK give the same bits whatever the
+ * leading dimension, so this is the arithmetic of the doubled-capacity arrays it replaced
+ * (experiments/agent_memory.sh). Both triangles of G_base are kept: a flush's rank-T product
+ * rounds G_ij and G_ji apart, and a removal reads a whole row.
  */
+
 /* Copies offered row j (its kernel values against the first m points) into out. */
 typedef polka_status (*polka_komp_fetch)(void *context, size_t j, double *out);
 
@@ -31,14 +33,14 @@ struct polka_komp_s {
                             from 32 to cover every n so far: it sets the pending limit and is
                             saved, so it still grows that way, though no array has that size */
     size_t room;         /* entries allocated in diag, pos, gone and in each term (≥ n) */
-    double *g;           /* G_base, full, base × base */
+    polka_pages store;   /* G_base, then the terms */
+    double *g;           /* G_base, full, base × base (store.data) */
+    double *terms;       /* nterms × room: u_t, zero beyond the n of its creation (after g) */
     double *diag;        /* diagonal of G in the extended space */
     size_t *pos;         /* extended index of model point i, i < known */
     unsigned char *gone; /* model point i removed, its row not yet dropped from the model */
-    double *terms;       /* nterms × room: u_t, zero beyond the n of its creation */
     double *sigma;       /* nterms coefficients */
-    size_t slots;        /* terms allocated in terms and sigma */
-    size_t nterms;
+    size_t sigma_cap, nterms;
     size_t updates; /* updates since the last factorisation */
     /* kernel rows offered for the next bordering (polka_komp_offer_rows, _offer_fetch) */
     const double *offer_x, *offer_k;
@@ -53,23 +55,34 @@ double polka_komp_clock(void);
  * (the learner keeps some rows and recomputes the others). */
 void polka_komp_offer_fetch(polka_komp *komp, const double *x, size_t count, size_t m,
                             polka_komp_fetch fetch, void *context);
-polka_status polka_komp_grow(double **buf, size_t *cap, size_t count);
-/** Room for an extended index space of n entries (diag, pos, gone, the terms), and span. */
-polka_status polka_komp_reserve(polka_komp *komp, size_t n);
 
 /** Terms kept before G_base is rewritten: pending_max, at most span / 8 (at least 8). */
 size_t polka_komp_pending_limit(const polka_komp *komp);
 
-/** After a flush or rebuild (no term pending): frees the terms' arrays and gives back room
- * kept for a larger space. */
-void polka_komp_settled(polka_komp *komp);
+/* ---- storage (komp_store.c) ---- */
+
+/** Room for an extended index space of n entries (diag, pos, gone, the terms), and span. */
+polka_status polka_komp_reserve(polka_komp *komp, size_t n);
 
 /** Room for one more term of `room` entries (and its coefficient). */
 polka_status polka_komp_reserve_term(polka_komp *komp);
 
+/** G_base's array for r × r, no term pending (its contents are the caller's). */
+polka_status polka_komp_size_base(polka_komp *komp, size_t r);
+
+/** A flush's G_base: the pending terms move behind r × r, which gathered (r × r) fills. */
+polka_status polka_komp_place_base(polka_komp *komp, size_t r, const double *gathered);
+
+/** After a flush or rebuild (no term pending): gives back the terms' pages and room kept for
+ * a larger space. */
+void polka_komp_settled(polka_komp *komp);
+
 /** The arrays of a checkpoint's state: G_base base × base, room for n entries and nterms
  * terms; span as saved (a doubling of 32, at least n). The contents are the caller's. */
 polka_status polka_komp_shape(polka_komp *komp, size_t base, size_t n, size_t span, size_t nterms);
+
+/** Frees the arrays. */
+void polka_komp_release(polka_komp *komp);
 
 /** Borders in the points appended since the last call (one pass over G_base for all). */
 polka_status polka_komp_border(polka_komp *komp, polka_model *model, polka_komp_stats *stats);

@@ -5,7 +5,6 @@
  */
 #include <cblas.h>
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "komp_impl.h"
@@ -255,14 +254,13 @@ static void add_terms(polka_komp *komp, size_t r, double *g) {
 
 polka_status polka_komp_flush(polka_komp *komp, polka_komp_stats *stats) {
     size_t r = komp->known, room = komp->room;
-    double t0 = polka_komp_clock(), *g = NULL;
-    if (r > 0) {
-        g = malloc(r * r * sizeof *g);
-        POLKA_CHECK(g != NULL, POLKA_ERR_MEM, "out of memory for a %zu×%zu KOMP inverse", r, r);
-    }
-    gather_base(komp, r, g);
-    free(komp->g);
-    komp->g = g;
+    double t0 = polka_komp_clock();
+    /* gathered into the scratch, then into G_base's place (the terms move behind it) */
+    double *gathered = polka_scratch(POLKA_SCRATCH_KOMP, (r * r + 1) * sizeof *gathered);
+    if (gathered == NULL) return POLKA_ERR_MEM;
+    gather_base(komp, r, gathered);
+    POLKA_CALL(polka_komp_place_base(komp, r, gathered));
+    double *g = komp->g;
     for (size_t s = 0; s < komp->nterms; s++) {
         double *u = komp->terms + s * room;
         for (size_t i = 0; i < r; i++) u[i] = u[komp->pos[i]];
@@ -272,7 +270,7 @@ polka_status polka_komp_flush(polka_komp *komp, polka_komp_stats *stats) {
         komp->diag[i] = g[i * r + i];
         komp->pos[i] = i;
     }
-    komp->base = komp->n = r;
+    komp->n = r;
     polka_komp_settled(komp);
     if (stats) {
         stats->flushes++;

@@ -60,11 +60,11 @@ const double *polka_model_weights(const polka_model *model) {
     return model->weights;
 }
 
-/* Rows allocated for m points: an eighth to spare (at least 4), so that a model that grows
+/* Rows allocated for m points: a sixteenth to spare (at least 4), so that a model that grows
  * and shrinks by a few points an update rarely moves, and stays near its size (many agents
  * per rank: the model, not a doubled capacity). */
 static size_t rows_for(size_t m) {
-    return m + (m / 8 > 4 ? m / 8 : 4);
+    return m + (m / 16 > 4 ? m / 16 : 4);
 }
 
 polka_status polka_model_reserve(polka_model *model, size_t m) {
