@@ -123,6 +123,7 @@ polka_status polka_komp_place_base(polka_komp *komp, size_t r, const double *gat
 void polka_komp_settled(polka_komp *komp) {
     komp->nterms = 0;
     polka_pages_trim(&komp->store, komp->base * komp->base);
+    point(komp); /* base may have changed (polka_komp_reset) */
     if (komp->room > komp->n + 2 * ROOM_SPARE) set_room(komp, komp->n + ROOM_SPARE); /* shrink */
 }
 
