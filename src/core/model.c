@@ -60,11 +60,14 @@ const double *polka_model_weights(const polka_model *model) {
     return model->weights;
 }
 
-/* Rows allocated for m points: a sixteenth to spare (at least 4), so that a model that grows
- * and shrinks by a few points an update rarely moves, and stays near its size (many agents
- * per rank: the model, not a doubled capacity). */
+/* Rows allocated for m points: at least 16 (a small model never moves: with a million
+ * features a point is 8 MB, and a move holds the old arrays and the new), beyond that a
+ * sixteenth to spare (at least 4), so that a model that grows and shrinks by a few points an
+ * update rarely moves, and stays near its size (many agents per rank: the model, not a
+ * doubled capacity). */
 static size_t rows_for(size_t m) {
-    return m + (m / 16 > 4 ? m / 16 : 4);
+    size_t rows = m + (m / 16 > 4 ? m / 16 : 4);
+    return rows > 16 ? rows : 16;
 }
 
 polka_status polka_model_reserve(polka_model *model, size_t m) {
