@@ -6,7 +6,7 @@
 #   BLAS/LAPACK  BLA_VENDOR (OpenBLAS, FlexiBLAS, Intel10_64lp, FLAME, ...), BLAS_ROOT /
 #                LAPACK_ROOT or CMAKE_PREFIX_PATH; CBLAS_INCLUDE_DIR when cblas.h is elsewhere
 #   LAPACKE      LAPACKE_ROOT (or LAPACKE_LIBRARY, LAPACKE_INCLUDE_DIR)
-#   inih, igraph PKG_CONFIG_PATH (they ship only a pkg-config file)
+#   igraph       PKG_CONFIG_PATH (it ships only a pkg-config file)
 #   zlib         ZLIB_ROOT;  Random123  CMAKE_PREFIX_PATH (a header-only library)
 #   METIS        METIS_ROOT or CMAKE_PREFIX_PATH (metis.h, libmetis)
 # Defines the interface targets polka::blas (BLAS, LAPACK, LAPACKE, cblas.h) and polka::hdf5,
@@ -106,7 +106,6 @@ endif()
 
 find_package(ZLIB REQUIRED)
 find_package(PkgConfig REQUIRED)
-pkg_check_modules(INIH REQUIRED IMPORTED_TARGET inih)
 pkg_check_modules(IGRAPH REQUIRED IMPORTED_TARGET igraph)
 find_path(RANDOM123_INCLUDE_DIR Random123/philox.h REQUIRED)
 # net.placement = partition: METIS's k-way partitioning of the agent graph

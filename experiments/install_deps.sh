@@ -5,7 +5,8 @@
 set -euo pipefail
 packages=(build-essential cmake pkg-config openmpi-bin libopenmpi-dev libopenblas-dev
           liblapacke-dev libhdf5-openmpi-dev libcmocka-dev librandom123-dev libigraph-dev
-          libinih-dev libmetis-dev zlib1g-dev libsvm-tools procps python3 python3-numpy python3-h5py python3-matplotlib
+          libmetis-dev zlib1g-dev libsvm-tools procps python3 python3-numpy python3-h5py python3-matplotlib
+          python3-pandas python3-xarray python3-networkx python3-pytest # the Python package (python/)
           slurm-wlm munge
           libhdf5-dev "$@") # serial HDF5 beside the parallel one: tests/configure_hdf5_test.sh
 missing=()

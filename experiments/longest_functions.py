@@ -20,12 +20,13 @@ def functions(path):
         lines = f.read().split("\n")
     start = None
     for i, line in enumerate(lines):
-        if start is None and SIGNATURE_END.search(line) and not line.startswith((" ", "\t", "#")):
-            first = i
+        if start is None and SIGNATURE_END.search(line):
+            first = i  # back to the signature's first line (it may span lines)
             while first > 0 and lines[first - 1].strip() and not lines[first - 1].rstrip().endswith(
-                    (";", "}", "*/")) and not lines[first - 1].startswith(("#", "/")):
+                    (";", "}", "*/", "{")) and not lines[first - 1].startswith(("#", "/")):
                 first -= 1
-            start = first
+            if not lines[first].startswith((" ", "\t", "#")):
+                start = first
         elif start is not None and line == "}":
             match = NAME.search(" ".join(lines[start:i]))
             yield (match.group(1) if match else "?"), start + 1, i - start + 1

@@ -31,7 +31,10 @@ logged() { # logged RUN METRIC
 }
 for learner in slkl krr; do
     "$polka" run --quiet "${common[@]}" --set learner.control=$learner \
-        --set run.output="$dir/$learner.h5" >/dev/null
+        --set run.output="$dir/$learner.h5" >"$dir/$learner.out"
+    # the start-up is measured up to the fit (it once printed minus the clock's reading)
+    grep -Eq '^summary: start-up [0-9]+\.[0-9]+ s' "$dir/$learner.out" ||
+        { echo "FAIL: $learner: $(grep start-up "$dir/$learner.out")"; exit 1; }
     mse=$(logged "$dir/$learner.h5" test_score)
     predicted=$("$polka" predict --model "$dir/$learner.h5" --data "$dir/sinc.svm.t" | awk '{print $2}')
     if ! "$python" -c "import sys; sys.exit(float('$mse') != float('$predicted'))"; then

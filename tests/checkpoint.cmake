@@ -73,7 +73,8 @@ add_test(NAME ckpt_refuse_setup COMMAND bash -c
           ${POLKA_MPIEXEC} --oversubscribe -n 3 $<TARGET_FILE:polka> run --quiet --set data.n_train=800 \
             --set learner.schedule=linear --set run.checkpoint_every=10 --set run.checkpoint=linear.ckpt && \
           head -c 2000 good.ckpt >damaged.ckpt && cp good.ckpt version.ckpt && \
-          /usr/bin/python3 -c \"import h5py, numpy; h5py.File('version.ckpt', 'r+').attrs['polka_version'] = numpy.bytes_('0.0.1')\"")
+          /usr/bin/python3 -c \"import h5py, numpy; h5py.File('version.ckpt', 'r+').attrs['polka_version'] = numpy.bytes_('0.0.1')\" && \
+          /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/ckpt_digest.py version.ckpt --write >/dev/null")
 set_tests_properties(ckpt_refuse_setup PROPERTIES FIXTURES_SETUP ckpt_refuse
                      ENVIRONMENT "${CKPT_ENV}")
 function(polka_ckpt_refused name ranks file regex)

@@ -37,8 +37,10 @@ wait_rows() {
     local want=$1 pid=$2 agents
     agents=$("$PY" -c "import h5py,sys; print(h5py.File(sys.argv[1])['metrics/test_score'].shape[1])" "$dir/full.h5")
     for _ in $(seq 1 600); do
-        local have=0
-        [ -f "$dir/cut.csv" ] && have=$(( ($(wc -l <"$dir/cut.csv") - 1) / agents ))
+        local have=0 csv
+        # the CSV grows under its temporary name (renamed at the run's end)
+        csv=$(ls "$dir"/cut.csv.*.tmp 2>/dev/null | head -1)
+        [ -f "$csv" ] && have=$(( ($(wc -l <"$csv") - 1) / agents ))
         [ "$have" -gt "$want" ] && return 0
         kill -0 "$pid" 2>/dev/null || return 1
         sleep 0.05
@@ -78,7 +80,10 @@ signal | kill9)
         [ "$ranks" -ne 0 ] || [ "$code" -eq 75 ] || fail "exit status $code, not 75"
     fi
     echo "interrupted ($mode) after log step $target of $rows, exit $code"
-    sleep 0.5 # SIGKILL: the ranks of the group are gone
+    # every rank of the killed run gone: mpirun's ranks are not in its process group and, once
+    # orphaned, run on until they notice; they hold the locks of their outputs, which the
+    # resumed run writes too (the checkpoint's settings)
+    for _ in $(seq 1 300); do pgrep -f -- "run.output=$dir/cut.h5" >/dev/null || break; sleep 0.1; done
     ;;
 *) fail "unknown mode $mode" ;;
 esac

@@ -26,8 +26,8 @@ polka_cli_fails(huge_stream "run.passes \\* data.n_train is too large" ${POLKA_B
 polka_cli_fails(huge_degree "learner.degree must be at most 64" ${POLKA_BIN} run --set learner.kernel=polynomial --set learner.degree=4294967299)
 polka_cli_fails(pegasos_no_lambda "pegasos needs learner.lambda > 0" ${POLKA_BIN} run --set learner.schedule=pegasos --set learner.lambda=0)
 polka_cli_fails(config_is_directory "cannot read config file '.*': it is a directory" ${POLKA_BIN} run --config ${CMAKE_CURRENT_SOURCE_DIR}/data)
-polka_cli_fails(output_is_csv "run.output and run.csv name the same file" ${POLKA_BIN} run --set run.output=x.out --set run.csv=x.out)
-polka_cli_fails(output_is_input "run.output names an input data file" ${POLKA_BIN} run --set data.source=file
+polka_cli_fails(output_is_csv "run.output 'x.out' and run.csv 'x.out' are the same file" ${POLKA_BIN} run --set run.output=x.out --set run.csv=x.out)
+polka_cli_fails(output_is_input "run.output 'no_such.svm' and data.train 'no_such.svm' are the same file: the output would overwrite the input" ${POLKA_BIN} run --set data.source=file
                 --set data.train=no_such.svm --set data.test=no_such.svm.t --set run.output=no_such.svm)
 polka_cli_fails(er_p_range "net.p must be in \\[0, 1\\]" ${POLKA_BIN} run --set net.graph=er --set net.p=7)
 polka_cli_fails(nu_without_margin "learner.nu adapts the margin of the soft-margin" ${POLKA_BIN} run --set learner.nu=0.5)

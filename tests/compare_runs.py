@@ -67,4 +67,5 @@ def main():
               f"{len(a['models'])} models identical")
 
 
-main()
+if __name__ == "__main__":
+    main()

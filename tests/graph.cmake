@@ -47,6 +47,13 @@ endfunction()
 graph_cli_test(help 0 stdout "polka graph generate --kind KIND" graph --help)
 graph_cli_test(usage 2 stderr "unknown option '--bogus'" graph generate --kind er --n 8 --bogus 1 -o x.txt)
 graph_cli_test(not_applicable 2 stderr "--p does not apply to --kind ring" graph generate --kind ring --n 8 --p 0.5 -o x.txt)
+# the kinds an option applies to come from the generator table
+graph_cli_test(not_applicable_k 2 stderr "--k does not apply to --kind grid (only to smallworld, ba)"
+               graph generate --kind grid --n 16 --k 3 -o x.txt)
+graph_cli_test(help_kinds 0 stdout "grid, torus: the shape, R*C = N" graph --help)
+# polka --help prints the generator and control tables
+graph_cli_test(run_help_generators 0 stdout "k neighbours each side (2k < n), rewired (net.k, net.rewire" --help)
+graph_cli_test(run_help_controls 0 stdout "  nbsgd-project  NBSGD: project" --help)
 graph_cli_test(info_ok 0 stdout "algebraic connectivity: 0.5857864376"
                graph info ${PROJECT_SOURCE_DIR}/graphs/ring_8.txt)
 graph_cli_test(info_networkx 0 stdout "file weights:           min 0.5, max 1" graph info networkx.txt)

@@ -3,7 +3,9 @@
 # there with nothing from the source or build tree (a scratch directory, POLKA unset, PATH
 # without the build): the installed scripts find the installed binary, a short decentralized
 # run on 2 ranks through the installed slurm/run.sbatch, then `polka report`, a sweep point
-# through the installed slurm/sweep.sbatch, --version, the manual page.
+# through the installed slurm/sweep.sbatch, --version, the manual page; the Python package
+# imported from the prefix by /usr/bin/python3, driving the installed polka, and the installed
+# plot.py finding it by itself.
 set -euo pipefail
 build=$1 mpiexec=$2
 work=$(mktemp -d)
@@ -41,4 +43,20 @@ grep -Eq '^HDF5: [0-9]+\.[0-9]+\.[0-9]+ \(parallel\)$' version.txt || fail "--ve
 grep -Eq '^MPI: +[^ ].*\(MPI standard [0-9]\.[0-9]\)$' version.txt || fail "--version: MPI"
 grep -Eq '^BLAS: [^ ]' version.txt || fail "--version: BLAS"
 grep -q '^\.B learner\.kp$' "$prefix/share/man/man1/polka.1" || fail "man page without learner.kp"
+# The Python package: in lib/python3.X/dist-packages (X of /usr/bin/python3), which Debian's
+# python reads under /usr and /usr/local; here, a prefix of its own, through PYTHONPATH.
+pydir=$prefix/lib/python$(/usr/bin/python3 -c 'import sys; print("%d.%d" % sys.version_info[:2])')/dist-packages
+PYTHONPATH=$pydir /usr/bin/python3 - "$prefix" "$work/py.h5" <<'PY' || fail "the installed Python package"
+import os, sys
+import polka
+prefix, output = sys.argv[1], sys.argv[2]
+assert polka.__file__.startswith(prefix + "/"), polka.__file__
+assert os.path.samefile(polka.find_polka(), prefix + "/bin/polka"), polka.find_polka()
+run = polka.run({"net.graph": "line", "data.n_train": 400, "data.n_test": 200, "run.log_every": 200},
+                ranks=2, agents=2, output=output)
+assert run.agents == 2 and run.facts["mpi_size"] == 2 and run.graph.number_of_edges() == 1, run
+print(f"installed package: {polka.__file__}, {run}")
+PY
+/usr/bin/python3 "$share/experiments/plot.py" run "$work/py.h5" -o "$work/py.png" || fail "installed plot.py"
+[ -s "$work/py.png" ] || fail "installed plot.py wrote no figure"
 echo "installed polka ran from $prefix"

@@ -72,7 +72,7 @@ polka_mpi_fails(fault_leave_beyond 2 "fault.leave = '1,7': an agent number is ou
 polka_mpi_fails(fault_resample_file 2 "net.resample_every = 5 draws new graphs from a generator"
                 --set net.graph=${GRAPHS}/ring_4.txt --set net.resample_every=5)
 polka_mpi_fails(fault_resample_unstable 2
-                "the graph of round 3 \\(net.resample_every = 1\\): unstable penalty step"
+                "the graph of epoch 2 \\(rounds 3 to 3, net.resample_every = 1\\): unstable penalty step"
                 --set net.agents=12 --set net.graph=er --set net.p=0.3 --set net.weights=uniform
                 --set learner.eta=0.2 --set net.resample_every=1 --set data.n_train=600)
 # A run with every fault, read back with h5py and `polka report`: the fault columns, /config,

@@ -44,3 +44,13 @@ add_test(NAME slurm_cluster_requeue COMMAND ${SLURM_CLUSTER} bash
 set_tests_properties(slurm_cluster_requeue PROPERTIES LABELS "slurm;no_asan" SKIP_RETURN_CODE 77
                      RESOURCE_LOCK slurm_cluster
                      TIMEOUT 400)
+
+# TERM under srun (issue 33 item 14): `scancel --signal=TERM --full` (preemption's signal; srun
+# kills its step at once) leaves the periodic checkpoint, the job does not requeue itself and
+# the next submission resumes to the uninterrupted run file; a plain `scancel` ends the job.
+foreach(mode term cancel)
+  add_test(NAME slurm_sbatch_${mode} COMMAND ${SLURM_CLUSTER} ${SLURM_JOBS} ${mode}
+                                             $<TARGET_FILE:polka> ${SLURM_DIR}/${mode})
+  set_tests_properties(slurm_sbatch_${mode} PROPERTIES LABELS "slurm;no_asan" SKIP_RETURN_CODE 77
+                       TIMEOUT 400 ENVIRONMENT "${SLURM_ENV}" RESOURCE_LOCK slurm_cluster)
+endforeach()

@@ -10,6 +10,10 @@
 #       sbatch slurm/run.sbatch, signalled (scancel --signal=USR1 --batch) midway: it checkpoints,
 #       requeues itself, resumes and ends with the run file of an uninterrupted job (the same
 #       metric rows but the timers, the same final models byte for byte: compare_runs.py)
+#   tests/slurm_cluster.sh tests/slurm_jobs_test.sh term|cancel POLKA WORK
+#       sbatch slurm/run.sbatch, then `scancel --signal=TERM --full` (preemption's signal):
+#       a checkpoint, no requeue, resumed by the next submission; or a plain `scancel`:
+#       CANCELLED, not requeued
 #
 # submits from the repository's root with the job logs and run files under WORK, waits for
 # the jobs (scontrol: no accounting here), says which launcher the job picked and reads every
@@ -115,8 +119,51 @@ case $mode in
         check "$work/cut.h5" 6
         /usr/bin/python3 "$tests/compare_runs.py" "$work/full.h5" "$work/cut.h5"
         ;;
+    term | cancel)
+        # term: `scancel --signal=TERM --full`, what every process of a job gets on preemption
+        # (srun included, which then kills its step at once): a checkpoint is left (the
+        # periodic one, CHECKPOINT_SECONDS = 2 here), the job ends without requeueing itself
+        # (Slurm requeues a preempted job by itself), and the job submitted again resumes and
+        # ends with the run file of an uninterrupted job.
+        # cancel: a user's plain `scancel`: the job ends CANCELLED, not requeued.
+        long="--set data.n_train=60000 --set data.n_test=400 --set run.log_every=3000 --set net.agents=6"
+        export POLKA=$polka SETTINGS=$long CHECKPOINT_SECONDS=2
+        submit_cut() {
+            OUTPUT=$work/cut.h5 slurm_submit --ntasks=2 --time=00:05:00 \
+                --output="$work/cut-%j.out" slurm/run.sbatch
+        }
+        job=$(submit_cut)
+        slurm_wait "$job" RUNNING 60
+        for _ in $(seq 600); do grep -q '^checkpoint: round' "$work/cut-$job.out" 2>/dev/null && break; sleep 0.2; done
+        if [ "$mode" = term ]; then
+            echo "scancel --signal=TERM --full $job"
+            scancel --signal=TERM --full "$job"
+        else
+            echo "scancel $job"
+            scancel "$job"
+        fi
+        slurm_wait "$job" "$SLURM_TERMINAL" 120 || { slurm_show_logs "$work/cut-$job.out"; exit 1; }
+        sleep 3 # a requeue (the bug) shows as PENDING after the job's end
+        slurm_job_states "$job"
+        grep -h '^polka run: \|^polka: ' "$work/cut-$job.out" || true
+        slurm_job_states "$job" | grep -q ' 0$' || { echo "FAIL: the job requeued itself"; exit 1; }
+        if [ "$mode" = cancel ]; then
+            slurm_job_states "$job" | grep -q ' CANCELLED ' || { echo "FAIL: not CANCELLED"; exit 1; }
+            exit 0
+        fi
+        [ -f "$work/cut.h5.ckpt" ] ||
+            { echo "FAIL: no checkpoint"; slurm_show_logs "$work/cut-$job.out"; exit 1; }
+        again=$(submit_cut)
+        finish "$again" "$work/cut-$again.out"
+        grep -q '^polka: resuming from' "$work/cut-$again.out" || { echo "FAIL: no resume"; exit 1; }
+        full=$(OUTPUT=$work/full.h5 slurm_submit --ntasks=2 --time=00:05:00 \
+            --output="$work/full-%j.out" slurm/run.sbatch)
+        finish "$full" "$work/full-$full.out"
+        check "$work/cut.h5" 6
+        /usr/bin/python3 "$tests/compare_runs.py" "$work/full.h5" "$work/cut.h5"
+        ;;
     *)
-        echo "usage: $0 run|sweep|memory|preempt POLKA WORK" >&2
+        echo "usage: $0 run|sweep|memory|preempt|term|cancel POLKA WORK" >&2
         exit 2
         ;;
 esac

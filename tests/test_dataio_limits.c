@@ -137,19 +137,25 @@ static void test_libsvm_too_sparse(void **state) {
 static void test_memory_limit(void **state) {
     (void)state;
     const char *path = write_text("limit.svm", "1 1:1 300:2\n-1 2:1 299:1\n1 3:1\n");
-    polka_read_options tight = {.memory_limit = 16000};
+    /* the info's 32 bytes of each of the 300 features (9600) do not fit */
+    polka_read_options tight = {.memory_limit = 9000};
     expect_scan_error(path, &tight, POLKA_ERR_MEM,
-                      "limit.svm:1: the statistics of 300 features take 0.0 MB, over the memory "
-                      "limit of 0.0 MB");
+                      "limit.svm:1: the statistics of 300 features take 9760 bytes, over the "
+                      "memory limit of 9000 bytes");
+    /* the scan's running sums are kept for the 6 features that occur, not all 300 (24000
+     * bytes before) */
     polka_data_info info;
+    polka_read_options enough = {.memory_limit = 16000};
+    CHECK_OK(polka_data_scan(path, &enough, &info));
+    polka_data_info_free(&info);
     CHECK_OK(polka_data_scan(path, NULL, &info));
     polka_read_options two_rows = {.memory_limit = 2 * 302 * sizeof(double)};
     polka_dataset data;
     assert_int_equal(polka_data_read(path, &two_rows, &info, NULL, NULL, &data, NULL),
                      POLKA_ERR_MEM);
     assert_non_null(strstr(polka_error_message(),
-                           "limit.svm:3: 3 samples of 300 features take 0.0 MB, over the memory "
-                           "limit of 0.0 MB"));
+                           "limit.svm:3: 3 samples of 300 features take 7248 bytes, over the "
+                           "memory limit of 4832 bytes"));
     assert_null(data.x);
     CHECK_OK(polka_data_read(path, &two_rows, &info, keep_every_third, NULL, &data, NULL));
     assert_int_equal(data.n, 1);
@@ -161,7 +167,7 @@ static void test_memory_limit(void **state) {
     size_t limit = dataio_memory_limit(&defaults);
     double physical = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
     assert_true(limit > 0 && (double)limit <= physical);
-    assert_int_equal(dataio_memory_limit(&tight), 16000);
+    assert_int_equal(dataio_memory_limit(&tight), 9000);
 }
 
 /* The fuzz campaign's: a read that keeps no sample (a rank whose agents draw none of a file's

@@ -1,7 +1,7 @@
 /*
- * The network's faults (src/sim/exchange/fault.c, agent/agent.c, agent/agent_stale.c): the draws keep their rates
- * and are pure functions of (seed, round, edge or agent); the penalty sums over the
- * neighbours heard from, renormalised or not; late values are used at the points they were
+ * The network's faults (src/sim/exchange/fault.c, agent/agent.c, agent/agent_stale.c): the draws
+ * keep their rates and are pure functions of (seed, round, edge or agent); the penalty sums over
+ * the neighbours heard from, renormalised or not; late values are used at the points they were
  * computed at, and dropped once older than fault.delay.
  */
 #include <stdio.h>
@@ -41,7 +41,7 @@ typedef struct {
 
 static network network_of(const char *const *settings, size_t n) {
     network net = {.graph = ring(n)};
-    CHECK_OK(polka_faults_create(plan_with(settings), n, &net.faults));
+    CHECK_OK(polka_faults_create(plan_with(settings), n, NULL, &net.faults));
     return net;
 }
 
@@ -124,7 +124,7 @@ static void test_agents_leave_and_return(void **state) {
     static const char *const settings[] = {"fault.leave=2, 5-6", "fault.leave_at=10",
                                            "fault.return_at=20", NULL};
     polka_faults faults;
-    CHECK_OK(polka_faults_create(plan_with(settings), 8, &faults));
+    CHECK_OK(polka_faults_create(plan_with(settings), 8, NULL, &faults));
     for (uint64_t t = 0; t < 30; t++) /* rounds 10 .. 19 (1-based) are t = 9 .. 18 */
         for (size_t i = 0; i < 8; i++) {
             int away = (i == 2 || i == 5 || i == 6) && t >= 9 && t < 19;
@@ -133,8 +133,44 @@ static void test_agents_leave_and_return(void **state) {
     polka_faults_free(&faults);
     /* an id beyond the network is refused by name */
     static const char *const beyond[] = {"fault.leave=3,8", NULL};
-    assert_int_not_equal(polka_faults_create(plan_with(beyond), 8, &faults), POLKA_OK);
+    assert_int_not_equal(polka_faults_create(plan_with(beyond), 8, NULL, &faults), POLKA_OK);
     assert_non_null(strstr(polka_error_message(), "fault.leave = '3,8'"));
+}
+
+/* polka_fault_agent_state gathers the per-agent faults: an offline agent (fault.offline,
+ * fault.leave) neither takes part nor learns; an online one learns in the rounds the stream's
+ * quantity skew gives it a batch; without faults every agent is online and learns. */
+static void test_agent_state_gathers_the_faults(void **state) {
+    (void)state;
+    static const char *const settings[] = {"fault.offline=0.3", "fault.leave=4", "fault.leave_at=5",
+                                           "data.quantity_sigma=1", NULL};
+    const polka_plan *p = plan_with(settings);
+    polka_stream *stream = NULL;
+    CHECK_OK(polka_stream_create(p, 8, 1, &stream));
+    polka_faults faults, unskewed;
+    CHECK_OK(polka_faults_create(p, 8, stream, &faults));
+    CHECK_OK(polka_faults_create(p, 8, NULL, &unskewed));
+    double online = 0, learns = 0, skipped = 0;
+    for (uint64_t t = 0; t < 400; t++)
+        for (size_t i = 0; i < 8; i++) {
+            polka_agent_round now = polka_fault_agent_state(&faults, t, i);
+            assert_int_equal(now.online, polka_faults_online(&faults, t, i));
+            assert_int_equal(now.learns, now.online && polka_stream_agent_learns(stream, i, t));
+            polka_agent_round plain = polka_fault_agent_state(&unskewed, t, i);
+            assert_int_equal(plain.online, now.online);
+            assert_int_equal(plain.learns, plain.online);
+            if (i == 4 && t >= 4) assert_false(now.online);
+            online += now.online;
+            learns += now.learns;
+            skipped += now.online && !now.learns;
+        }
+    assert_rate(online, 400 * 7 + 4, 0.7);
+    assert_true(skipped > 0 && learns > 0); /* the skew keeps some online agents from learning */
+    polka_agent_round none = polka_fault_agent_state(NULL, 3, 2);
+    assert_true(none.online && none.learns);
+    polka_faults_free(&faults);
+    polka_faults_free(&unskewed);
+    polka_stream_free(&stream);
 }
 
 static void test_agent_lists_parse_or_say_why(void **state) {
@@ -160,12 +196,11 @@ static void own_gradient(const char *const *settings, const unsigned char heard[
     CHECK_OK(polka_graph_set_weights(graph, POLKA_WEIGHTS_METROPOLIS));
     const polka_plan *p = plan_with(settings);
     polka_faults faults;
-    CHECK_OK(polka_faults_create(p, 3, &faults));
+    CHECK_OK(polka_faults_create(p, 3, NULL, &faults));
     polka_data_facts facts = {.dim = 2, .classes = 2, .n_train = 100, .n_test = 10};
     polka_agent agent;
     CHECK_OK(polka_agent_init(&agent, p, &facts, graph, &faults, 0));
-    polka_agent_links(&agent, 0);
-    agent.learns = 1;
+    polka_agent_links(&agent, 0); /* no stream: the agent learns */
     agent.cand_x[0] = 0.5, agent.cand_x[1] = -0.5;
     agent.y[0] = 1;
     memset(agent.f_own, 0, agent.outputs * sizeof *agent.f_own);
@@ -218,7 +253,7 @@ static void test_late_values_are_used_at_their_points(void **state) {
     polka_graph *graph = ring(3);
     const polka_plan *p = plan_with(settings);
     polka_faults faults;
-    CHECK_OK(polka_faults_create(p, 3, &faults));
+    CHECK_OK(polka_faults_create(p, 3, NULL, &faults));
     polka_data_facts facts = {.dim = 2, .classes = 2, .n_train = 100, .n_test = 10};
     polka_agent agent;
     CHECK_OK(polka_agent_init(&agent, p, &facts, graph, &faults, 0));
@@ -239,7 +274,7 @@ static void test_late_values_are_used_at_their_points(void **state) {
     assert_true(agent.cand_x[2] == 0.0 && agent.cand_x[3] == 0.0);
     double cw = agent.c * agent.weights[0]; /* f_0 = 0 (a new model) against f_1 = 10 */
     assert_true(close_rel(agent.cand_g[agent.outputs], cw * (0.0 - 10.0), 1e-14));
-    assert_true(agent.age_sum == 2.0 && agent.age_count == 1.0);
+    assert_true(agent.counters.value_age_sum == 2.0 && agent.counters.value_age_count == 1.0);
     late_round(&agent, 3, 1, 0); /* fresh values win over the late ones */
     polka_agent_stale_receive(&agent, agent.fresh);
     assert_int_equal(agent.fresh[0], 1);
@@ -262,6 +297,7 @@ int main(void) {
         cmocka_unit_test(test_delays_are_uniform_up_to_the_bound),
         cmocka_unit_test(test_gossip_talks_to_one_neighbour),
         cmocka_unit_test(test_agents_leave_and_return),
+        cmocka_unit_test(test_agent_state_gathers_the_faults),
         cmocka_unit_test(test_agent_lists_parse_or_say_why),
         cmocka_unit_test(test_penalty_sums_over_the_neighbours_heard),
         cmocka_unit_test(test_late_values_are_used_at_their_points),

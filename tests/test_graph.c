@@ -616,7 +616,7 @@ static void test_round_trip(void **state) {
 
 static void test_names(void **state) {
     (void)state;
-    for (int k = POLKA_GRAPH_RING; k <= POLKA_GRAPH_BA; k++) {
+    for (int k = 0; k < POLKA_GRAPH_KIND_COUNT; k++) {
         polka_graph_kind kind;
         assert_int_equal(polka_graph_kind_parse(polka_graph_kind_name((polka_graph_kind)k), &kind),
                          POLKA_OK);
@@ -637,9 +637,50 @@ static void test_names(void **state) {
     assert_false(polka_graph_kind_is_random(POLKA_GRAPH_TORUS));
 }
 
+/* Every generator of the table draws a connected graph of 16 nodes, and the file comment
+ * names exactly the parameters it reads (and the seed of a random one). */
+static void test_generator_table(void **state) {
+    (void)state;
+    static const struct {
+        unsigned uses;
+        const char *text;
+    } params[] = {{POLKA_GRAPH_USES_P, " p="},
+                  {POLKA_GRAPH_USES_RADIUS, " radius="},
+                  {POLKA_GRAPH_USES_K, " k="},
+                  {POLKA_GRAPH_USES_REWIRE, " rewire="},
+                  {POLKA_GRAPH_USES_SHAPE, " rows="}};
+    for (int k = 0; k < POLKA_GRAPH_KIND_COUNT; k++) {
+        polka_graph_kind kind = (polka_graph_kind)k;
+        assert_true(strlen(polka_graph_kind_help(kind)) > 5);
+        polka_graph_spec spec = polka_graph_spec_defaults(kind, 16);
+        spec.p = 0.4;
+        spec.radius = 0.6;
+        polka_graph *g = NULL;
+        uint64_t seed = 0;
+        assert_int_equal(polka_graph_generate_connected(&spec, 100, &g, &seed), POLKA_OK);
+        assert_int_equal(polka_graph_nodes(g), 16);
+        const char *comment = polka_graph_comment(g);
+        for (size_t q = 0; q < sizeof params / sizeof *params; q++)
+            assert_int_equal(strstr(comment, params[q].text) != NULL,
+                             (polka_graph_kind_uses(kind) & params[q].uses) != 0);
+        assert_int_equal(strstr(comment, " seed=") != NULL, polka_graph_kind_is_random(kind));
+        polka_graph_free(&g);
+    }
+    polka_graph_spec spec = polka_graph_spec_defaults(POLKA_GRAPH_SMALLWORLD, 16);
+    spec.seed = 3;
+    polka_graph *g = NULL;
+    assert_int_equal(polka_graph_generate(&spec, &g), POLKA_OK);
+    assert_non_null(strstr(polka_graph_comment(g), ": kind=smallworld n=16 k=2 rewire=0.1 seed=3"));
+    polka_graph_free(&g);
+    spec = polka_graph_spec_defaults(POLKA_GRAPH_KIND_COUNT, 16);
+    assert_int_equal(polka_graph_spec_check(&spec), POLKA_ERR_ARG);
+    assert_string_equal(polka_graph_kind_name(POLKA_GRAPH_KIND_COUNT), "?");
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_parse_plain),
+        cmocka_unit_test(test_generator_table),
         cmocka_unit_test(test_parse_weighted),
         cmocka_unit_test(test_parse_networkx),
         cmocka_unit_test(test_parse_comments),

@@ -45,11 +45,29 @@ static double accuracy(const polka_learner *learner, const polka_dataset *test) 
 
 static void test_names_and_checks(void **state) {
     (void)state;
-    for (int k = 0; k <= POLKA_CONTROL_NBSGD_PROJECT; k++) {
+    for (int k = 0; k < POLKA_CONTROL_COUNT; k++) { /* every entry of the control table */
         polka_control_kind kind;
         CHECK_OK(polka_control_kind_parse(polka_control_kind_name((polka_control_kind)k), &kind));
         assert_int_equal(kind, k);
+        assert_true(strlen(polka_control_help(kind)) > 10);
+        polka_learner_params params = gaussian_params(1.0, POLKA_LOSS_SQUARE, kind);
+        /* the learner runs the online controls; the batch learners are polka_batch_fit's */
+        assert_int_equal(polka_learner_check(&params) == NULL, !polka_control_is_batch(kind));
+        polka_batch_settings settings = {.tol = 1e-4};
+        params.nu = 0.01;
+        assert_int_equal(polka_batch_check(&params, &settings) == NULL,
+                         polka_control_is_batch(kind));
     }
+    assert_true(polka_control_is_batch(POLKA_CONTROL_SLKL) &&
+                polka_control_is_batch(POLKA_CONTROL_KRR));
+    assert_false(polka_control_is_batch(POLKA_CONTROL_COUNT));
+    polka_learner_params budgeted =
+        gaussian_params(1.0, POLKA_LOSS_HINGE, POLKA_CONTROL_NBSGD_REMOVE);
+    budgeted.budget = 40;
+    assert_int_equal(polka_control_rows_held(&budgeted, 8), 40);  /* the budget */
+    assert_int_equal(polka_control_rows_held(&budgeted, 64), 64); /* at least one batch */
+    budgeted.control = POLKA_CONTROL_KOMP;
+    assert_int_equal(polka_control_rows_held(&budgeted, 8), 8);
     for (int k = 0; k <= POLKA_SCHEDULE_PEGASOS; k++) {
         polka_schedule_kind kind;
         CHECK_OK(
@@ -59,6 +77,7 @@ static void test_names_and_checks(void **state) {
     polka_control_kind control;
     assert_int_equal(polka_control_kind_parse("forgetron", &control), POLKA_ERR_ARG);
     assert_non_null(strstr(polka_error_message(), "forgetron"));
+    assert_non_null(strstr(polka_error_message(), "), or a batch regression learner (slkl, krr)"));
     polka_learner_params params = gaussian_params(1.0, POLKA_LOSS_HINGE, POLKA_CONTROL_BSGD_MERGE);
     assert_null(polka_learner_check(&params));
     params.kernel.kind = POLKA_KERNEL_LAPLACIAN;
@@ -582,7 +601,8 @@ static void test_every_control_through_update_batch(void **state) {
     enum { C = 3, TESTS = 20 };
     double test_x[TESTS * 2], fa[TESTS * C], fb[TESTS * C];
     fill_uniform(test_x, TESTS * 2, -1.5, 1.5, 99);
-    for (int k = 0; k <= POLKA_CONTROL_NBSGD_PROJECT; k++) {
+    for (int k = 0; k < POLKA_CONTROL_COUNT; k++) { /* every online control of the table */
+        if (polka_control_is_batch((polka_control_kind)k)) continue;
         polka_learner_params params =
             gaussian_params(0.6, POLKA_LOSS_MULTI_HINGE, (polka_control_kind)k);
         params.tau = 30;
@@ -617,7 +637,8 @@ static void test_every_control_through_update_batch(void **state) {
             CHECK_OK(polka_learner_update_batch(learner, x, 2, zero, 1.0));
             assert_true(polka_model_order(polka_learner_model(learner)) <= before);
         }
-        assert_int_equal(polka_learner_steps(learner), 150 + (k > POLKA_CONTROL_NONE));
+        assert_int_equal(polka_learner_steps(learner),
+                         150 + (k != POLKA_CONTROL_KOMP && k != POLKA_CONTROL_NONE));
         polka_learner_free(&learner);
     }
 }

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "polka/kernel.h"
+#include "polka/learner.h"
 #include "polka/model.h"
 #include "polka/regression.h"
 #include "polka/slkl.h"
@@ -471,6 +472,112 @@ static void test_slkl_errors(void **state) {
     polka_slkl_free(NULL);
 }
 
+/* ------------------------------------------------------------- the table's batch entries */
+
+typedef struct {
+    size_t logs, last_done, progress;
+    size_t order;    /* of the last model logged */
+    double *weights; /* a copy of its weights */
+} fit_calls;
+
+static polka_status count_log(void *context, const polka_model *model, size_t done) {
+    fit_calls *calls = context;
+    calls->logs++;
+    assert_true(done > calls->last_done);
+    calls->last_done = done;
+    calls->order = polka_model_order(model);
+    free(calls->weights);
+    calls->weights = malloc((calls->order + 1) * sizeof *calls->weights);
+    POLKA_CHECK_ALLOC(calls->weights);
+    memcpy(calls->weights, polka_model_weights(model), calls->order * sizeof *calls->weights);
+    return POLKA_OK;
+}
+
+static void count_progress(void *context, size_t done, size_t cap) {
+    fit_calls *calls = context;
+    calls->progress++;
+    assert_int_equal(done, calls->last_done);
+    assert_true(done <= cap);
+}
+
+static void assert_same_weights(const polka_model *a, const polka_model *b) {
+    assert_int_equal(polka_model_order(a), polka_model_order(b));
+    size_t m = polka_model_order(a);
+    assert_memory_equal(polka_model_weights(a), polka_model_weights(b), m * sizeof(double));
+}
+
+static void assert_logged(const fit_calls *calls, const polka_model *model) {
+    assert_int_equal(calls->order, polka_model_order(model));
+    assert_memory_equal(calls->weights, polka_model_weights(model), calls->order * sizeof(double));
+}
+
+/* polka_batch_fit runs the control table's batch learner: krr is polka_krr_fit with one log
+ * call; slkl is SLKL logged every log_every updates; an online control is refused. */
+static void test_batch_fit_entries(void **state) {
+    (void)state;
+    enum { N = 120, P = 2 };
+    polka_dataset train = sinc_data(POLKA_STREAM_TRAIN, N, 7);
+    polka_slkl_params reference = small_params(N, 0);
+    polka_learner_params params = polka_learner_defaults();
+    params.kernel = reference.kernel;
+    params.loss.kind = POLKA_LOSS_SQUARE;
+    params.lambda = reference.lambda;
+    params.nu = reference.nu;
+    params.control = POLKA_CONTROL_KRR;
+    fit_calls calls = {0};
+    polka_batch_job job = {.params = &params,
+                           .settings = {.tol = reference.tol},
+                           .seed = reference.seed,
+                           .x = train.x,
+                           .y = train.y,
+                           .n = N,
+                           .p = P,
+                           .log_every = 50,
+                           .log = count_log,
+                           .progress = count_progress,
+                           .context = &calls};
+    polka_model *model = NULL, *krr = NULL;
+    size_t rounds = 0;
+    CHECK_OK(polka_batch_fit(&job, &model, &rounds));
+    CHECK_OK(polka_krr_fit(&params.kernel, train.x, train.y, N, P, params.lambda, &krr));
+    assert_same_weights(model, krr);
+    assert_int_equal(rounds, 1);
+    assert_int_equal(calls.logs, 1);
+    assert_int_equal(calls.progress, 0);
+    assert_logged(&calls, model);
+    polka_model_free(&model);
+
+    params.control = POLKA_CONTROL_SLKL;
+    free(calls.weights);
+    calls = (fit_calls){0};
+    CHECK_OK(polka_batch_fit(&job, &model, &rounds));
+    assert_int_equal(calls.logs, (rounds + 49) / 50);
+    assert_int_equal(calls.progress, calls.logs);
+    assert_int_equal(calls.last_done, rounds);
+    assert_logged(&calls, model);
+    assert_non_null(strstr(job.note, "slkl: "));
+    polka_slkl *slkl = NULL;
+    polka_slkl_stats stats;
+    polka_model *direct = NULL;
+    reference.candidates = 0;
+    CHECK_OK(polka_slkl_create(&reference, train.x, train.y, N, P, &slkl));
+    CHECK_OK(polka_slkl_run_for(slkl, rounds, &stats));
+    CHECK_OK(polka_slkl_model(slkl, &direct));
+    assert_same_weights(model, direct);
+
+    params.control = POLKA_CONTROL_NORMA;
+    assert_int_equal(polka_batch_fit(&job, &model, &rounds), POLKA_ERR_ARG);
+    polka_batch_settings settings = {.tol = 1.5};
+    params.control = POLKA_CONTROL_SLKL;
+    assert_non_null(polka_batch_check(&params, &settings)); /* tol must be in [0, 1) */
+    polka_slkl_free(&slkl);
+    polka_model_free(&direct);
+    polka_model_free(&model);
+    polka_model_free(&krr);
+    free(calls.weights);
+    polka_dataset_free(&train);
+}
+
 /* -------------------------------------------------------------------------- generators */
 
 static void test_generators_deterministic(void **state) {
@@ -584,7 +691,7 @@ int main(void) {
         cmocka_unit_test(test_slkl_curvature), cmocka_unit_test(test_slkl_model_is_krr),
         cmocka_unit_test(test_slkl_vs_krr),    cmocka_unit_test(test_slkl_stopping),
         cmocka_unit_test(test_slkl_errors),    cmocka_unit_test(test_generators_deterministic),
-        cmocka_unit_test(test_generators_snr),
+        cmocka_unit_test(test_generators_snr), cmocka_unit_test(test_batch_fit_entries),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -69,7 +69,8 @@ static void check_control(polka_learner_params params) {
 
 static void test_every_control(void **unused) {
     (void)unused;
-    for (int k = 0; k <= POLKA_CONTROL_NBSGD_PROJECT; k++) {
+    for (int k = 0; k < POLKA_CONTROL_COUNT; k++) { /* every online control of the table */
+        if (polka_control_is_batch((polka_control_kind)k)) continue;
         polka_learner_params params = polka_learner_defaults();
         params.loss.kind = POLKA_LOSS_HINGE;
         params.kernel.sigma = 0.5;
@@ -78,11 +79,10 @@ static void test_every_control(void **unused) {
         params.tau = 30;
         params.beta = 20;
         params.seed = 9;
-        if (k >= POLKA_CONTROL_BSGD_REMOVE) { /* the suffix average and an offset too */
-            params.suffix = 0.5;
-            params.horizon = 600;
-            params.offset = 1;
-        }
+        params.suffix = 0.5;  /* the suffix average and an offset too, where the control */
+        params.horizon = 600; /* averages (bsgd-*, nbsgd-*) */
+        params.offset = 1;
+        if (polka_learner_check(&params) != NULL) params.suffix = 0, params.offset = 0;
         check_control(params);
     }
 }

@@ -132,6 +132,13 @@ polka_status polka_storage_parse(const char *name, polka_storage *storage);
  */
 void polka_data_memory_share(size_t limit, unsigned sharers);
 
+/** The default memory limit of this process's reads in bytes (as polka_data_memory_share
+ *  sets it): also what other allocations sized by the settings are checked against. */
+size_t polka_data_memory_limit(void);
+
+/** What limit came from, as " (data.memory = auto: ...)", or "" for a limit given. */
+const char *polka_data_memory_origin(size_t limit);
+
 /** data.memory: "auto" (0) or a number of bytes, with an optional K, M, G or T (powers of 1024). */
 polka_status polka_memory_parse(const char *text, size_t *bytes);
 

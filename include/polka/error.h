@@ -24,6 +24,7 @@ typedef enum {
     POLKA_ERR_MPI,     /**< an MPI call failed, or another rank failed */
     POLKA_ERR_HDF5,    /**< an HDF5 call failed */
     POLKA_STOPPED,     /**< the run stopped on a signal after writing a checkpoint */
+    POLKA_INTERRUPTED, /**< a signal stopped the run where no checkpoint could be written */
 } polka_status;
 
 /** Records a printf-style message as the current error and returns code. */

@@ -61,19 +61,36 @@ typedef enum {
     POLKA_WEIGHTS_FILE,       /**< as read from the file (1 where none was given) */
 } polka_weight_kind;
 
-/** The graph families polka_graph_generate() knows. */
-typedef enum {
-    POLKA_GRAPH_RING,       /**< cycle C_n (n ≥ 3) */
-    POLKA_GRAPH_LINE,       /**< path P_n */
-    POLKA_GRAPH_STAR,       /**< star with centre 0 */
-    POLKA_GRAPH_COMPLETE,   /**< complete graph K_n */
-    POLKA_GRAPH_GRID,       /**< rows × cols grid, node r·cols + c */
-    POLKA_GRAPH_TORUS,      /**< rows × cols grid with wrap-around (rows, cols ≥ 3) */
-    POLKA_GRAPH_ER,         /**< Erdős–Rényi G(n, p) (random) */
-    POLKA_GRAPH_RGG,        /**< random geometric graph in the unit square, radius (random) */
-    POLKA_GRAPH_SMALLWORLD, /**< Watts–Strogatz: ring with k neighbours each side, rewired */
-    POLKA_GRAPH_BA,         /**< Barabási–Albert, k edges per new node (random) */
-} polka_graph_kind;
+/*
+ * The graph families polka_graph_generate() knows: one line each, X(ENUM, entry), in the order
+ * of polka_graph_kind. Each entry is a table (polka_graph_generator, src/net/generator_impl.h:
+ * name, help, the parameters it reads, check, expected edges, make) in a generate_*.c file;
+ * adding a generator is its entry and one line here.
+ */
+#define POLKA_GRAPH_LIST(X)                                                                        \
+    X(RING, ring)             /* cycle C_n (n >= 3) */                                             \
+    X(LINE, line)             /* path P_n */                                                       \
+    X(STAR, star)             /* star with centre 0 */                                             \
+    X(COMPLETE, complete)     /* complete graph K_n */                                             \
+    X(GRID, grid)             /* rows x cols grid, node r*cols + c */                              \
+    X(TORUS, torus)           /* rows x cols grid with wrap-around (rows, cols >= 3) */            \
+    X(ER, er)                 /* Erdos-Renyi G(n, p) (random) */                                   \
+    X(RGG, rgg)               /* random geometric graph in the unit square, radius (random) */     \
+    X(SMALLWORLD, smallworld) /* Watts-Strogatz: ring with k neighbours each side, rewired */      \
+    X(BA, ba)                 /* Barabasi-Albert, k edges per new node (random) */
+
+#define POLKA_GRAPH_ENUM(id, entry) POLKA_GRAPH_##id,
+typedef enum { POLKA_GRAPH_LIST(POLKA_GRAPH_ENUM) POLKA_GRAPH_KIND_COUNT } polka_graph_kind;
+#undef POLKA_GRAPH_ENUM
+
+/** The parameters of a polka_graph_spec a generator reads (polka_graph_kind_uses). */
+enum {
+    POLKA_GRAPH_USES_P = 1,      /**< p (net.p, --p) */
+    POLKA_GRAPH_USES_RADIUS = 2, /**< radius (net.radius, --radius) */
+    POLKA_GRAPH_USES_K = 4,      /**< k (net.k, --k) */
+    POLKA_GRAPH_USES_REWIRE = 8, /**< rewire (net.rewire, --rewire) */
+    POLKA_GRAPH_USES_SHAPE = 16, /**< rows and cols (--rows, --cols; a run's is square) */
+};
 
 /** What to generate. Start from polka_graph_spec_defaults() and change what you need. */
 typedef struct {
@@ -110,11 +127,17 @@ typedef struct {
     double max_row_sum;
 } polka_graph_info;
 
-/** Parses ring|line|star|complete|grid|torus|er|rgg|smallworld|ba. */
+/** Parses a generator's name (ring|line|star|complete|grid|torus|er|rgg|smallworld|ba). */
 polka_status polka_graph_kind_parse(const char *name, polka_graph_kind *kind);
 
 /** The name of a graph kind ("ring", ...). Pure. */
 const char *polka_graph_kind_name(polka_graph_kind kind);
+
+/** What the generator draws, one line, naming the parameters it reads (polka --help). Pure. */
+const char *polka_graph_kind_help(polka_graph_kind kind);
+
+/** The parameters the generator reads: POLKA_GRAPH_USES_* bits. Pure. */
+unsigned polka_graph_kind_uses(polka_graph_kind kind);
 
 /** 1 for the kinds drawn at random from the seed (er, rgg, smallworld, ba), else 0. Pure. */
 int polka_graph_kind_is_random(polka_graph_kind kind);

@@ -112,7 +112,7 @@
     X(data, quantity_sigma, DOUBLE, "0", IN(0, 10), FIXED, TO(data.quantity_sigma), "",            \
       "quantity skew (any split): agent a's rate r_a ~ lognormal(0, sigma^2), mean 1; it "         \
       "learns its batch in a round with probability r_a / max r; 0 = off")                         \
-    X(data, drift, DOUBLE, "0", GE(0), FIXED, TO(data.drift), "",                                  \
+    X(data, drift, DOUBLE, "0", IN(0, 6.283185307179586), FIXED, TO(data.drift), "",               \
       "drifting stream (multidist, sinc): radians per training sample by which the classes "       \
       "rotate (multidist) or the peak circles (sinc); the test set follows; 0 = off")
 

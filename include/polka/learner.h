@@ -6,7 +6,7 @@
  * (DESIGN.md): evaluate f, take a gradient step with given coefficients, control the
  * model order. polka_learner_step() does all three for one agent on its own loss.
  *
- * The controls (polka_control_kind):
+ * The controls (polka_control_kind, one line each of POLKA_CONTROL_LIST):
  * - komp: POLK, destructive KOMP to the error bound ε (paper 000).
  * - none: plain functional SGD, every point is kept.
  * - norma: NORMA truncation (paper 004): the newest `tau` terms are kept. The weights decay
@@ -23,8 +23,9 @@
  *   so the model grows with the data; the draws are counter-based (seed, t).
  * With the square loss and 0 < λ ≤ 1, bsgd-* and nbsgd-* project the iterate onto the ball
  * ‖w‖_H ≤ y_max/√λ after the maintenance (paper 001, Alg. 2–3; y_max: the largest |y| seen).
- * The new controls store only the points whose coefficient row is not all zero (a zero row
- * does not change f); komp and none keep their behaviour and append every point.
+ * none appends every point of an update; the other controls only the points whose
+ * coefficient row is not all zero (a zero row does not change f; KOMP would drop it first).
+ * - slkl, krr: batch regression learners, not run by polka_learner: polka_batch_fit.
  *
  * Step sizes (polka_schedule_kind): η_t = η (constant), η/√t (invsqrt), 1/(λ t) (pegasos,
  * BSGD/NBSGD) or η (1 − (t − 1)/T) (linear, down to η/T at the run's last update T =
@@ -47,16 +48,27 @@
 #include "polka/model.h"
 #include "polka/state.h"
 
-typedef enum {
-    POLKA_CONTROL_KOMP,          /**< POLK: destructive KOMP to the error bound ε */
-    POLKA_CONTROL_NONE,          /**< plain functional SGD: every point is kept */
-    POLKA_CONTROL_NORMA,         /**< NORMA: keep the newest τ terms */
-    POLKA_CONTROL_BSGD_REMOVE,   /**< BSGD budget: remove the smallest term */
-    POLKA_CONTROL_BSGD_PROJECT,  /**< BSGD budget: project the smallest term onto the others */
-    POLKA_CONTROL_BSGD_MERGE,    /**< BSGD budget: merge the smallest term with a partner */
-    POLKA_CONTROL_NBSGD_REMOVE,  /**< NBSGD: removal with probability min(β/t, 1) */
-    POLKA_CONTROL_NBSGD_PROJECT, /**< NBSGD: projection with probability min(β/t, 1) */
-} polka_control_kind;
+/*
+ * The model-order controls and the batch learners: one line each, X(ENUM, entry), in the order
+ * of polka_control_kind. Each entry is a table of operations (polka_control_ops, in
+ * src/core/control_impl.h) defined in its own file (control_*.c, norma.c); adding one is that
+ * file and one line here.
+ */
+#define POLKA_CONTROL_LIST(X)                                                                      \
+    X(KOMP, komp)                   /* POLK: destructive KOMP to the error bound */                \
+    X(NONE, none)                   /* plain functional SGD: every point is kept */                \
+    X(NORMA, norma)                 /* NORMA: keep the newest tau terms */                         \
+    X(BSGD_REMOVE, bsgd_remove)     /* BSGD budget: remove the smallest term */                    \
+    X(BSGD_PROJECT, bsgd_project)   /* BSGD budget: project the smallest term onto the others */   \
+    X(BSGD_MERGE, bsgd_merge)       /* BSGD budget: merge the smallest term with a partner */      \
+    X(NBSGD_REMOVE, nbsgd_remove)   /* NBSGD: removal with probability min(beta/t, 1) */           \
+    X(NBSGD_PROJECT, nbsgd_project) /* NBSGD: projection with probability min(beta/t, 1) */        \
+    X(SLKL, slkl)                   /* batch: SLKL (paper 002), centralized, square loss */        \
+    X(KRR, krr)                     /* batch: exact kernel ridge regression */
+
+#define POLKA_CONTROL_ENUM(id, entry) POLKA_CONTROL_##id,
+typedef enum { POLKA_CONTROL_LIST(POLKA_CONTROL_ENUM) POLKA_CONTROL_COUNT } polka_control_kind;
+#undef POLKA_CONTROL_ENUM
 
 typedef enum {
     POLKA_SCHEDULE_CONSTANT, /**< η_t = η */
@@ -111,10 +123,21 @@ const char *polka_learner_check(const polka_learner_params *params);
 /** The KOMP error bound ε the parameters give at the constant step η. Pure. */
 double polka_learner_epsilon(const polka_learner_params *params);
 
-/** Parses "komp", "none", "norma", "bsgd-remove", "bsgd-project", "bsgd-merge",
- * "nbsgd-remove" or "nbsgd-project". */
+/** Parses a control's name ("komp", "none", "norma", "bsgd-remove", …, "slkl", "krr"). */
 polka_status polka_control_kind_parse(const char *name, polka_control_kind *kind);
 const char *polka_control_kind_name(polka_control_kind kind);
+
+/** What the control does and the keys it reads, one line (polka --help). Pure. */
+const char *polka_control_help(polka_control_kind kind);
+
+/** 1 for a batch learner (slkl, krr: polka_batch_fit), 0 for an online control. Pure. */
+int polka_control_is_batch(polka_control_kind kind);
+
+/**
+ * The dense rows of the data's dimension a learner of these parameters holds at least beside
+ * a batch of `batch` points: its dictionary (a budget, or at least one batch). Pure.
+ */
+size_t polka_control_rows_held(const polka_learner_params *params, size_t batch);
 
 /** Parses "constant", "invsqrt", "pegasos" or "linear". */
 polka_status polka_schedule_kind_parse(const char *name, polka_schedule_kind *kind);
@@ -234,5 +257,37 @@ polka_status polka_learner_save(const polka_learner *learner, polka_state *state
  * would have taken. A state that does not fit is a format error naming the entry.
  */
 polka_status polka_learner_restore(polka_learner *learner, const polka_state *state);
+
+/** A batch learner's settings beside its polka_learner_params (slkl: the candidates M, the
+ * update cap, the stopping tolerance). */
+typedef struct {
+    size_t candidates, max_iter;
+    double tol;
+} polka_batch_settings;
+
+/** A batch fit (learner.control = slkl, krr): the whole training set at once. */
+typedef struct {
+    const polka_learner_params *params;
+    polka_batch_settings settings;
+    uint64_t seed;       /**< slkl: the draw of the candidates */
+    const double *x, *y; /**< n × p training points and their n targets */
+    size_t n, p;
+    size_t log_every; /**< updates between two log calls of an iterative learner */
+    /** Called with the model after `done` updates (krr: once, done = 1). */
+    polka_status (*log)(void *context, const polka_model *model, size_t done);
+    /** Optional: called after each log of an iterative learner, done of at most cap updates. */
+    void (*progress)(void *context, size_t done, size_t cap);
+    void *context;
+    char note[256]; /**< the fit's closing line for the run's log (empty: none) */
+} polka_batch_job;
+
+/** NULL when the parameters and settings fit the batch learner params->control, else why
+ * not. Pure. */
+const char *polka_batch_check(const polka_learner_params *params,
+                              const polka_batch_settings *settings);
+
+/** Runs the batch learner params->control on the job's training set: *out its model (the
+ * caller owns it), *rounds the updates it took. */
+polka_status polka_batch_fit(polka_batch_job *job, polka_model **out, size_t *rounds);
 
 #endif

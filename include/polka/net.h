@@ -29,6 +29,11 @@ polka_status polka_net_agree_wish(MPI_Comm comm, polka_status local, int *wish);
  *  file another rank could not write); polka_net_stalled() is then true. */
 #define POLKA_NET_FAILED_WAIT 15.0
 
+/** Seconds after a stop request (a signal, polka/stop.h) that a wait on other ranks gives up
+ *  (POLKA_INTERRUPTED, polka_net_stalled() true): they had that long to finish their round
+ *  (at most POLKA_STOP_GRACE) and write their checkpoint, and are stuck. Every wait polls. */
+#define POLKA_NET_STOP_WAIT 25.0
+
 /**
  * Sets the watchdog (run.watchdog): every wait on a collective of a round (the exchange, the
  * status agreement) then ends after `seconds`; 0 (the default) waits forever. When it fires,

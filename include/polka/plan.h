@@ -65,13 +65,6 @@ typedef enum {
     POLKA_SHARE_SAMPLES, /**< the point and its label, which also enters the neighbour's loss */
 } polka_share_kind;
 
-/** Which learner a run trains: the online learner, or a batch regression learner. */
-typedef enum {
-    POLKA_FIT_ONLINE, /**< functional SGD with a model-order control (polka_learner) */
-    POLKA_FIT_SLKL,   /**< SLKL (paper 002), centralized, square loss */
-    POLKA_FIT_KRR,    /**< exact kernel ridge regression, centralized, square loss */
-} polka_fit_kind;
-
 typedef struct {
     polka_run_mode mode;
     uint64_t seed;
@@ -117,8 +110,8 @@ typedef struct {
 } polka_data_spec;
 
 typedef struct {
-    polka_fit_kind fit;
-    polka_learner_params params; /**< kernel, loss, control, steps (seed: run.seed) */
+    polka_learner_params params; /**< kernel, loss, control (or a batch learner: slkl, krr),
+                                      steps (seed: run.seed) */
     size_t batch;                /**< samples per agent and round */
     size_t candidates, max_iter; /**< slkl */
     double tol;                  /**< slkl */

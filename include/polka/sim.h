@@ -28,6 +28,7 @@ typedef void (*polka_progress_fn)(void *context, const polka_sim_progress *progr
 
 typedef struct {
     polka_log_fn log;
+    polka_log_fn warn;          /**< a warning (the run goes on); NULL: to log */
     polka_progress_fn progress; /**< NULL: no progress reports */
     void *context;
 } polka_sim_hooks;
@@ -55,6 +56,13 @@ typedef struct {
     double rank_bytes_per_round_max; /**< the same, the largest rank */
     size_t edges, edges_cut; /**< decentralized: the first graph's edges, those across ranks */
 } polka_sim_summary;
+
+/**
+ * The settings checkpoint `path` was written with, set in config (after its defaults, before a
+ * configuration file and --set: `polka run --resume FILE` alone resumes as written). The file
+ * is checked as a resume checks it (format, digest, version). Not collective.
+ */
+polka_status polka_sim_resume_settings(const char *path, polka_config *config);
 
 /** The multidist parameters of a plan. */
 polka_multidist_params polka_sim_multidist_params(const polka_plan *plan);

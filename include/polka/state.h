@@ -19,6 +19,9 @@ typedef enum { POLKA_STATE_F64, POLKA_STATE_U64, POLKA_STATE_U8 } polka_state_ty
 
 typedef struct polka_state_s polka_state;
 
+/** "float64", "uint64" or "uint8" (for messages). */
+const char *polka_state_type_name(polka_state_type type);
+
 /** An empty state (the caller owns it). */
 polka_status polka_state_create(polka_state **out);
 void polka_state_free(polka_state **state);

@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "polka/config.h"
+#include "polka/paths.h"
 #include "polka/plan.h"
 #include "polka/error.h"
 
@@ -26,6 +27,14 @@ typedef int (*polka_extra_fn)(const char *arg, void *context);
  */
 polka_status polka_app_read_plan(int argc, char **argv, MPI_Comm comm, polka_plan *plan,
                                  polka_extra_fn extra, void *context);
+
+/**
+ * Collective: rank 0 applies the rule of polka/paths.h to the files of the command: the
+ * --config files of argv, the plan's input files, its run's outputs and --resume when run is
+ * 1, and extra (the command's own); every rank returns the same status.
+ */
+polka_status polka_app_check_files(int argc, char **argv, MPI_Comm comm, const polka_plan *plan,
+                                   int run, const polka_file_use *extra, size_t extra_count);
 
 /** Prints the key table with defaults and help (polka --help). */
 void polka_app_print_keys(void);
@@ -64,5 +73,10 @@ int polka_cmd_data(int argc, char **argv, MPI_Comm comm);
 /** polka data split: prints the per-agent class histogram; output (may be NULL): FILE.csv, or a
  * figure (FILE.png, .pdf, .svg: drawn by experiments/plot.py, its numbers in FILE.csv). */
 polka_status polka_data_split(const polka_plan *plan, int ranks, const char *output);
+
+/** The CSV file polka data split -o OUTPUT writes in csv[size] ("" without -o: output NULL):
+ * OUTPUT.csv itself, or FIGURE.csv beside a figure (.png, .pdf, .svg); another name is an
+ * error. */
+polka_status polka_data_split_outputs(const char *output, char *csv, size_t size);
 
 #endif

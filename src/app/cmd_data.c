@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "app_impl.h"
+#include "polka/paths.h"
 #include "polka/data.h"
 #include "polka/net.h"
 #include "polka/sim.h"
@@ -26,6 +27,10 @@ static int data_extra(const char *arg, void *context) {
     return 0;
 }
 
+static polka_status write_set(const char *path, void *set) {
+    return polka_dataset_write_libsvm(set, path);
+}
+
 static polka_status write_multidist(const polka_plan *plan, const char *output) {
     const polka_data_spec *data = &plan->data;
     polka_multidist_params params = polka_sim_multidist_params(plan);
@@ -38,11 +43,11 @@ static polka_status write_multidist(const polka_plan *plan, const char *output) 
     if (status == POLKA_OK) {
         polka_multidist_fill(gen, POLKA_STREAM_TRAIN, 0, &train);
         polka_multidist_fill(gen, POLKA_STREAM_TEST, 0, &test);
-        status = polka_dataset_write_libsvm(&train, output);
+        status = polka_write_through_temp(output, write_set, &train);
     }
     char test_path[POLKA_PATH_LEN + 3];
     snprintf(test_path, sizeof test_path, "%s.t", output);
-    if (status == POLKA_OK) status = polka_dataset_write_libsvm(&test, test_path);
+    if (status == POLKA_OK) status = polka_write_through_temp(test_path, write_set, &test);
     polka_dataset_free(&train);
     polka_dataset_free(&test);
     polka_multidist_free(&gen);
@@ -60,6 +65,23 @@ static void usage_error(const char *name) {
             "       polka data split [-o FIG.png | FILE.csv] [--config FILE] [--set ...]\n");
 }
 
+/* Collective: the outputs of -o against the inputs and each other (polka/paths.h). */
+static polka_status check_outputs(int argc, char **argv, MPI_Comm comm, const polka_plan *plan,
+                                  int split, const char *output) {
+    char second[POLKA_PATH_LEN + 8] = "";
+    polka_status status = POLKA_OK;
+    if (split)
+        status = polka_data_split_outputs(output, second, sizeof second);
+    else if (output != NULL)
+        snprintf(second, sizeof second, "%s.t", output);
+    if (status != POLKA_OK) return status; /* the same on every rank: argv is */
+    polka_file_use uses[] = {{.what = "-o", .path = output, .role = POLKA_FILE_OUTPUT},
+                             {.what = split ? "-o (its CSV)" : "-o (its test set)",
+                              .path = strcmp(second, output ? output : "") ? second : "",
+                              .role = POLKA_FILE_OUTPUT}};
+    return polka_app_check_files(argc, argv, comm, plan, 0, uses, POLKA_COUNT(uses));
+}
+
 int polka_cmd_data(int argc, char **argv, MPI_Comm comm) {
     int rank = 0, size = 1;
     MPI_Comm_rank(comm, &rank);
@@ -73,12 +95,14 @@ int polka_cmd_data(int argc, char **argv, MPI_Comm comm) {
     data_options options = {0};
     polka_status status =
         polka_app_read_plan(argc - 1, argv + 1, comm, &plan, data_extra, &options);
+    if (status == POLKA_OK && options.output && strlen(options.output) >= POLKA_PATH_LEN)
+        status = polka_error_set(POLKA_ERR_ARG, "-o: path too long");
+    if (status == POLKA_OK)
+        status = check_outputs(argc - 1, argv + 1, comm, &plan, split, options.output);
     if (status == POLKA_OK && rank == 0 && split) {
-        status = options.output && strlen(options.output) >= POLKA_PATH_LEN
-                     ? polka_error_set(POLKA_ERR_ARG, "-o: path too long")
-                     : polka_data_split(&plan, size, options.output);
+        status = polka_data_split(&plan, size, options.output);
     } else if (status == POLKA_OK && rank == 0) {
-        if (options.output == NULL || strlen(options.output) >= POLKA_PATH_LEN)
+        if (options.output == NULL)
             status = polka_error_set(POLKA_ERR_ARG, "polka data multidist needs -o FILE");
         else if (plan.data.source != POLKA_SOURCE_MULTIDIST)
             status = polka_error_set(POLKA_ERR_ARG,

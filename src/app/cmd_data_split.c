@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 
 #include "app_impl.h"
+#include "polka/paths.h"
 #include "polka/sim.h"
 
 extern char **environ;
@@ -33,8 +34,14 @@ static void print_histogram(const polka_plan *plan, const polka_class_histogram 
 }
 
 /* agent,class_0,...: one row per agent; the first comment line names the configuration. */
-static polka_status write_csv(const polka_plan *plan, const polka_class_histogram *h,
-                              const char *path) {
+typedef struct {
+    const polka_plan *plan;
+    const polka_class_histogram *h;
+} split_table;
+
+static polka_status write_csv(const char *path, void *context) {
+    const polka_plan *plan = ((const split_table *)context)->plan;
+    const polka_class_histogram *h = ((const split_table *)context)->h;
     FILE *out = fopen(path, "w");
     POLKA_CHECK(out != NULL, POLKA_ERR_IO, "cannot write '%s': %s", path, strerror(errno));
     char alpha[64] = "";
@@ -76,19 +83,27 @@ static int ends_with(const char *text, const char *suffix) {
     return n >= k && strcmp(text + n - k, suffix) == 0;
 }
 
+polka_status polka_data_split_outputs(const char *output, char *csv, size_t size) {
+    csv[0] = '\0';
+    if (output == NULL) return POLKA_OK;
+    int figure =
+        ends_with(output, ".png") || ends_with(output, ".pdf") || ends_with(output, ".svg");
+    POLKA_CHECK(figure || ends_with(output, ".csv"), POLKA_ERR_ARG,
+                "-o '%s': the table is FILE.csv, a figure FILE.png, .pdf or .svg", output);
+    int written = snprintf(csv, size, figure ? "%s.csv" : "%s", output);
+    POLKA_CHECK(written > 0 && (size_t)written < size, POLKA_ERR_ARG, "-o: path too long");
+    return POLKA_OK;
+}
+
 polka_status polka_data_split(const polka_plan *plan, int ranks, const char *output) {
     polka_class_histogram h;
     POLKA_CALL(polka_sim_class_histogram(plan, (size_t)ranks, &h));
     print_histogram(plan, &h);
-    polka_status status = POLKA_OK;
-    if (output != NULL && ends_with(output, ".csv")) {
-        status = write_csv(plan, &h, output);
-    } else if (output != NULL) { /* a figure: its numbers beside it, FIGURE.csv */
-        char csv[POLKA_PATH_LEN + 8];
-        snprintf(csv, sizeof csv, "%s.csv", output);
-        status = write_csv(plan, &h, csv);
-        if (status == POLKA_OK) status = draw_figure(csv, output);
-    }
+    char csv[POLKA_PATH_LEN + 8]; /* a figure has its numbers beside it, FIGURE.csv */
+    polka_status status = polka_data_split_outputs(output, csv, sizeof csv);
+    split_table table = {plan, &h};
+    if (status == POLKA_OK && csv[0]) status = polka_write_through_temp(csv, write_csv, &table);
+    if (status == POLKA_OK && csv[0] && strcmp(csv, output) != 0) status = draw_figure(csv, output);
     polka_class_histogram_free(&h);
     return status;
 }

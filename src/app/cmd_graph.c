@@ -10,44 +10,97 @@
 #include <string.h>
 
 #include "polka/graph.h"
+#include "polka/paths.h"
 
 /* How many seeds `--connected` tries for a random kind. */
 #define CMD_GRAPH_TRIES 100
 
-static void print_usage(FILE *out) {
+/* The options that only some kinds read, with the spec parameter behind each. */
+enum {
+    OPT_N = 1,
+    OPT_P = 2,
+    OPT_RADIUS = 4,
+    OPT_K = 8,
+    OPT_REWIRE = 16,
+    OPT_ROWS = 32,
+    OPT_COLS = 64
+};
+
+static const struct {
+    unsigned flag;
+    const char *name;
+    unsigned uses; /* POLKA_GRAPH_USES_* */
+} kind_options[] = {
+    {OPT_P, "--p", POLKA_GRAPH_USES_P},           {OPT_RADIUS, "--radius", POLKA_GRAPH_USES_RADIUS},
+    {OPT_K, "--k", POLKA_GRAPH_USES_K},           {OPT_REWIRE, "--rewire", POLKA_GRAPH_USES_REWIRE},
+    {OPT_ROWS, "--rows", POLKA_GRAPH_USES_SHAPE}, {OPT_COLS, "--cols", POLKA_GRAPH_USES_SHAPE},
+};
+
+/* The kinds that read a parameter (POLKA_GRAPH_USES_* bit), ", " between, from the table. */
+static const char *kinds_using(unsigned uses) {
+    static char text[256];
+    size_t used = 0;
+    text[0] = '\0';
+    for (int k = 0; k < POLKA_GRAPH_KIND_COUNT && used < sizeof text; k++)
+        if (polka_graph_kind_uses((polka_graph_kind)k) & uses)
+            used += (size_t)snprintf(text + used, sizeof text - used, "%s%s", used ? ", " : "",
+                                     polka_graph_kind_name((polka_graph_kind)k));
+    return text;
+}
+
+static void print_kinds(FILE *out) {
+    fprintf(out, "kinds (the random ones draw from --seed):\n");
+    for (int k = 0; k < POLKA_GRAPH_KIND_COUNT; k++)
+        fprintf(out, "  %-11s %s%s\n", polka_graph_kind_name((polka_graph_kind)k),
+                polka_graph_kind_help((polka_graph_kind)k),
+                polka_graph_kind_is_random((polka_graph_kind)k) ? " (random)" : "");
+}
+
+/* The options only some kinds read, each with the kinds that read it (from the table). */
+static void print_kind_options(FILE *out) {
+    fprintf(out, "  --p P            %s: edge probability, in (0, 1] [0.2]\n",
+            kinds_using(POLKA_GRAPH_USES_P));
+    fprintf(out, "  --radius R       %s: connection radius in the unit square [0.5]\n",
+            kinds_using(POLKA_GRAPH_USES_RADIUS));
+    fprintf(out, "  --k K            %s: k as the kind says [2]\n",
+            kinds_using(POLKA_GRAPH_USES_K));
+    fprintf(out, "  --rewire B       %s: rewiring probability, in [0, 1] [0.1]\n",
+            kinds_using(POLKA_GRAPH_USES_REWIRE));
     fprintf(out,
-            "Usage:\n"
-            "  polka graph generate --kind KIND --n N [options] -o FILE\n"
-            "  polka graph info FILE\n"
-            "  polka graph --help\n"
-            "\n"
-            "generate options (defaults in brackets):\n"
-            "  --kind KIND      ring | line | star | complete | grid | torus |\n"
-            "                   er | rgg | smallworld | ba (the last four are random)\n"
-            "  --n N            number of nodes (>= 2; a ring needs >= 3)\n"
-            "  --seed S         random kinds: seed of igraph's RNG [1]\n"
-            "  --p P            er: edge probability, in (0, 1] [0.2]\n"
-            "  --radius R       rgg: connection radius in the unit square [0.5]\n"
-            "  --k K            smallworld: ring neighbours on each side, 2K < N;\n"
-            "                   ba: edges per new node, K < N [2]\n"
-            "  --rewire B       smallworld: rewiring probability, in [0, 1] [0.1]\n"
             "  --rows R, --cols C\n"
-            "                   grid/torus shape with R*C = N (a torus needs R, C >= 3)\n"
-            "                   [as square as possible]\n"
+            "                   %s: the shape, R*C = N [as square as possible]\n",
+            kinds_using(POLKA_GRAPH_USES_SHAPE));
+}
+
+static void print_usage(FILE *out) {
+    fprintf(out, "Usage:\n"
+                 "  polka graph generate --kind KIND --n N [options] -o FILE\n"
+                 "  polka graph info FILE\n"
+                 "  polka graph --help\n"
+                 "\n"
+                 "generate options (defaults in brackets):\n"
+                 "  --kind KIND      one of the kinds below\n"
+                 "  --n N            number of nodes (>= 2)\n"
+                 "  --seed S         random kinds: seed of igraph's RNG [1]\n");
+    print_kind_options(out);
+    fprintf(out,
             "  --connected      random kinds: try seeds S, S+1, ... (up to %d) until the\n"
             "                   graph is connected, and note the seed used in the file;\n"
             "                   other kinds: fail if the graph is not connected\n"
             "  -o, --output FILE  the graph file to write ('-' for standard output)\n"
-            "\n"
-            "info prints nodes, edges, degrees, connectivity, diameter, the algebraic\n"
-            "connectivity (lambda2 of L = D - A), the largest Metropolis row sum and degree.\n"
-            "The diameter is exact up to 2^30 BFS steps (nodes x (nodes + 2 edges)) and on\n"
-            "trees; above, it shows bounds from two BFS: 'between LOW and HIGH'.\n"
-            "\n"
-            "File format: one edge 'u v' or 'u v w' per line, node ids 0..N-1, '#' comments,\n"
-            "an optional '# nodes: N' header; networkx write_edgelist output is accepted.\n"
-            "See graphs/README.md.\n",
+            "\n",
             CMD_GRAPH_TRIES);
+    print_kinds(out);
+    fputs("\n"
+          "info prints nodes, edges, degrees, connectivity, diameter, the algebraic\n"
+          "connectivity (lambda2 of L = D - A), the largest Metropolis row sum and degree.\n"
+          "The diameter is exact up to 2^30 BFS steps (nodes x (nodes + 2 edges)) and on\n"
+          "trees; above, it shows bounds from two BFS: 'between LOW and HIGH'.\n"
+          "\n"
+          "File format: one edge 'u v' or 'u v w' per line, node ids 0..N-1, '#' comments,\n"
+          "an optional '# nodes: N' header; networkx write_edgelist output is accepted.\n"
+          "See graphs/README.md.\n",
+          out);
 }
 
 /* A usage error: the message, then the usage text, on stderr; exit code 2. */
@@ -98,17 +151,6 @@ static int parse_double(const char *text, double *out) {
 }
 
 /* ---- generate --------------------------------------------------------------------------- */
-
-/* The options given (bit flags), to refuse those the kind does not use. */
-enum {
-    OPT_N = 1,
-    OPT_P = 2,
-    OPT_RADIUS = 4,
-    OPT_K = 8,
-    OPT_REWIRE = 16,
-    OPT_ROWS = 32,
-    OPT_COLS = 64
-};
 
 typedef struct {
     polka_graph_spec spec;
@@ -203,25 +245,13 @@ static int parse_generate(int argc, char **argv, generate_options *o) {
     return -1;
 }
 
-/* Refuses parameters that the kind does not use (they would be silently ignored). */
+/* Refuses parameters that the kind does not read (they would be silently ignored). */
 static int check_applicable(const generate_options *o) {
-    static const struct {
-        unsigned flag;
-        const char *name;
-        unsigned kinds; /* bit per polka_graph_kind */
-        const char *which;
-    } rules[] = {
-        {OPT_P, "--p", 1u << POLKA_GRAPH_ER, "er"},
-        {OPT_RADIUS, "--radius", 1u << POLKA_GRAPH_RGG, "rgg"},
-        {OPT_K, "--k", 1u << POLKA_GRAPH_SMALLWORLD | 1u << POLKA_GRAPH_BA, "smallworld, ba"},
-        {OPT_REWIRE, "--rewire", 1u << POLKA_GRAPH_SMALLWORLD, "smallworld"},
-        {OPT_ROWS, "--rows", 1u << POLKA_GRAPH_GRID | 1u << POLKA_GRAPH_TORUS, "grid, torus"},
-        {OPT_COLS, "--cols", 1u << POLKA_GRAPH_GRID | 1u << POLKA_GRAPH_TORUS, "grid, torus"},
-    };
-    for (size_t r = 0; r < sizeof rules / sizeof *rules; r++) {
-        if (!(o->given & rules[r].flag) || (rules[r].kinds & (1u << o->spec.kind))) continue;
-        return usage_error("%s does not apply to --kind %s (only to %s)", rules[r].name,
-                           polka_graph_kind_name(o->spec.kind), rules[r].which);
+    unsigned uses = polka_graph_kind_uses(o->spec.kind);
+    for (size_t r = 0; r < sizeof kind_options / sizeof *kind_options; r++) {
+        if (!(o->given & kind_options[r].flag) || (uses & kind_options[r].uses)) continue;
+        return usage_error("%s does not apply to --kind %s (only to %s)", kind_options[r].name,
+                           polka_graph_kind_name(o->spec.kind), kinds_using(kind_options[r].uses));
     }
     return -1;
 }
@@ -252,9 +282,16 @@ static polka_status make_graph(const generate_options *o, polka_graph **g, uint6
     return polka_graph_generate_connected(&o->spec, CMD_GRAPH_TRIES, g, seed_used);
 }
 
+static polka_status write_graph_file(const char *path, void *graph) {
+    return polka_graph_write(graph, path);
+}
+
+/* Standard output, or the file through a temporary name (polka/paths.h). */
 static polka_status write_graph(const polka_graph *g, const char *output) {
     if (strcmp(output, "-") == 0) return polka_graph_write_stream(g, stdout, "<stdout>");
-    return polka_graph_write(g, output);
+    polka_file_use use = {.what = "-o", .path = output, .role = POLKA_FILE_OUTPUT};
+    POLKA_CALL(polka_files_check(&use, 1));
+    return polka_write_through_temp(output, write_graph_file, (void *)g);
 }
 
 static void print_summary(const polka_graph *g, const generate_options *o, uint64_t seed_used) {

@@ -1,4 +1,5 @@
 /* polka run: one run of the configuration; prints a summary on rank 0. */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +9,7 @@
 #include "polka/net.h"
 #include "polka/loss.h"
 #include "polka/sim.h"
+#include "polka/stop.h"
 
 typedef enum { PROGRESS_AUTO, PROGRESS_TTY, PROGRESS_PLAIN, PROGRESS_OFF } progress_mode;
 
@@ -78,6 +80,15 @@ static void print_line(void *context, const char *line) {
     fflush(stdout);
 }
 
+/* Warnings go to stderr on rank 0, --quiet or not. */
+static void print_warning(void *context, const char *line) {
+    progress_state *state = context;
+    if (state->line_open) printf("\n");
+    state->line_open = 0;
+    fflush(stdout);
+    fprintf(stderr, "polka run: %s\n", line);
+}
+
 static void print_progress(void *context, const polka_sim_progress *p) {
     progress_state *state = context;
     int last = p->round == p->rounds;
@@ -130,6 +141,14 @@ static void print_summary(const polka_plan *plan, const polka_sim_summary *s) {
            s->setup_seconds, s->peak_rss_mb, s->peak_rss_total_mb);
 }
 
+/* 1, or 128 + the signal when a signal stopped the run without a checkpoint (the shells'
+ * convention; POLKA_EXIT_STOPPED is the exit with one). */
+static int failure_code(polka_status status) {
+    int signal = polka_stop_signal();
+    if (status == POLKA_INTERRUPTED) return 128 + (signal ? signal : SIGTERM);
+    return signal ? 128 + signal : 1;
+}
+
 int polka_cmd_run(int argc, char **argv, MPI_Comm comm) {
     int rank = 0;
     MPI_Comm_rank(comm, &rank);
@@ -139,10 +158,12 @@ int polka_cmd_run(int argc, char **argv, MPI_Comm comm) {
     if (status == POLKA_OK && options.expect_resume)
         status = polka_error_set(POLKA_ERR_ARG, "--resume needs a checkpoint file name");
     if (status == POLKA_OK) memcpy(plan.run.resume, options.resume, sizeof plan.run.resume);
+    if (status == POLKA_OK) status = polka_app_check_files(argc, argv, comm, &plan, 1, NULL, 0);
     polka_sim_summary summary;
     int talk = rank == 0 && !options.quiet;
     progress_state progress = {.tty = is_terminal(options.progress)};
     polka_sim_hooks hooks = {.log = talk ? print_line : NULL,
+                             .warn = rank == 0 ? print_warning : NULL,
                              .progress =
                                  talk && options.progress != PROGRESS_OFF ? print_progress : NULL,
                              .context = &progress};
@@ -159,7 +180,7 @@ int polka_cmd_run(int argc, char **argv, MPI_Comm comm) {
         /* a rank that gave up waiting prints: rank 0 may be the one that stopped */
         if ((rank == 0 && polka_net_stalled() != 2) || polka_net_stalled() == 1)
             fprintf(stderr, "polka run: %s\n", polka_error_message());
-        return 1;
+        return failure_code(status);
     }
     if (rank == 0) print_summary(&plan, &summary);
     return 0;

@@ -3,6 +3,7 @@
 
 #include "app_impl.h"
 #include "polka/net.h"
+#include "polka/sim.h"
 
 /*
  * The arguments that are not settings, on every rank: argv is the same on every rank, so
@@ -24,10 +25,28 @@ static polka_status parse_options(int argc, char **argv, polka_extra_fn extra, v
     return POLKA_OK;
 }
 
-/* The settings on rank 0: defaults < file < --set (the file first, whatever its position). */
+/* The checkpoint of --resume FILE (or --resume=FILE), NULL when none (polka run only: the
+ * other commands refuse the argument in parse_options). */
+static const char *resume_path(int argc, char **argv) {
+    const char *path = NULL;
+    for (int k = 1; k < argc; k++) {
+        if (strcmp(argv[k], "--config") == 0 || strcmp(argv[k], "--set") == 0)
+            k++;
+        else if (strcmp(argv[k], "--resume") == 0 && k + 1 < argc)
+            path = argv[++k];
+        else if (strncmp(argv[k], "--resume=", 9) == 0)
+            path = argv[k] + 9;
+    }
+    return path;
+}
+
+/* The settings on rank 0: defaults < a resumed checkpoint's < file < --set (the file first,
+ * whatever its position). */
 static polka_status parse_settings(int argc, char **argv, polka_plan *plan) {
     polka_config config;
     polka_config_defaults(&config);
+    const char *resume = resume_path(argc, argv);
+    if (resume) POLKA_CALL(polka_sim_resume_settings(resume, &config));
     for (int k = 1; k + 1 < argc; k++) {
         if (strcmp(argv[k], "--set") == 0)
             k++;

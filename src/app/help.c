@@ -25,10 +25,13 @@ static const char summary[] = "decentralized online learning with kernels (agent
 static const char centralized_note[] =
     "With one agent (or run.mode = centralized) `polka run` is centralized POLK.\n"
     "SIGTERM, SIGINT or SIGUSR1: the ranks finish the round, write the checkpoint (run.checkpoint) "
-    "and exit with status 75; `polka run --resume CHECKPOINT` with the same settings goes on "
-    "to the run an uninterrupted one would have given (run.passes, run.output, run.csv, "
-    "run.watchdog and run.checkpoint* may change). Exit status: 0 done, 1 error, 75 stopped "
-    "with a checkpoint.";
+    "and exit with status 75; `polka run --resume CHECKPOINT` goes on with the checkpoint's "
+    "settings to the run an uninterrupted one would have given (settings given beside it must "
+    "agree, but run.passes, run.output, run.csv, run.watchdog and run.checkpoint* may change). "
+    "Where no round ends soon (data scan, SLKL, "
+    "KRR, a round still running 5 s later) the stop is prompt, without a checkpoint; a second "
+    "SIGINT ends at once. Exit status: 0 done, 1 error, 75 stopped with a checkpoint, 128 + "
+    "the signal stopped without one.";
 
 static const char *const type_names[] = {
     [POLKA_KEY_SIZE] = "integer",
@@ -36,6 +39,58 @@ static const char *const type_names[] = {
     [POLKA_KEY_DOUBLE] = "number",
     [POLKA_KEY_STRING] = "text",
 };
+
+/* The run's keys behind a generator's parameters (a run's grid is as square as possible). */
+static const struct {
+    unsigned uses;
+    const char *key;
+} graph_keys[] = {
+    {POLKA_GRAPH_USES_P, "net.p"},
+    {POLKA_GRAPH_USES_RADIUS, "net.radius"},
+    {POLKA_GRAPH_USES_K, "net.k"},
+    {POLKA_GRAPH_USES_REWIRE, "net.rewire"},
+};
+
+/* "net.k, net.rewire": the keys generator `kind` reads; empty when none. */
+static const char *graph_kind_keys(polka_graph_kind kind, char *text, size_t size) {
+    size_t used = 0;
+    text[0] = '\0';
+    for (size_t b = 0; b < sizeof graph_keys / sizeof *graph_keys && used < size; b++)
+        if (polka_graph_kind_uses(kind) & graph_keys[b].uses)
+            used += (size_t)snprintf(text + used, size - used, "%s%s", used ? ", " : "",
+                                     graph_keys[b].key);
+    return text;
+}
+
+/* One line of a generator for the help: what it draws, the keys it reads, random or not. */
+static const char *graph_kind_line(polka_graph_kind kind, char *text, size_t size) {
+    char keys[128];
+    graph_kind_keys(kind, keys, sizeof keys);
+    int random = polka_graph_kind_is_random(kind);
+    snprintf(text, size, "%s%s%s%s%s", polka_graph_kind_help(kind), keys[0] || random ? " (" : "",
+             keys, keys[0] && random ? "; " : "",
+             random    ? "random)"
+             : keys[0] ? ")"
+                       : "");
+    return text;
+}
+
+static const char controls_title[] = "Model-order controls and batch learners (learner.control):";
+static const char graphs_title[] = "Graph generators (net.graph; a random one is seeded by "
+                                   "run.seed and retried until connected):";
+
+/* The tables of controls and graph generators, from the registries. */
+static void print_tables(void) {
+    printf("%s\n", controls_title);
+    for (int k = 0; k < POLKA_CONTROL_COUNT; k++)
+        printf("  %-14s %s\n", polka_control_kind_name((polka_control_kind)k),
+               polka_control_help((polka_control_kind)k));
+    printf("\n%s\n", graphs_title);
+    char line[512];
+    for (int k = 0; k < POLKA_GRAPH_KIND_COUNT; k++)
+        printf("  %-14s %s\n", polka_graph_kind_name((polka_graph_kind)k),
+               graph_kind_line((polka_graph_kind)k, line, sizeof line));
+}
 
 /* What a key's row adds to its help: whose knob it is, its range, whether a resume may change
  * it ("split dirichlet; >= 0; may change on resume"); "" when none applies. */
@@ -79,6 +134,8 @@ void polka_app_print_usage(void) {
         printf("  %s\n", usage_lines[k]);
     printf("\n%s\n\n", centralized_note);
     polka_app_print_keys();
+    printf("\n");
+    print_tables();
     printf("\n");
     polka_source_print_table(stdout);
 }
@@ -154,6 +211,31 @@ static void man_keys(FILE *out) {
     }
 }
 
+/* A table of name and text as roff tagged paragraphs. */
+static void man_entry(FILE *out, const char *name, const char *text) {
+    fputs(".TP\n.B ", out);
+    roff(out, name);
+    fputs("\n", out);
+    roff(out, text);
+    fputs("\n", out);
+}
+
+static void man_tables(FILE *out) {
+    fputs(".SH MODEL-ORDER CONTROLS\n", out);
+    roff(out, controls_title);
+    fputs("\n", out);
+    for (int k = 0; k < POLKA_CONTROL_COUNT; k++)
+        man_entry(out, polka_control_kind_name((polka_control_kind)k),
+                  polka_control_help((polka_control_kind)k));
+    fputs(".SH GRAPH GENERATORS\n", out);
+    roff(out, graphs_title);
+    fputs("\n", out);
+    char line[512];
+    for (int k = 0; k < POLKA_GRAPH_KIND_COUNT; k++)
+        man_entry(out, polka_graph_kind_name((polka_graph_kind)k),
+                  graph_kind_line((polka_graph_kind)k, line, sizeof line));
+}
+
 void polka_app_print_man(FILE *out) {
     fprintf(out, ".TH POLKA 1 \"\" \"polka %s\" \"User Commands\"\n.SH NAME\npolka \\- ",
             POLKA_VERSION);
@@ -174,6 +256,7 @@ void polka_app_print_man(FILE *out) {
         "Unknown keys are an error.\n.SH CONFIGURATION KEYS\n",
         out);
     man_keys(out);
+    man_tables(out);
     fputs(".SH EXAMPLES\n.nf\nmpirun \\-n 16 polka run \\-\\-config "
           "decentralized_multidist.ini \\-\\-set run.output=run.h5\npolka report run.h5\n"
           "polka help learner.kp\n.fi\n.SH SEE ALSO\n\\fBmpirun\\fR(1); the experiment "

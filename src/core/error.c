@@ -66,6 +66,8 @@ const char *polka_status_name(polka_status code) {
         return "HDF5 error";
     case POLKA_STOPPED:
         return "stopped on a signal";
+    case POLKA_INTERRUPTED:
+        return "interrupted by a signal";
     }
     return "unknown error";
 }

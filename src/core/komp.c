@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "komp_impl.h"
+#include "polka/stop.h"
 #include "scratch_impl.h"
 
 #define DEFAULT_JITTER 1e-10
@@ -167,6 +168,7 @@ polka_status polka_komp_compress(polka_komp *komp, polka_model *model, double ep
     double budget = eps * eps, t0 = polka_komp_clock();
     size_t active = komp->known;
     while (active > 0) {
+        POLKA_CALL(polka_stop_check_overdue("a KOMP step (its removals)"));
         size_t j = 0;
         double cost = 0.0;
         if (!cheapest_point(komp, model, &j, &cost)) {

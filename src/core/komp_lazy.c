@@ -8,7 +8,13 @@
 #include <string.h>
 
 #include "komp_impl.h"
+#include "polka/stop.h"
 #include "scratch_impl.h"
+
+/* A stop request is polled every STOP_ROWS rows of a batch's O(batch²) buffers: a batch of
+ * 16384 points fills 2 GB per buffer, seconds each. */
+#define STOP_ROWS 256
+#define BORDERING "a KOMP step (bordering the new points)"
 
 /* An appended point whose Schur complement is below this fraction of k(x,x) is already in
  * the span (to working precision): its weight is folded into the others. */
@@ -44,8 +50,8 @@ static void apply_terms(const polka_komp *komp, size_t first, const double *x, s
  * Y = B̂ G for the k rows of B̂ (k × n, extended space): G_base's part with one symmetric
  * product, the pending terms with two thin ones.
  */
-static void times_inverse(const polka_komp *komp, const double *bhat, size_t k, size_t n, double *p,
-                          double *y) {
+static polka_status times_inverse(const polka_komp *komp, const double *bhat, size_t k, size_t n,
+                                  double *p, double *y) {
     size_t base = komp->base, t = komp->nterms;
     if (base > 0 && k <= SYMV_ROWS) {
         for (size_t i = 0; i < k; i++)
@@ -55,8 +61,11 @@ static void times_inverse(const polka_komp *komp, const double *bhat, size_t k, 
         cblas_dsymm(CblasRowMajor, CblasRight, CblasLower, (int)k, (int)base, 1.0, komp->g,
                     (int)base, bhat, (int)n, 0.0, y, (int)n);
     }
-    for (size_t i = 0; i < k; i++) memset(y + i * n + base, 0, (n - base) * sizeof *y);
-    if (t == 0) return;
+    for (size_t i = 0; i < k; i++) {
+        if (i % STOP_ROWS == 0) POLKA_CALL(polka_stop_check_overdue(BORDERING));
+        memset(y + i * n + base, 0, (n - base) * sizeof *y);
+    }
+    if (t == 0) return POLKA_OK;
     /* P = B̂ Uᵀ diag(σ), Y += P U */
     cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)k, (int)t, (int)komp->n, 1.0, bhat,
                 (int)n, komp->terms, (int)komp->room, 0.0, p, (int)t);
@@ -64,6 +73,7 @@ static void times_inverse(const polka_komp *komp, const double *bhat, size_t k, 
         for (size_t s = 0; s < t; s++) p[i * t + s] *= komp->sigma[s];
     cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)k, (int)komp->n, (int)t, 1.0, p,
                 (int)t, komp->terms, (int)komp->room, 1.0, y, (int)n);
+    return POLKA_OK;
 }
 
 /* Folds the weight row w of a point already in the span into the active rows (U += a wᵀ). */
@@ -165,16 +175,21 @@ polka_status polka_komp_border(polka_komp *komp, polka_model *model, polka_komp_
     if (!covered)
         POLKA_CALL(
             polka_kernel_block(&model->kernel, xnew, k, model->dict, model->sqnorm, q, p, bt));
+    POLKA_CALL(polka_stop_check_overdue(BORDERING));
     POLKA_CALL(polka_kernel_block(&model->kernel, xnew, k, xnew, model->sqnorm + q, k, p, knn));
-    memset(bhat, 0, k * n * sizeof *bhat);
-    for (size_t i = 0; i < k; i++)
+    POLKA_CALL(polka_stop_check_overdue(BORDERING)); /* a large batch: each stage takes seconds */
+    for (size_t i = 0; i < k; i++) {
+        if (i % STOP_ROWS == 0) POLKA_CALL(polka_stop_check_overdue(BORDERING));
+        memset(bhat + i * n, 0, n * sizeof *bhat);
         for (size_t r = 0; r < q; r++) bhat[i * n + komp->pos[r]] = bt[i * q + r];
-    times_inverse(komp, bhat, k, n, pt, y);
+    }
+    POLKA_CALL(times_inverse(komp, bhat, k, n, pt, y));
     size_t first_term = komp->nterms;
     for (size_t i = 0; i < k; i++) {
         double *b = bhat + i * n, *a = y + i * n;
         for (size_t j = 0; j < i; j++)
             if (!komp->gone[q + j]) b[komp->pos[q + j]] = knn[i * k + j];
+        POLKA_CALL(polka_stop_check_overdue(BORDERING));
         POLKA_CALL(border_one(komp, model, q + i, b, a, first_term, stats));
     }
     komp->known = m;

@@ -5,6 +5,7 @@
 
 #include "polka/loss.h"
 #include "polka/slkl.h"
+#include "polka/stop.h"
 
 polka_status polka_krr_solve(const double *gram, const double *y, size_t n, double lambda,
                              double *alpha) {
@@ -36,6 +37,7 @@ polka_status polka_krr_fit(const polka_kernel *kernel, const double *x, const do
     if (gram == NULL || alpha == NULL)
         status = polka_error_set(POLKA_ERR_MEM, "KRR: out of memory for the %zu×%zu Gram", n, n);
     if (status == POLKA_OK) status = polka_kernel_block(kernel, x, n, x, NULL, n, p, gram);
+    if (status == POLKA_OK) status = polka_stop_check("KRR, after its Gram matrix");
     if (status == POLKA_OK) status = polka_krr_solve(gram, y, n, lambda, alpha);
     polka_model *model = NULL;
     if (status == POLKA_OK) status = polka_model_create(kernel, p, 1, &model);

@@ -1,7 +1,7 @@
 /*
  * The learner: functional SGD (POLK eq. 11, NORMA §II: f ← (1 − η_t λ) f − η_t Σ g k(x,·)),
- * the step-size schedules, NORMA's offset and ν-trick, and the dispatch to the model-order
- * controls (komp.c, norma.c, budget.c, nbsgd.c).
+ * the step-size schedules, NORMA's offset and ν-trick, and the calls of the model-order
+ * control's operations (the table of control.c).
  */
 #include "polka/learner.h"
 
@@ -19,27 +19,7 @@
 /* Predicted points whose kernel rows are kept for the next update (learner_rows). */
 #define ROWS_KEPT 64
 
-static const char *const control_names[] = {"komp",         "none",         "norma",
-                                            "bsgd-remove",  "bsgd-project", "bsgd-merge",
-                                            "nbsgd-remove", "nbsgd-project"};
 static const char *const schedule_names[] = {"constant", "invsqrt", "pegasos", "linear"};
-
-static int is_budget_control(polka_control_kind kind) {
-    return kind >= POLKA_CONTROL_BSGD_REMOVE && kind <= POLKA_CONTROL_NBSGD_PROJECT;
-}
-
-/* The index of name in names, or −1. */
-polka_status polka_control_kind_parse(const char *name, polka_control_kind *kind) {
-    int index;
-    POLKA_CALL(polka_name_find(name, control_names, POLKA_COUNT(control_names),
-                               "model-order control", &index));
-    *kind = (polka_control_kind)index;
-    return POLKA_OK;
-}
-
-const char *polka_control_kind_name(polka_control_kind kind) {
-    return polka_name_at(control_names, POLKA_COUNT(control_names), (int)kind);
-}
 
 polka_status polka_schedule_kind_parse(const char *name, polka_schedule_kind *kind) {
     int index;
@@ -91,14 +71,6 @@ static double decay_factor(const polka_learner_params *params, uint64_t t, doubl
     return 1.0 - eta * params->lambda;
 }
 
-static double komp_budget_at(const polka_learner_params *params, double eta) {
-    return params->epsilon >= 0 ? params->epsilon : params->kp * pow(eta, 1.5);
-}
-
-double polka_learner_epsilon(const polka_learner_params *params) {
-    return komp_budget_at(params, params->eta);
-}
-
 static const char *check_steps(const polka_learner_params *params) {
     if ((unsigned)params->schedule > POLKA_SCHEDULE_LINEAR) return "learner.schedule is unknown";
     if (!(params->eta > 0) || !isfinite(params->eta)) return "learner.eta must be > 0";
@@ -112,15 +84,15 @@ static const char *check_steps(const polka_learner_params *params) {
 }
 
 static const char *check_control(const polka_learner_params *params) {
-    polka_control_kind kind = params->control;
-    if ((unsigned)kind > POLKA_CONTROL_NBSGD_PROJECT) return "learner.control is unknown";
-    if (kind == POLKA_CONTROL_NORMA && params->tau < 1) return "learner.tau must be >= 1";
-    if (is_budget_control(kind) && params->budget < 1) return "learner.budget must be >= 1";
-    if (kind == POLKA_CONTROL_BSGD_MERGE && params->kernel.kind != POLKA_KERNEL_GAUSSIAN)
-        return "learner.control = bsgd-merge needs the gaussian kernel";
+    const polka_control_ops *control = polka_control_of(params->control);
+    if (control == NULL) return "learner.control is unknown";
+    if (control->batch)
+        return "learner.control names a batch learner (slkl, krr): it is run by polka_batch_fit";
+    const char *why = control->check ? control->check(params) : NULL;
+    if (why) return why;
     if (!(params->beta >= 0) || !isfinite(params->beta)) return "learner.beta must be >= 0";
     if (!(params->suffix >= 0 && params->suffix <= 1)) return "learner.suffix must be in [0, 1]";
-    if (params->suffix > 0 && !is_budget_control(kind))
+    if (params->suffix > 0 && control->average == NULL)
         return "learner.suffix (averaging) needs a bsgd-* or nbsgd-* control";
     if (params->suffix > 0 && params->horizon < 1)
         return "learner.suffix needs learner.horizon >= 1 (the number of updates)";
@@ -158,10 +130,7 @@ static polka_status create_parts(polka_learner *learner, size_t p) {
     polka_scratch_hold();
     learner->holds_scratch = 1;
     POLKA_CALL(polka_model_create(&params->kernel, p, c, &learner->model));
-    POLKA_CALL(polka_komp_create(params->jitter, &learner->komp));
-    if (is_budget_control(params->control))
-        POLKA_CALL(polka_maintenance_create(params, p, c, &learner->bounded));
-    return POLKA_OK;
+    return learner->control->create ? learner->control->create(learner, p) : POLKA_OK;
 }
 
 polka_status polka_learner_create(const polka_learner_params *params, size_t p, size_t classes,
@@ -176,7 +145,7 @@ polka_status polka_learner_create(const polka_learner_params *params, size_t p, 
     learner->loss = params->loss;
     learner->classes = classes;
     learner->outputs = polka_loss_outputs(params->loss.kind, classes);
-    learner->komp_epsilon = polka_learner_epsilon(params);
+    learner->control = polka_control_of(params->control);
     polka_status status = create_parts(learner, p);
     if (status != POLKA_OK) {
         polka_learner_free(&learner);
@@ -189,8 +158,7 @@ polka_status polka_learner_create(const polka_learner_params *params, size_t p, 
 void polka_learner_free(polka_learner **learner) {
     if (learner == NULL || *learner == NULL) return;
     polka_model_free(&(*learner)->model);
-    polka_komp_free(&(*learner)->komp);
-    polka_maintenance_free(&(*learner)->bounded);
+    if ((*learner)->control->free) (*learner)->control->free((*learner)->part);
     if ((*learner)->cache) {
         free((*learner)->cache->rows.x);
         free((*learner)->cache->rows.k);
@@ -217,8 +185,7 @@ const polka_model *polka_learner_model(const polka_learner *learner) {
 }
 
 static polka_average *suffix_average(const polka_learner *learner) {
-    polka_average *average = learner->bounded ? learner->bounded->average : NULL;
-    return average && average->count > 0 ? average : NULL;
+    return learner->control->average ? learner->control->average(learner) : NULL;
 }
 
 polka_status polka_learner_output_model(const polka_learner *learner, const polka_model **out) {
@@ -337,21 +304,18 @@ static polka_status fetch_row(void *context, size_t j, double *out) {
     return POLKA_OK;
 }
 
-/* Offers KOMP the kept rows if they were computed against the first `first` points as they
- * still are, then forgets them: the update changes the model. (The arrays stay as they are
- * until the next prediction, after the compression that reads them.) */
-static void offer_kept_rows(polka_learner *learner, size_t first) {
+void polka_learner_offer_rows(polka_learner *learner, polka_komp *komp, size_t first) {
     learner_rows *rows = &learner->cache->rows;
     if (rows->count > 0 && rows->version == learner->model->version && rows->m == first) {
         rows->recomputed = 0;
-        polka_komp_offer_fetch(learner->komp, rows->x, rows->count, rows->m, fetch_row, learner);
+        polka_komp_offer_fetch(komp, rows->x, rows->count, rows->m, fetch_row, learner);
     }
     rows->count = rows->nblocks = rows->k_used = 0;
 }
 
 static polka_status predict(const polka_learner *learner, const double *x, size_t n, double *f_out,
                             int store) {
-    if (learner->params.control == POLKA_CONTROL_KOMP && n > 0 && n <= ROWS_KEPT)
+    if (learner->control->keeps_rows && n > 0 && n <= ROWS_KEPT)
         POLKA_CALL(eval_keeping_rows(learner, x, n, f_out, store));
     else
         POLKA_CALL(polka_model_eval(learner->model, x, n, f_out));
@@ -436,7 +400,7 @@ static void step_nu(polka_learner *learner, double eta) {
 
 /* f ← factor·f: eagerly, or (norma) through the global scale, folded before it underflows. */
 static void decay(polka_learner *learner, double factor) {
-    if (learner->params.control != POLKA_CONTROL_NORMA) {
+    if (learner->control->decay == POLKA_DECAY_EAGER) {
         polka_model_scale(learner->model, factor);
         return;
     }
@@ -445,15 +409,14 @@ static void decay(polka_learner *learner, double factor) {
 }
 
 /*
- * Appends the points with their rows: all of them (none: unchanged behaviour), or only those
- * with a non-zero row (the other controls), stored as row / scale (norma). For KOMP this is
- * exact: a zero row costs 0 to remove, so KOMP would drop it first without touching the others.
+ * Appends the points with their rows by the control's policy: all of them, or only those with
+ * a non-zero row, stored as row / scale (norma). For KOMP this is exact: a zero row costs 0 to
+ * remove, so KOMP would drop it first without touching the others.
  * *added = the points appended.
  */
 static polka_status append_points(polka_learner *learner, const double *x, size_t n, double *rows,
                                   size_t *added) {
-    polka_control_kind kind = learner->params.control;
-    if (kind == POLKA_CONTROL_NONE) {
+    if (learner->control->append == POLKA_APPEND_ALL) {
         *added = n;
         return polka_model_append(learner->model, x, n, rows);
     }
@@ -470,48 +433,6 @@ static polka_status append_points(polka_learner *learner, const double *x, size_
     }
     *added = kept;
     return kept ? polka_model_append(learner->model, kept_x, kept, rows) : POLKA_OK;
-}
-
-/*
- * Paper 001, Alg. 2 and 3 (line "if L2 is used and λ ≤ 1"): with the square loss the
- * optimum lies in the ball of radius y_max/√λ (its Thm. 1), so the iterate is projected onto
- * it, w ← w · min(1, R/‖w‖_H) with ‖w‖²_H = Σ_ij w_i·w_j k(x_i, x_j). y_max is the largest
- * |y| seen so far (the paper's max over the distribution is not known online).
- */
-static polka_status project_to_ball(polka_learner *learner) {
-    double lambda = learner->params.lambda;
-    if (learner->loss.kind != POLKA_LOSS_SQUARE || !(lambda > 0 && lambda <= 1)) return POLKA_OK;
-    double sqnorm = 0.0, radius = learner->cache->y_max / sqrt(lambda);
-    POLKA_CALL(polka_model_sqnorm(learner->model, &sqnorm));
-    if (sqnorm > radius * radius) polka_model_scale(learner->model, radius / sqrt(sqnorm));
-    return POLKA_OK;
-}
-
-static polka_status control_order(polka_learner *learner, uint64_t t, double eta, size_t first,
-                                  size_t added) {
-    const polka_learner_params *params = &learner->params;
-    switch (params->control) {
-    case POLKA_CONTROL_KOMP: {
-        double eps = params->schedule == POLKA_SCHEDULE_CONSTANT ? learner->komp_epsilon
-                                                                 : komp_budget_at(params, eta);
-        return polka_komp_compress(learner->komp, learner->model, eps, &learner->last);
-    }
-    case POLKA_CONTROL_NONE:
-        return POLKA_OK;
-    case POLKA_CONTROL_NORMA:
-        return polka_norma_truncate(learner->model, params->tau, learner->cache->scale,
-                                    &learner->last);
-    default:
-        break;
-    }
-    polka_maintenance *bounded = learner->bounded;
-    POLKA_CALL(polka_maintenance_appended(bounded, learner->model, first));
-    POLKA_CALL(polka_maintenance_apply(bounded, learner->model, t, added, &learner->last));
-    POLKA_CALL(project_to_ball(learner));
-    if (bounded->average)
-        polka_average_accumulate(bounded->average, learner->model, bounded->ids, learner->offset,
-                                 t);
-    return POLKA_OK;
 }
 
 polka_status polka_learner_update(polka_learner *learner, const double *x, size_t n,
@@ -535,9 +456,9 @@ polka_status polka_learner_update_batch(polka_learner *learner, const double *x,
     decay(learner, decay_factor(params, t, eta));
     size_t first = polka_model_order(learner->model), added = 0;
     POLKA_CALL(append_points(learner, x, n, rows, &added));
-    if (params->control == POLKA_CONTROL_KOMP) offer_kept_rows(learner, first);
     learner->last = (polka_komp_stats){0};
-    return control_order(learner, t, eta, first, added);
+    return learner->control->order ? learner->control->order(learner, t, eta, first, added)
+                                   : POLKA_OK;
 }
 
 polka_status polka_learner_step(polka_learner *learner, const double *x, const double *y, size_t n,

@@ -42,14 +42,13 @@ typedef struct {
 struct polka_learner_s {
     polka_learner_params params;
     size_t classes, outputs;
-    double komp_epsilon;   /* KOMP ε at the constant step */
     polka_loss loss;       /* the loss with its current (adapted) ρ and ε */
     uint64_t steps;        /* updates taken */
     double *offset;        /* C: b (zeros unless params.offset) */
     double *output_offset; /* C: the suffix average's b */
     polka_model *model;
-    polka_komp *komp;
-    polka_maintenance *bounded; /* bsgd-*, nbsgd-* */
+    const polka_control_ops *control; /* the entry of params.control */
+    void *part; /* what the control keeps beside the model (KOMP's inverse, a budget's ids) */
     polka_komp_stats last;
     learner_cache *cache;
     /* The thread's shared scratch (scratch_impl.h) as the current call laid it out:
@@ -58,5 +57,10 @@ struct polka_learner_s {
     size_t scratch_rows;
     int holds_scratch; /* counted among the scratch's users */
 };
+
+/** Offers komp the rows predict kept (stored, or recomputed on demand) if they were computed
+ * against the first `first` points as they still are, then forgets them: the update changes
+ * the model. The arrays stay until the next prediction, after the compression reads them. */
+void polka_learner_offer_rows(polka_learner *learner, polka_komp *komp, size_t first);
 
 #endif

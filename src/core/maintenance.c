@@ -30,11 +30,12 @@
 #define DEFAULT_JITTER    1e-10
 #define GOLDEN_ITERATIONS 30 /* the bracket shrinks by 0.618^30 ≈ 5e-7 */
 
-polka_status polka_maintenance_create(const polka_learner_params *params, size_t p, size_t c,
+polka_status polka_maintenance_create(const polka_learner_params *params,
+                                      const polka_budget_rule *rule, size_t p, size_t c,
                                       polka_maintenance **out) {
     polka_maintenance *state = calloc(1, sizeof *state);
     POLKA_CHECK_ALLOC(state);
-    state->kind = params->control;
+    state->rule = rule;
     state->budget = params->budget;
     state->neighbours = params->neighbours;
     state->beta = params->beta;
@@ -174,8 +175,8 @@ static polka_status solve_projection(const polka_maintenance *state, const polka
     return POLKA_OK;
 }
 
-static polka_status project_smallest(polka_maintenance *state, polka_model *model,
-                                     polka_komp_stats *stats) {
+polka_status polka_maintain_project(polka_maintenance *state, polka_model *model,
+                                    polka_komp_stats *stats) {
     size_t m = model->m, p = model->p, c = model->c, j = smallest_term(model);
     if (m < 2) {
         remove_smallest(state, model, stats);
@@ -272,8 +273,8 @@ static double best_partner(const polka_model *model, size_t m, size_t *n_out, do
     return fmax(0.0, best);
 }
 
-static polka_status merge_smallest(polka_maintenance *state, polka_model *model,
-                                   polka_komp_stats *stats) {
+polka_status polka_maintain_merge(polka_maintenance *state, polka_model *model,
+                                  polka_komp_stats *stats) {
     size_t p = model->p, c = model->c, m = smallest_term(model), n = 0;
     if (model->m < 2) {
         remove_smallest(state, model, stats);
@@ -296,32 +297,22 @@ static polka_status merge_smallest(polka_maintenance *state, polka_model *model,
     return polka_maintenance_appended(state, model, model->m - 1);
 }
 
-/* One maintenance, by the budget's kind, on a model over budget. */
-static polka_status maintain_once(polka_maintenance *state, polka_model *model,
-                                  polka_komp_stats *stats) {
-    switch (state->kind) {
-    case POLKA_CONTROL_BSGD_PROJECT:
-    case POLKA_CONTROL_NBSGD_PROJECT:
-        return project_smallest(state, model, stats);
-    case POLKA_CONTROL_BSGD_MERGE:
-        return merge_smallest(state, model, stats);
-    default:
-        remove_smallest(state, model, stats);
-        return POLKA_OK;
-    }
+polka_status polka_maintain_remove(polka_maintenance *state, polka_model *model,
+                                   polka_komp_stats *stats) {
+    remove_smallest(state, model, stats);
+    return POLKA_OK;
 }
 
 polka_status polka_maintenance_apply(polka_maintenance *state, polka_model *model, uint64_t t,
                                      size_t added, polka_komp_stats *stats) {
-    int nonparametric =
-        state->kind == POLKA_CONTROL_NBSGD_REMOVE || state->kind == POLKA_CONTROL_NBSGD_PROJECT;
-    if (!nonparametric) {
-        while (model->m > state->budget) POLKA_CALL(maintain_once(state, model, stats));
+    const polka_budget_rule *rule = state->rule;
+    if (!rule->nonparametric) {
+        while (model->m > state->budget) POLKA_CALL(rule->maintain(state, model, stats));
         return POLKA_OK;
     }
     /* NBSGD (paper 001 Alg. 3): each point added beyond B triggers one maintenance with
      * probability min(β/t, 1). */
     for (size_t r = 0; r < added && model->m > state->budget; r++)
-        if (polka_nbsgd_fires(state, t, r)) POLKA_CALL(maintain_once(state, model, stats));
+        if (polka_nbsgd_fires(state, t, r)) POLKA_CALL(rule->maintain(state, model, stats));
     return POLKA_OK;
 }

@@ -3,13 +3,14 @@
  * its newest τ terms, and the ν-trick that adapts the margin ρ or the tube ε online.
  *
  * The decay of the weights by (1 − η_t λ) per step is the learner's global scale
- * (learner.c): the rows here are the stored weights, true weights = scale × stored.
+ * (learner.c, POLKA_DECAY_SCALE): the rows here are the stored weights, true weights =
+ * scale × stored. The norma entry of the control table is at the end.
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "control_impl.h"
+#include "learner_impl.h"
 
 /*
  * ‖Σ_{i<n} w_i k(d_i, ·)‖²_H of the first n rows = Σ_c w_cᵀ K w_c, from one kernel block.
@@ -104,3 +105,23 @@ void polka_norma_adapt(polka_loss *loss, double nu, double eta, double mean_indi
         break;
     }
 }
+
+static const char *norma_check(const polka_learner_params *params) {
+    return params->tau < 1 ? "learner.tau must be >= 1" : NULL;
+}
+
+static polka_status norma_order(polka_learner *learner, uint64_t t, double eta, size_t first,
+                                size_t added) {
+    (void)t, (void)eta, (void)first, (void)added;
+    return polka_norma_truncate(learner->model, learner->params.tau, learner->cache->scale,
+                                &learner->last);
+}
+
+const polka_control_ops polka_control_norma = {
+    .name = "norma",
+    .help = "NORMA: keep the newest learner.tau terms",
+    .check = norma_check,
+    .append = POLKA_APPEND_NONZERO,
+    .decay = POLKA_DECAY_SCALE,
+    .order = norma_order,
+};

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "polka/rng.h"
+#include "polka/stop.h"
 
 /* Streams under params.seed: the candidate subset S and the coordinate draws. */
 enum { STREAM_CANDIDATES = 1, STREAM_COORDS = 2 };
@@ -377,6 +378,7 @@ polka_status polka_slkl_run_for(polka_slkl *s, size_t max_iter, polka_slkl_stats
     size_t first = s->iter, safe0 = s->safeguarded, refresh0 = s->refreshes;
     int converged = 0;
     while (!converged && s->iter - first < max_iter) {
+        POLKA_CALL(polka_stop_check("SLKL's coordinate updates"));
         POLKA_CALL(polka_slkl_iterate(s, NULL));
         if (s->iter >= s->window) {
             double f_then = s->hist[(s->iter - s->window) % (s->window + 1)];

@@ -22,6 +22,13 @@ static size_t type_size(polka_state_type type) {
     return type == POLKA_STATE_U8 ? 1 : 8;
 }
 
+const char *polka_state_type_name(polka_state_type type) {
+    return type == POLKA_STATE_F64   ? "float64"
+           : type == POLKA_STATE_U64 ? "uint64"
+           : type == POLKA_STATE_U8  ? "uint8"
+                                     : "?";
+}
+
 polka_status polka_state_create(polka_state **out) {
     *out = calloc(1, sizeof **out);
     POLKA_CHECK_ALLOC(*out);
@@ -121,9 +128,12 @@ polka_status polka_state_get(const polka_state *state, const char *name, polka_s
                              void *data, size_t count) {
     const state_entry *entry = find(state, name);
     POLKA_CHECK(entry != NULL, POLKA_ERR_FORMAT, "the checkpoint has no '%s'", name);
-    POLKA_CHECK(entry->type == type && entry->count == count, POLKA_ERR_FORMAT,
-                "the checkpoint's '%s' has %zu values of type %d, the run needs %zu of type %d",
-                name, entry->count, (int)entry->type, count, (int)type);
+    POLKA_CHECK(entry->type == type, POLKA_ERR_FORMAT,
+                "the checkpoint's '%s' holds %s values, this run needs %s", name,
+                polka_state_type_name(entry->type), polka_state_type_name(type));
+    POLKA_CHECK(entry->count == count, POLKA_ERR_FORMAT,
+                "the checkpoint's '%s' has %zu values, this run needs %zu", name, entry->count,
+                count);
     if (count) memcpy(data, entry->data, count * type_size(type));
     return POLKA_OK;
 }

@@ -1,5 +1,6 @@
 /* Data files: options, the scan statistics, the label map, the kept rows, scaling, text lines. */
 #include "data/dataio_impl.h"
+#include "polka/stop.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -184,10 +185,12 @@ polka_status dataio_stats_reserve(dataio_stats *stats, size_t p) {
 
 polka_status dataio_stats_add_sparse(dataio_stats *stats, const size_t *index, const double *value,
                                      size_t nnz) {
+    stats->sparse = 1;
     if (nnz == 0) return POLKA_OK;
     POLKA_CALL(dataio_stats_grow_sparse(stats, index[nnz - 1] + 1, nnz));
     for (size_t k = 0; k < nnz; k++) {
-        size_t j = index[k];
+        size_t j = 0;
+        POLKA_CALL(dataio_stats_slot(stats, index[k], &j));
         double x = value[k];
         if (stats->count[j] == 0) stats->shift[j] = x;
         double d = x - stats->shift[j];
@@ -252,6 +255,7 @@ static void stats_free(dataio_stats *stats) {
     free(stats->min);
     free(stats->max);
     free(stats->labels);
+    dataio_stats_free_table(stats);
     *stats = (dataio_stats){0};
 }
 
@@ -285,17 +289,19 @@ static polka_status stats_label_map(dataio_stats *stats, polka_data_info *info) 
 /* Per-feature statistics over n samples: feature j has count values, the rest are zeros. */
 static void stats_feature(const dataio_stats *stats, size_t j, polka_data_info *info) {
     double n = (double)stats->n;
-    size_t count = stats->count[j] + stats->dense_rows;
+    size_t at = dataio_stats_find(stats, j);
+    int none = at == SIZE_MAX;
+    size_t count = (none ? 0 : stats->count[at]) + stats->dense_rows;
     size_t zeros = stats->n - count;
-    double shift = stats->shift[j];
-    double s1 = stats->s1[j] - (double)zeros * shift;
-    double s2 = stats->s2[j] + (double)zeros * shift * shift;
+    double shift = none ? 0.0 : stats->shift[at];
+    double s1 = (none ? 0.0 : stats->s1[at]) - (double)zeros * shift;
+    double s2 = (none ? 0.0 : stats->s2[at]) + (double)zeros * shift * shift;
     double var = (s2 - s1 * s1 / n) / n;
     info->mean[j] = shift + s1 / n;
     /* an overflow (var NaN or infinite) stays visible: dataio_check_feature refuses it */
     info->stddev[j] = var > 0 || isnan(var) ? sqrt(var) : 0.0;
-    info->min[j] = count == 0 ? 0.0 : stats->min[j];
-    info->max[j] = count == 0 ? 0.0 : stats->max[j];
+    info->min[j] = count == 0 ? 0.0 : stats->min[at];
+    info->max[j] = count == 0 ? 0.0 : stats->max[at];
     if (zeros > 0 && info->min[j] > 0) info->min[j] = 0.0;
     if (zeros > 0 && info->max[j] < 0) info->max[j] = 0.0;
 }
@@ -577,6 +583,7 @@ polka_status dataio_text_samples(dataio_text *text, dataio_pass *pass, dataio_sa
         POLKA_CALL(dataio_text_next(text, &len, &got));
         if (!got) break;
         const char *at = start(text->buf, len);
+        POLKA_CALL(dataio_located(polka_stop_check("the data scan"), text->path, text->line));
         if (at == NULL) continue;
         if (dataio_pass_wants(pass, index)) POLKA_CALL(sample(reader, at, pass, index));
         index++;

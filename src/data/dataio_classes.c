@@ -5,8 +5,6 @@
 
 #include <stdlib.h>
 
-static const double MB = 1024.0 * 1024.0;
-
 int dataio_label_class(const polka_data_info *info, double label, size_t *c) {
     size_t lo = 0, hi = info->classes;
     while (lo < hi) {
@@ -31,9 +29,10 @@ polka_status dataio_row_classes(const dataio_stats *stats, polka_data_info *info
     /* the labels in file order (8 bytes a sample, held by the scan) and their classes */
     double bytes = (8.0 + (double)width) * (double)n, limit = (double)stats->memory_limit;
     POLKA_CHECK(bytes <= limit, POLKA_ERR_MEM,
-                "%s: the labels and classes of %zu samples take %.1f MB, over the memory limit "
-                "of %.1f MB%s",
-                info->path, n, bytes / MB, limit / MB, dataio_memory_origin(stats->memory_limit));
+                "%s: the labels and classes of %zu samples take %s, over the memory limit "
+                "of %s%s",
+                info->path, n, dataio_size_text(bytes), dataio_size_text(limit),
+                dataio_memory_origin(stats->memory_limit));
     POLKA_CHECK(info->classes <= UINT32_MAX, POLKA_ERR_FORMAT, "%zu classes are too many",
                 info->classes);
     unsigned char *row = malloc((n ? n : 1) * width);

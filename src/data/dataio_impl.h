@@ -11,7 +11,9 @@
 
 /* What a scan accumulates. Per feature j: the values added one by one (count[j] of them,
  * sparse files) or dense_rows whole rows, as sums of d = x − shift[j] and d² (shift[j] is
- * the first value seen, which keeps the variance accurate); absent values are zeros. */
+ * the first value seen, which keeps the variance accurate); absent values are zeros. A sparse
+ * scan keeps them per slot, one for each feature that occurs (dataio_slots.c): the arrays are
+ * indexed by dataio_stats_find(stats, j). */
 typedef struct {
     size_t n;          /* samples */
     size_t p;          /* 1 + the largest feature index seen */
@@ -29,7 +31,22 @@ typedef struct {
     int dense_storage;    /* 1: the samples will be stored dense (the sparsity rule applies) */
     size_t feature_bytes; /* the caller's bytes per feature (polka_read_options) */
     int row_classes;      /* 1: record every sample's class in the info (polka_read_options) */
+    int sparse;           /* 1: values added one by one, per slot (dataio_stats_add_sparse) */
+    size_t slots;         /* sparse: the features that occurred */
+    size_t *table_key,
+        *table_slot; /* sparse: feature → slot, 2^table_bits cells (SIZE_MAX: empty) */
+    unsigned table_bits;
 } dataio_stats;
+
+/* The slot of feature j of a sparse scan, a new one (empty sums) when j is new; POLKA_ERR_MEM
+ * (no location) over the memory limit. */
+polka_status dataio_stats_slot(dataio_stats *stats, size_t j, size_t *slot);
+
+/* The index of feature j's sums: its slot (SIZE_MAX: it never occurred) or, dense, j. */
+size_t dataio_stats_find(const dataio_stats *stats, size_t j);
+
+/* Frees the sparse table. */
+void dataio_stats_free_table(dataio_stats *stats);
 
 /* The class of every scanned sample into info->row_class, from the labels in file order
  * (stats->labels) and the label map (info->labels); POLKA_ERR_MEM over the memory limit. */
@@ -45,6 +62,10 @@ size_t dataio_memory_limit(const polka_read_options *options);
 /* What an automatic limit came from, as " (data.memory = auto: ...)", or "" for another limit:
  * appended to the messages that name the limit. */
 const char *dataio_memory_origin(size_t limit);
+
+/* A size in a message: "N bytes" under 0.1 MB (a data.memory of a few bytes is not "0.0 MB"),
+ * else "X.X MB". The text lives until the fourth call after. */
+const char *dataio_size_text(double bytes);
 
 /* POLKA_ERR_MEM when the statistics of p features (and the info made of them) do not fit the
  * memory limit; the message has no location (the caller adds it). */

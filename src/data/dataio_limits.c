@@ -110,6 +110,25 @@ const char *dataio_memory_origin(size_t limit) {
     return share.limit == 0 && limit == share.automatic ? share.origin : "";
 }
 
+const char *dataio_size_text(double bytes) {
+    static char texts[4][32];
+    static unsigned next;
+    char *text = texts[next++ % 4];
+    if (bytes < 0.1 * MB)
+        snprintf(text, sizeof texts[0], "%.0f byte%s", bytes, bytes == 1 ? "" : "s");
+    else
+        snprintf(text, sizeof texts[0], "%.1f MB", bytes / MB);
+    return text;
+}
+
+size_t polka_data_memory_limit(void) {
+    return dataio_memory_limit(&(polka_read_options){0});
+}
+
+const char *polka_data_memory_origin(size_t limit) {
+    return dataio_memory_origin(limit);
+}
+
 polka_status polka_memory_parse(const char *text, size_t *bytes) {
     if (strcmp(text, "auto") == 0) {
         *bytes = 0;
@@ -128,21 +147,24 @@ polka_status polka_memory_parse(const char *text, size_t *bytes) {
 }
 
 polka_status dataio_stats_fit(const dataio_stats *stats, size_t p) {
-    /* 48 bytes of running sums per feature in the scan, then 32 in the info it returns */
-    double bytes = 80.0 * (double)p, caller = (double)stats->feature_bytes * (double)p;
+    /* 48 bytes of running sums per feature in the scan (sparse: per feature that occurs, with
+     * two 16-byte cells of the table), then 32 per feature in the info it returns */
+    double sums = stats->sparse ? 80.0 * 2.0 * (double)(stats->slots + 1) : 48.0 * (double)p;
+    double bytes = 32.0 * (double)p + sums, caller = (double)stats->feature_bytes * (double)p;
     double limit = (double)stats->memory_limit;
     if (bytes + caller <= limit) return POLKA_OK;
     if (caller == 0)
         return polka_error_set(
-            POLKA_ERR_MEM,
-            "the statistics of %zu features take %.1f MB, over the memory limit of %.1f MB%s", p,
-            bytes / MB, limit / MB, dataio_memory_origin(stats->memory_limit));
+            POLKA_ERR_MEM, "the statistics of %zu features take %s, over the memory limit of %s%s",
+            p, dataio_size_text(bytes), dataio_size_text(limit),
+            dataio_memory_origin(stats->memory_limit));
     return polka_error_set(POLKA_ERR_MEM,
-                           "%zu features: their statistics (%.1f MB) and the run's dense rows of "
-                           "them (%.1f MB, %zu bytes per feature) take %.1f MB, over the memory "
-                           "limit of %.1f MB%s",
-                           p, bytes / MB, caller / MB, stats->feature_bytes, (bytes + caller) / MB,
-                           limit / MB, dataio_memory_origin(stats->memory_limit));
+                           "%zu features: their statistics (%s) and the run's dense rows of "
+                           "them (%s, %zu bytes per feature) take %s, over the memory "
+                           "limit of %s%s",
+                           p, dataio_size_text(bytes), dataio_size_text(caller),
+                           stats->feature_bytes, dataio_size_text(bytes + caller),
+                           dataio_size_text(limit), dataio_memory_origin(stats->memory_limit));
 }
 
 /* The sparsity rule: n samples of p features stored dense, for `values` listed values. */
@@ -162,8 +184,7 @@ polka_status dataio_stats_grow_sparse(dataio_stats *stats, size_t p, size_t nnz)
     stats->values += (double)nnz;
     if (p <= stats->p) return POLKA_OK;
     if (stats->dense_storage) POLKA_CALL(check_density((double)stats->n + 1, p, stats->values));
-    POLKA_CALL(dataio_stats_fit(stats, p));
-    POLKA_CALL(dataio_stats_reserve(stats, p));
+    POLKA_CALL(dataio_stats_fit(stats, p)); /* the sums grow per slot (dataio_stats_slot) */
     stats->p = p;
     return POLKA_OK;
 }

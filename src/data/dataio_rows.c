@@ -15,9 +15,10 @@ static polka_status rows_capacity(const dataio_rows *rows, size_t *cap) {
     size_t wanted = rows->capacity ? 2 * rows->capacity : 64;
     *cap = (double)wanted <= fit ? wanted : (size_t)fit;
     POLKA_CHECK(*cap > rows->n, POLKA_ERR_MEM,
-                "%zu samples of %zu features take %.1f MB, over the memory limit of %.1f MB%s",
-                rows->n + 1, rows->p, (double)(rows->n + 1) * row_bytes / 1048576.0,
-                (double)rows->memory_limit / 1048576.0, dataio_memory_origin(rows->memory_limit));
+                "%zu samples of %zu features take %s, over the memory limit of %s%s", rows->n + 1,
+                rows->p, dataio_size_text((double)(rows->n + 1) * row_bytes),
+                dataio_size_text((double)rows->memory_limit),
+                dataio_memory_origin(rows->memory_limit));
     return POLKA_OK;
 }
 
@@ -61,9 +62,10 @@ static polka_status values_room(dataio_rows *rows, size_t nnz) {
     double fit = ((double)rows->memory_limit - held) / 12.0;
     if ((double)cap > fit) cap = fit > (double)wanted ? (size_t)fit : wanted;
     POLKA_CHECK((double)cap <= fit, POLKA_ERR_MEM,
-                "%zu samples listing %zu values take %.1f MB, over the memory limit of %.1f MB%s",
-                rows->n + 1, wanted, (held + 12.0 * (double)wanted) / 1048576.0,
-                (double)rows->memory_limit / 1048576.0, dataio_memory_origin(rows->memory_limit));
+                "%zu samples listing %zu values take %s, over the memory limit of %s%s",
+                rows->n + 1, wanted, dataio_size_text(held + 12.0 * (double)wanted),
+                dataio_size_text((double)rows->memory_limit),
+                dataio_memory_origin(rows->memory_limit));
     POLKA_CALL(dataio_grow((void **)&rows->value, cap, sizeof(double)));
     POLKA_CALL(dataio_grow((void **)&rows->feature, cap, sizeof(uint32_t)));
     rows->nnz_capacity = cap;

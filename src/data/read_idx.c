@@ -1,5 +1,6 @@
 /* IDX files, the MNIST family: an images file and a labels file (described in polka/dataio.h). */
 #include "data/dataio_impl.h"
+#include "polka/stop.h"
 
 #include <limits.h>
 #include <stdarg.h>
@@ -261,6 +262,7 @@ static polka_status read_records(idx_reader *r, dataio_pass *pass) {
                              "bytes",
                              first + got / p, f->n, p);
         if (first == 0) POLKA_CALL(start_pass(r, pass));
+        POLKA_CALL(polka_stop_check("the data scan"));
         for (size_t k = 0; k < count; k++)
             POLKA_CALL(take_record(r, pass, first + k, r->block + k * p));
     }

@@ -1,13 +1,13 @@
 #include "polka/config.h"
 
+#include "io/config_file_impl.h"
+
 #include <ctype.h>
 #include <errno.h>
-#include <ini.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 /* A row of keys.h as an entry of the key table. */
 #define KEY_TYPE_SIZE   POLKA_KEY_SIZE
@@ -140,8 +140,10 @@ static polka_status parse_value(const polka_config_key *key, const char *value, 
         /* decimal only, as for the integers: strtod would also take " 1", "0x10" and "1p3" */
         int decimal = value[0] != '\0' && strspn(value, "0123456789+-.eE") == strlen(value);
         double v = decimal ? strtod(value, &end) : NAN;
-        POLKA_CHECK(decimal && end != value && *end == '\0' && errno == 0 && isfinite(v),
-                    POLKA_ERR_ARG, "%s: '%s' is not a finite number", key->name, value);
+        /* an underflow (ERANGE, |v| tiny: 1e-320 is a subnormal) is still a finite number */
+        int range = errno == 0 || (errno == ERANGE && fabs(v) < 1.0);
+        POLKA_CHECK(decimal && end != value && *end == '\0' && range && isfinite(v), POLKA_ERR_ARG,
+                    "%s: '%s' is not a finite number", key->name, value);
         *(double *)field = v;
         return POLKA_OK;
     }
@@ -199,48 +201,10 @@ static int config_ini_entry(void *user, const char *section, const char *name, c
     return 1;
 }
 
-/* The config file as inih reads it, but without the blanks that start a line. inih (the
- * system's libinih, built with INI_ALLOW_MULTILINE, which cannot be switched off here) takes an
- * indented line as more of the previous key's value, so "  csv = b.csv" after "output = a.h5"
- * silently set run.output to "csv = b.csv". Unindented, such a line is a key of its own (or
- * does not parse), and errors keep their line numbers. */
-typedef struct {
-    FILE *file;
-    int at_line_start; /* the last piece ended a line: inih reads a long line in pieces */
-} config_reader;
-
-static char *config_read_line(char *str, int num, void *stream) {
-    config_reader *reader = stream;
-    if (fgets(str, num, reader->file) == NULL) return NULL;
-    size_t len = strlen(str);
-    if (reader->at_line_start) {
-        size_t blanks = strspn(str, " \t\v\f");
-        memmove(str, str + blanks, len - blanks + 1);
-        len -= blanks;
-    }
-    reader->at_line_start = len > 0 && str[len - 1] == '\n';
-    return str;
-}
-
-/* inih's result for the file path: 0, the first line in error, or -2 out of memory. */
-static polka_status config_parse(const char *path, load_state *state, int *line) {
-    errno = 0;
-    config_reader reader = {.file = fopen(path, "r"), .at_line_start = 1};
-    POLKA_CHECK(reader.file != NULL, POLKA_ERR_IO, "cannot open config file '%s': %s", path,
-                strerror(errno));
-    *line = ini_parse_stream(config_read_line, &reader, config_ini_entry, state);
-    fclose(reader.file);
-    return POLKA_OK;
-}
-
 polka_status polka_config_load(polka_config *config, const char *path) {
     load_state state = {.config = config, .status = POLKA_OK};
-    struct stat info;
-    POLKA_CHECK(stat(path, &info) != 0 || !S_ISDIR(info.st_mode), POLKA_ERR_IO,
-                "cannot read config file '%s': it is a directory", path);
     int line = 0;
-    POLKA_CALL(config_parse(path, &state, &line));
-    POLKA_CHECK(line != -2, POLKA_ERR_MEM, "out of memory reading '%s'", path);
+    POLKA_CALL(polka_ini_read(path, config_ini_entry, &state, &line));
     if (state.status != POLKA_OK)
         return polka_error_set(state.status, "%s:%d: %s", path, line, state.message);
     POLKA_CHECK(line == 0, POLKA_ERR_FORMAT, "%s:%d: line does not parse (expected key = value)",

@@ -8,6 +8,9 @@
  * - with the watchdog on (polka_net_set_watchdog, run.watchdog), every wait has a deadline:
  *   a rank stopped (SIGSTOP, a hung node) no longer stalls the others forever. The ranks that
  *   time out report to rank 0, which names the ranks that did not report.
+ * - after a stop request (a signal, polka/stop.h) every wait ends POLKA_NET_STOP_WAIT seconds
+ *   after the signal: long enough for the other ranks to finish their round and write the
+ *   checkpoint, short enough that a rank waiting for a hung one leaves.
  * Either way polka_net_stalled() is then true and main ends the job with MPI_Abort after
  * printing the message. */
 #include <stdio.h>
@@ -15,6 +18,7 @@
 #include <time.h>
 
 #include "polka/net.h"
+#include "polka/stop.h"
 
 /* Tags of the watchdog's reports on the run's communicator (nothing else sends there). */
 #define TAG_WAITING 7301
@@ -49,17 +53,31 @@ static void pause_briefly(double waited) {
     nanosleep(&nap, NULL);
 }
 
-/* Polls request until it completes (1) or seconds pass (0); seconds <= 0: no deadline. */
+enum { TIMED_OUT, DONE, STOP_TIMED_OUT };
+
+/* Polls request until it completes (DONE) or seconds pass (TIMED_OUT; seconds <= 0: no
+ * deadline), or until POLKA_NET_STOP_WAIT seconds after a stop request (STOP_TIMED_OUT). */
 static int poll_request(MPI_Request *request, double seconds) {
     double start = MPI_Wtime();
     for (;;) {
         int done = 0;
         MPI_Test(request, &done, MPI_STATUS_IGNORE);
-        if (done) return 1;
+        if (done) return DONE;
         double waited = MPI_Wtime() - start;
-        if (seconds > 0 && waited > seconds) return 0;
+        if (seconds > 0 && waited > seconds) return TIMED_OUT;
+        if (polka_stop_seconds() > POLKA_NET_STOP_WAIT) return STOP_TIMED_OUT;
         pause_briefly(waited);
     }
+}
+
+/* A wait that outlived a stop request: the other ranks are stuck (a rank hung, or blocked
+ * where nothing polls): the job is aborted. */
+static polka_status stop_timed_out(const char *what) {
+    stalled = 1;
+    return polka_error_set(POLKA_INTERRUPTED,
+                           "stopped by %s while waiting for the other ranks at %s: they did not "
+                           "reach it within %g s of the signal; the run is aborted",
+                           polka_stop_signal_name(polka_stop_signal()), what, POLKA_NET_STOP_WAIT);
 }
 
 /* Rank 0, timed out: the ranks that report waiting within another deadline are alive; the
@@ -96,8 +114,9 @@ static polka_status name_silent_ranks(MPI_Comm comm, int size, const char *what)
 }
 
 polka_status polka_net_wait(MPI_Request *request, MPI_Comm comm, const char *what) {
-    if (watchdog_seconds <= 0) return polka_net_check(MPI_Wait(request, MPI_STATUS_IGNORE), what);
-    if (poll_request(request, watchdog_seconds)) return POLKA_OK;
+    int outcome = poll_request(request, watchdog_seconds);
+    if (outcome == DONE) return POLKA_OK;
+    if (outcome == STOP_TIMED_OUT) return stop_timed_out(what);
     stalled = 1;
     int rank = 0, size = 1;
     MPI_Comm_rank(comm, &rank);
@@ -130,7 +149,9 @@ static polka_status agree_first(MPI_Comm comm, polka_status local, int *mine, in
     double limit = watchdog_seconds > 0 && watchdog_seconds < POLKA_NET_FAILED_WAIT
                        ? watchdog_seconds
                        : POLKA_NET_FAILED_WAIT;
-    if (poll_request(&request, limit)) return POLKA_OK;
+    int outcome = poll_request(&request, limit);
+    if (outcome == DONE) return POLKA_OK;
+    if (outcome == STOP_TIMED_OUT) return stop_timed_out("the status agreement");
     stalled = 1;
     char message[1024];
     snprintf(message, sizeof message, "%s", polka_error_message());

@@ -67,14 +67,8 @@ polka_status polka_exchange_alltoallv(polka_exchange *exchange, const double *se
         sent += send_counts[k];
         received += recv_counts[k];
     }
-    /* blocking, or polled against the watchdog's deadline when it is on (every rank has the
-     * same setting, so the calls match) */
-    if (!polka_net_watchdog_on())
-        return polka_net_check(MPI_Neighbor_alltoallv(send, send_counts, exchange->send_displs,
-                                                      MPI_DOUBLE, recv, recv_counts,
-                                                      exchange->recv_displs, MPI_DOUBLE,
-                                                      exchange->graph_comm),
-                               "MPI_Neighbor_alltoallv");
+    /* polled (polka_net_wait), never blocking: the watchdog's deadline and a stop request end
+     * the wait; on a busy machine the polling, which naps, is also the faster */
     MPI_Request request;
     POLKA_CALL(polka_net_check(MPI_Ineighbor_alltoallv(send, send_counts, exchange->send_displs,
                                                        MPI_DOUBLE, recv, recv_counts,

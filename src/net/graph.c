@@ -7,26 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const graph_kind_names[] = {"ring",  "line", "star", "complete",   "grid",
-                                               "torus", "er",   "rgg",  "smallworld", "ba"};
 static const char *const weight_kind_names[] = {"uniform", "metropolis", "file"};
-
-polka_status polka_graph_kind_parse(const char *name, polka_graph_kind *kind) {
-    int index;
-    POLKA_CALL(polka_name_find(name, graph_kind_names, POLKA_COUNT(graph_kind_names), "graph kind",
-                               &index));
-    *kind = (polka_graph_kind)index;
-    return POLKA_OK;
-}
-
-const char *polka_graph_kind_name(polka_graph_kind kind) {
-    return polka_name_at(graph_kind_names, POLKA_COUNT(graph_kind_names), (int)kind);
-}
-
-int polka_graph_kind_is_random(polka_graph_kind kind) {
-    return kind == POLKA_GRAPH_ER || kind == POLKA_GRAPH_RGG || kind == POLKA_GRAPH_SMALLWORLD ||
-           kind == POLKA_GRAPH_BA;
-}
 
 polka_status polka_weight_kind_parse(const char *name, polka_weight_kind *kind) {
     int index;

@@ -7,7 +7,28 @@ root=$(cd "$here/../.." && pwd)
 polka=${1:?usage: make_corpus.sh PATH/TO/polka}
 out=$here/corpus
 rm -rf "$out"
-mkdir -p "$out"/{graph,config,libsvm,csv,idx,runfile}
+mkdir -p "$out"/{graph,config,libsvm,csv,idx,runfile,checkpoint}
+
+# checkpoint_corpus POLKA OUT WORK: checkpoints of short runs (KOMP on one agent, three NBSGD
+# agents with the suffix average, centralized BSGD, late values), each after a flags byte
+# (fuzz_checkpoint.c: bit 0 checks the digest; 0 skips it, so the fuzzer reaches the checks
+# behind it); the KOMP one also with the digest checked.
+checkpoint_corpus() {
+    local polka=$1 out=$2 work=$3
+    local small=(--set data.n_train=60 --set data.n_test=20 --set data.classes=2 --set data.dim=2
+        --set run.log_every=20 --set learner.budget=8 --set run.checkpoint_every=10)
+    seed() { # NAME SETTINGS...: NAME-00 (digest skipped)
+        local name=$1
+        shift
+        "$polka" run --quiet "${small[@]}" "$@" --set run.checkpoint="$work/$name.ckpt" >/dev/null
+        { printf '\x00'; cat "$work/$name.ckpt"; } >"$out/$name-00"
+    }
+    seed komp --set net.agents=1
+    { printf '\x01'; cat "$work/komp.ckpt"; } >"$out/komp-01"
+    seed nbsgd_suffix --set net.agents=3 --set learner.control=nbsgd-remove --set learner.suffix=0.5
+    seed central --set run.mode=centralized --set net.agents=2 --set learner.control=bsgd-merge
+    seed delay --set net.agents=3 --set fault.delay=2 --set fault.link_loss=0.2
+}
 
 cp "$root"/graphs/{line_4,ring_8,complete_4,grid_4x4}.txt "$root"/tests/data/disconnected_4.txt \
    "$out/graph/"
@@ -51,4 +72,6 @@ trap 'rm -rf "$work"' EXIT
     --set data.classes=2 --set data.dim=2 --set run.log_every=20 --set learner.budget=8 \
     --set run.output="$work/run.h5" >/dev/null
 cp "$work/run.h5" "$out/runfile/centralized.h5"
+
+checkpoint_corpus "$polka" "$out/checkpoint" "$work"
 du -sh "$out"/*

@@ -6,17 +6,17 @@
 # files, coverage (edges covered / instrumented, libFuzzer's "cov") and features ("ft").
 # Exits 1 when a target left a crash, hang, OOM or leak (artifacts: FUZZ_BUILD_DIR/artifacts).
 #
-# The run-file target reaches faults inside libhdf5 itself (a loop in H5HG_read, a heap overflow
-# under H5Aexists, memory H5Dopen2 leaks when it fails, a 4 GB malloc in H5C_protect for an
+# The HDF5 targets (runfile, checkpoint) reach faults inside libhdf5 itself (a loop in
+# H5HG_read, a heap overflow under H5Aexists, memory H5Dopen2 leaks when it fails, a 4 GB malloc in H5C_protect for an
 # object header whose size is damaged: issue 13), which polka cannot check for before calling
 # it. Each of its crashes, hangs, out-of-memory stops and leaks is classified by
 # its stack: the innermost frame outside the sanitizer, libFuzzer and libc is in libhdf5
-# (upstream: counted in the "upstream" column, the input kept in artifacts/runfile/upstream,
+# (upstream: counted in the "upstream" column, the input kept in artifacts/<target>/upstream,
 # and the fuzzing goes on for the rest of the time or count) or in polka (counted as a crash,
 # hang or leak: the run stops and fails).
 #
 # Usage: run.sh [-t SECONDS | -n RUNS] [-j NICE] [TARGET ...]
-#   targets: graph config libsvm csv idx runfile (default: all)
+#   targets: graph config libsvm csv idx runfile checkpoint (default: all)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -33,14 +33,14 @@ while getopts "t:n:j:" opt; do
 done
 shift $((OPTIND - 1))
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(graph config libsvm csv idx runfile)
+[ ${#targets[@]} -eq 0 ] && targets=(graph config libsvm csv idx runfile checkpoint)
 
 "$root/experiments/install_deps.sh" clang libclang-rt-14-dev
 CC=clang cmake -S "$root" -B "$build" -DPOLKA_FUZZ=ON -DPOLKA_TESTS=OFF \
     -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build "$build" -j"$(nproc)" --target $(printf 'fuzz_%s ' "${targets[@]}") >/dev/null
 
-# upstream KIND: 0 when the crash, hang or leak (KIND) the last run of the run-file target
+# upstream KIND: 0 when the crash, hang or leak (KIND) the last run of an HDF5 target
 # stopped on is libhdf5's, by the stacks of its report ($log.part, upstream.awk). libhdf5 leaks
 # memory when some calls fail (H5Dopen2 on a damaged layout message), where polka has no handle
 # to close; a leak may not show on a replay of its input alone, so the report decides.
@@ -65,13 +65,13 @@ executions() {
     execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | awk '{ s += $1 } END { print s + 0 }')
 }
 
-# The run-file target: fuzzes on past faults and leaks in libhdf5 (moved to
+# An HDF5 target (runfile, checkpoint): fuzzes on past faults and leaks in libhdf5 (moved to
 # $artifacts/upstream) until the time or count is spent or polka's own code fails.
-fuzz_runfile() {
+fuzz_hdf5() { # TARGET
     local start=$SECONDS left=$seconds new kind
     mkdir -p "$artifacts/upstream"
     while :; do
-        fuzz runfile "$left" "${runs:+$((runs - execs))}"
+        fuzz "$1" "$left" "${runs:+$((runs - execs))}"
         executions
         new=$(find "$artifacts" -maxdepth 1 -type f \( -name 'crash-*' -o -name 'timeout-*' \
             -o -name 'leak-*' -o -name 'oom-*' \))
@@ -96,14 +96,18 @@ for t in "${targets[@]}"; do
     rm -rf "$artifacts"/*
     : >"$log"
     execs=0 start=$SECONDS
-    if [ "$t" = runfile ]; then fuzz_runfile; else fuzz "$t" "$seconds" "$runs"; fi
+    case $t in
+    runfile | checkpoint) fuzz_hdf5 "$t" ;;
+    *) fuzz "$t" "$seconds" "$runs" ;;
+    esac
     executions
     elapsed=$((SECONDS - start))
     rate=$((execs / (elapsed > 0 ? elapsed : 1)))
     edges=$(sed -n 's/.*Loaded [0-9]* modules *(\([0-9]*\) inline 8-bit counters).*/\1/p' "$log" |
         head -1)
-    cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
-    ft=$(grep -o 'ft: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
+    # (a run stopped by an upstream fault before libFuzzer's first status line has neither)
+    cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1 | cut -d' ' -f2 || true)
+    ft=$(grep -o 'ft: [0-9]*' "$log" | tail -1 | cut -d' ' -f2 || true)
     count() { find "$artifacts" -maxdepth 1 -name "$1-*" | wc -l; }
     crashes=$(count crash) hangs=$(count timeout) ooms=$(count oom) leaks=$(count leak)
     upstream=0

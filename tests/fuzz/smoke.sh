@@ -6,4 +6,4 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 seconds=${FUZZ_SMOKE_SECONDS:-5}
-"$here/run.sh" -t "$seconds" -j 0 graph config libsvm csv idx runfile
+"$here/run.sh" -t "$seconds" -j 0 graph config libsvm csv idx runfile checkpoint

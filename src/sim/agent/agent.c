@@ -23,7 +23,7 @@ static void free_slots(polka_agent *agent) {
 
 static polka_status alloc_slots(polka_agent *agent) {
     size_t b = agent->batch, c = agent->outputs, d = agent->degree, slots = d ? d : 1;
-    size_t late = agent->faults ? agent->faults->delay : 0;
+    size_t late = agent->faults ? agent->faults->spec.delay : 0;
     agent->received = malloc(slots * b * agent->payload * sizeof *agent->received);
     agent->nbr_eval = calloc(slots * b * c, sizeof *agent->nbr_eval);
     agent->nbr_values = malloc(slots * b * c * sizeof *agent->nbr_values);
@@ -63,8 +63,8 @@ static polka_status init_buffers(polka_agent *agent) {
     POLKA_CHECK(agent->y && agent->f_own && agent->shared_g && agent->sent, POLKA_ERR_MEM,
                 "out of memory for agent %zu's buffers", agent->id);
     POLKA_CALL(alloc_slots(agent));
-    return agent->faults && agent->faults->delay > 0
-               ? polka_agent_stale_create(agent, agent->faults->delay)
+    return agent->faults && agent->faults->spec.delay > 0
+               ? polka_agent_stale_create(agent, agent->faults->spec.delay)
                : POLKA_OK;
 }
 
@@ -84,7 +84,7 @@ polka_status polka_agent_init(polka_agent *agent, const polka_plan *plan,
     agent->dim = facts->dim;
     agent->outputs = polka_learner_outputs(agent->learner);
     agent->symmetric = plan->net.penalty == POLKA_PENALTY_SYMMETRIC;
-    agent->online_error.classification = polka_loss_is_classification(params.loss.kind);
+    agent->classification = polka_loss_is_classification(params.loss.kind);
     agent->shares_samples = plan->net.share == POLKA_SHARE_SAMPLES;
     agent->c = plan->net.c;
     agent->payload = polka_agent_payload(plan, agent->dim, agent->outputs);
@@ -122,8 +122,8 @@ void polka_agent_links(polka_agent *agent, uint64_t t) {
     agent->round = t;
     double point_bytes = (double)(agent->batch * agent->payload * sizeof(double)),
            value_bytes = (double)(agent->batch * agent->outputs * sizeof(double));
-    agent->online = faults == NULL || polka_faults_online(faults, t, agent->id);
-    agent->rounds_offline += !agent->online;
+    agent->this_round = polka_fault_agent_state(faults, t, agent->id);
+    agent->counters.rounds_offline += !agent->this_round.online;
     agent->points_in = 0;
     for (size_t k = 0; k < agent->degree; k++) {
         size_t j = agent->neighbors[k];
@@ -138,27 +138,27 @@ void polka_agent_links(polka_agent *agent, uint64_t t) {
         agent->in_point[k] = (unsigned char)in.point;
         agent->out_value[k] = (unsigned char)in.value;
         agent->points_in += (size_t)in.point;
-        agent->messages_lost += out.value_lost + in.point_lost;
-        agent->bytes_sent += out.point * point_bytes + in.value * value_bytes;
+        agent->counters.messages_lost += out.value_lost + in.point_lost;
+        agent->counters.bytes_sent += out.point * point_bytes + in.value * value_bytes;
     }
 }
 
 polka_status polka_agent_prepare(polka_agent *agent, const polka_stream *stream) {
-    if (!agent->online) return POLKA_OK;
+    if (!agent->this_round.online) return POLKA_OK;
     double start = polka_now();
     uint64_t round = agent->round;
     size_t b = agent->batch, p = agent->dim, c = agent->outputs;
     POLKA_CALL(polka_stream_agent_batch(stream, agent->id, round, agent->cand_x, agent->y));
-    agent->learns = polka_stream_agent_learns(stream, agent->id, round);
+    int learns = agent->this_round.learns;
     POLKA_CALL(polka_learner_predict(agent->learner, agent->cand_x, b, agent->f_own));
     for (size_t r = 0; r < b; r++) {
         double *row = agent->sent + r * agent->payload;
         memcpy(row, agent->cand_x + r * p, p * sizeof *row);
         if (agent->symmetric) memcpy(row + p, agent->f_own + r * c, c * sizeof *row);
-        if (agent->shares_samples) row[agent->payload - 1] = agent->learns ? agent->y[r] : NAN;
+        if (agent->shares_samples) row[agent->payload - 1] = learns ? agent->y[r] : NAN;
     }
     if (agent->stale) polka_agent_stale_remember(agent);
-    agent->time_compute += polka_now() - start;
+    agent->counters.time_compute += polka_now() - start;
     return POLKA_OK;
 }
 
@@ -176,7 +176,7 @@ static void spread_evaluations(polka_agent *agent) {
 }
 
 polka_status polka_agent_eval_received(polka_agent *agent) {
-    if (!agent->online || agent->points_in == 0) return POLKA_OK;
+    if (!agent->this_round.online || agent->points_in == 0) return POLKA_OK;
     double start = polka_now();
     size_t b = agent->batch, p = agent->dim, n = 0;
     double *points = agent->cand_x + b * p; /* the heard neighbours' points, contiguous */
@@ -192,7 +192,7 @@ polka_status polka_agent_eval_received(polka_agent *agent) {
             ? polka_learner_predict(agent->learner, points, n, agent->nbr_eval)
             : polka_learner_predict_transient(agent->learner, points, n, agent->nbr_eval);
     if (agent->points_in < agent->degree) spread_evaluations(agent);
-    agent->time_compute += polka_now() - start;
+    agent->counters.time_compute += polka_now() - start;
     return status;
 }
 
@@ -253,7 +253,7 @@ static void own_point_penalty(polka_agent *agent, double scale) {
         if (scale != 1.0) cw *= scale;
         const double *f_j = agent->nbr_values + k * b * c;
         for (size_t e = 0; e < b * c; e++) agent->cand_g[e] += cw * (agent->f_own[e] - f_j[e]);
-        agent->age_count += 1.0; /* age 0 */
+        agent->counters.value_age_count += 1.0; /* age 0 */
     }
 }
 
@@ -268,7 +268,7 @@ static void mark_values(polka_agent *agent) {
 /* fault.renormalise: the factors for the values' and the points' terms (1 when it is off). */
 static void penalty_scales(const polka_agent *agent, double *values, double *points) {
     *values = *points = 1.0;
-    if (!agent->faults || !agent->faults->renormalise) return;
+    if (!agent->faults || !agent->faults->spec.renormalise) return;
     *values = to_row_sum(agent, agent->stale ? polka_agent_stale_weight(agent)
                                              : weight_of(agent, agent->fresh));
     *points = to_row_sum(agent, weight_of(agent, agent->in_point));
@@ -276,14 +276,15 @@ static void penalty_scales(const polka_agent *agent, double *values, double *poi
 
 polka_status polka_agent_update(polka_agent *agent) {
     mark_values(agent); /* even offline: values in flight keep arriving */
-    if (!agent->online || !agent->learns) return POLKA_OK; /* no batch this round, no step */
+    if (!agent->this_round.learns) return POLKA_OK; /* offline, or no batch: no step */
     double start = polka_now();
     size_t b = agent->batch;
     double *g = agent->cand_g;
-    agent->train_loss +=
+    agent->counters.train_loss_sum +=
         polka_learner_loss_grad(agent->learner, agent->f_own, agent->y, b, g) / (double)b;
-    agent->train_count++;
-    polka_online_error_add(&agent->online_error, agent->learner, agent->f_own, agent->y, b);
+    agent->counters.train_loss_count += 1.0;
+    polka_online_error_add(&agent->counters, agent->classification, agent->learner, agent->f_own,
+                           agent->y, b);
     double scale = 1.0, point_scale = 1.0;
     penalty_scales(agent, &scale, &point_scale);
     own_point_penalty(agent, scale);
@@ -297,6 +298,6 @@ polka_status polka_agent_update(polka_agent *agent) {
     if (status == POLKA_OK)
         status =
             polka_learner_update_batch(agent->learner, agent->cand_x, rows + late, g, (double)b);
-    agent->time_update += polka_now() - start;
+    agent->counters.time_update += polka_now() - start;
     return status;
 }

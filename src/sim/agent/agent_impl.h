@@ -12,6 +12,7 @@
 #include "polka/learner.h"
 #include "polka/state.h"
 #include "sim/driver/sim_impl.h"
+#include "sim/metrics/counters_impl.h"
 #include "sim/stream/stream_impl.h"
 
 /* Late values (fault.delay > 0): the own points of the last rounds and, per neighbour, the
@@ -23,14 +24,13 @@ typedef struct {
     size_t payload; /* doubles per point sent: the point, (symmetric) f_i at it, (samples) y */
     int symmetric;
     int shares_samples; /* net.share = samples: the neighbours' samples enter the loss */
-    int learns;         /* quantity skew: 0 when the agent has no batch to learn from this round */
     double c;
     const size_t *neighbors;
     const double *weights;
-    const polka_graph *graph;   /* the current one (net.resample_every: it changes) */
-    const polka_faults *faults; /* the run's */
-    uint64_t round;             /* the round being played */
-    int online;                 /* takes part in this round */
+    const polka_graph *graph;     /* the current one (net.resample_every: it changes) */
+    const polka_faults *faults;   /* the run's */
+    uint64_t round;               /* the round being played */
+    polka_agent_round this_round; /* what the agent does in it (polka_fault_agent_state) */
     /* this round's messages per neighbour slot k (fault.c): */
     unsigned char *in_point;  /* neighbour k's points reached me (in agent->received) */
     unsigned char *out_point; /* my points reach neighbour k */
@@ -51,15 +51,9 @@ typedef struct {
     double *cand_x;     /* (1 + degree + delay) × batch × dim: own points, the neighbours' heard
                            from (compact), then the own points of late values (agent_stale.c) */
     double *cand_g;     /* the same rows × C: the gradient coefficients */
-    polka_online_error online_error;
-    double train_loss; /* summed since the last log step */
-    size_t train_count;
-    double time_compute, time_exchange, time_update;
-    double bytes_sent;         /* the messages really sent (a lost one is not) */
-    double messages_lost;      /* messages to this agent lost on the way (cumulative) */
-    double rounds_offline;     /* cumulative */
-    double age_sum, age_count; /* ages of the values used, since the last log step */
-    double start;              /* when the learning loop started (polka_now) */
+    int classification; /* the online error counts mistakes */
+    polka_agent_counters counters; /* what the log steps report, and the checkpoints keep */
+    double start;                  /* when the learning loop started (polka_now) */
 } polka_agent;
 
 /** Doubles sent per point: the point, then f_i at it (net.penalty = symmetric), then its
@@ -98,6 +92,10 @@ polka_status polka_agent_eval_received(polka_agent *agent);
 polka_status polka_agent_update(polka_agent *agent);
 
 /* agent_stale.c: late values */
+/* POLKA_ERR_MEM when the late values of fault.delay for `count` agents (ids, or 0..count-1 when
+ * NULL) on graph would take more than the memory limit (data.memory, as the data's). */
+polka_status polka_agents_stale_fit(const polka_plan *plan, const polka_graph *graph,
+                                    const size_t *ids, size_t count, size_t dim, size_t outputs);
 polka_status polka_agent_stale_create(polka_agent *agent, size_t delay);
 void polka_agent_stale_free(polka_agent *agent);
 /** Keeps round t's own points (the agent is online). */

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "polka/dataio.h"
 #include "sim/agent/agent_impl.h"
 
 #define NONE UINT64_MAX
@@ -50,6 +51,35 @@ static polka_status alloc_slots(polka_agent_stale *s, size_t degree, size_t bloc
     for (size_t e = 0; e < pend; e++) s->pend_arrival[e] = s->pend_sent[e] = NONE;
     for (size_t k = 0; k < slots; k++) s->newest_sent[k] = NONE;
     return POLKA_OK;
+}
+
+/* Bytes of one agent's late values: the own points of D + 1 rounds, and per neighbour D + 1
+ * slots in flight (values, arrival and sending round) and the newest arrived. */
+static double stale_bytes(size_t delay, size_t batch, size_t dim, size_t outputs, size_t degree) {
+    double depth = (double)delay + 1.0, block = (double)(batch * outputs);
+    double own = depth * ((double)(batch * dim) * 8.0 + 8.0) + block * 8.0;
+    double per_neighbour = depth * (8.0 * block + 16.0) + 8.0 * block + 9.0;
+    return own + (double)degree * per_neighbour;
+}
+
+polka_status polka_agents_stale_fit(const polka_plan *plan, const polka_graph *graph,
+                                    const size_t *ids, size_t count, size_t dim, size_t outputs) {
+    size_t delay = plan->fault.delay, batch = plan->learner.batch;
+    if (delay == 0) return POLKA_OK;
+    double bytes = 0.0;
+    for (size_t a = 0; a < count; a++) {
+        size_t id = ids ? ids[a] : a;
+        bytes += stale_bytes(delay, batch, dim, outputs, polka_graph_degree(graph, id));
+    }
+    size_t limit = polka_data_memory_limit();
+    if (bytes <= (double)limit) return POLKA_OK;
+    const double mb = 1024.0 * 1024.0;
+    return polka_error_set(POLKA_ERR_MEM,
+                           "fault.delay = %zu keeps %zu rounds of values in flight per edge: the "
+                           "%zu agents of this process would take %.1f MB for them, over the "
+                           "memory limit of %.1f MB%s (lower fault.delay, or raise data.memory)",
+                           delay, delay + 1, count, bytes / mb, (double)limit / mb,
+                           polka_data_memory_origin(limit));
 }
 
 polka_status polka_agent_stale_create(polka_agent *agent, size_t delay) {
@@ -157,8 +187,8 @@ static polka_status late_round_rows(polka_agent *agent, uint64_t sent, size_t ro
         if (scale != 1.0) cw *= scale;
         const double *f_j = s->newest_values + k * b * c;
         for (size_t e = 0; e < b * c; e++) g[e] += cw * (s->f_late[e] - f_j[e]);
-        agent->age_sum += (double)(agent->round - sent);
-        agent->age_count += 1.0;
+        agent->counters.value_age_sum += (double)(agent->round - sent);
+        agent->counters.value_age_count += 1.0;
     }
     return POLKA_OK;
 }

@@ -10,15 +10,17 @@
 
 #include "sim/checkpoint/checkpoint_impl.h"
 #include "io/h5log_impl.h"
+#include "sim/checkpoint/checkpoint_h5_impl.h"
 #include "polka/net.h"
+#include "polka/paths.h"
 
-static hid_t memory_type(polka_state_type type) {
+hid_t polka_ckpt_memory_type(polka_state_type type) {
     return type == POLKA_STATE_F64   ? H5T_NATIVE_DOUBLE
            : type == POLKA_STATE_U64 ? H5T_NATIVE_UINT64
                                      : H5T_NATIVE_UCHAR;
 }
 
-static hid_t file_type(polka_state_type type) {
+hid_t polka_ckpt_file_type(polka_state_type type) {
     return type == POLKA_STATE_F64   ? H5T_IEEE_F64LE
            : type == POLKA_STATE_U64 ? H5T_STD_U64LE
                                      : H5T_STD_U8LE;
@@ -30,12 +32,13 @@ static polka_status write_array(hid_t loc, const char *name, polka_state_type ty
     hsize_t dims[1] = {count};
     hid_t space = H5Screate_simple(1, dims, NULL);
     if (space < 0) return polka_h5_fail("create the dataspace of", name, path);
-    hid_t set =
-        H5Dcreate2(loc, name, file_type(type), space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    hid_t set = H5Dcreate2(loc, name, polka_ckpt_file_type(type), space, H5P_DEFAULT, H5P_DEFAULT,
+                           H5P_DEFAULT);
     polka_status status = POLKA_OK;
     if (set < 0)
         status = polka_h5_fail("create dataset", name, path);
-    else if (count > 0 && H5Dwrite(set, memory_type(type), H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0)
+    else if (count > 0 &&
+             H5Dwrite(set, polka_ckpt_memory_type(type), H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0)
         status = polka_h5_fail("write dataset", name, path);
     status = polka_h5_first(status, polka_h5_close(&set, path));
     return polka_h5_first(status, polka_h5_close(&space, path));
@@ -50,7 +53,7 @@ static polka_status write_agent(hid_t agents, size_t id, const polka_state *stat
     char name[32];
     agent_name(id, name, sizeof name);
     hid_t group = -1;
-    POLKA_CALL(polka_h5_group(agents, name, path, &group));
+    POLKA_CALL(polka_ckpt_group(agents, name, path, &group));
     polka_status status = POLKA_OK;
     for (size_t k = 0; k < polka_state_count(state) && status == POLKA_OK; k++) {
         const char *entry;
@@ -65,7 +68,7 @@ static polka_status write_agent(hid_t agents, size_t id, const polka_state *stat
 
 static polka_status write_history(hid_t file, const polka_history *h, const char *path) {
     hid_t group = -1;
-    POLKA_CALL(polka_h5_group(file, "history", path, &group));
+    POLKA_CALL(polka_ckpt_group(file, "history", path, &group));
     polka_status status = write_array(group, "round", POLKA_STATE_F64, h->round, h->rows, path);
     if (status == POLKA_OK)
         status = write_array(group, "samples", POLKA_STATE_F64, h->samples, h->rows, path);
@@ -99,11 +102,31 @@ static polka_status write_root(hid_t file, const polka_plan *plan, const polka_s
     POLKA_CALL(polka_h5_attr_u64(file, "rows", point->rows, path));
     POLKA_CALL(polka_h5_attr_u64(file, "agents", agents, path));
     POLKA_CALL(polka_h5_attr_i64(file, "signal", signal, path));
-    char *settings = NULL;
+    char *settings = NULL, *inputs = NULL;
     POLKA_CALL(polka_ckpt_settings_text(plan, &settings));
     polka_status status =
         write_array(file, "settings", POLKA_STATE_U8, settings, strlen(settings), path);
     free(settings);
+    POLKA_CALL(status);
+    POLKA_CALL(polka_ckpt_inputs_text(plan, &inputs));
+    status = write_array(file, "inputs", POLKA_STATE_U8, inputs, strlen(inputs), path);
+    free(inputs);
+    return status;
+}
+
+static polka_status write_contents(hid_t file, const char *tmp, const polka_plan *plan,
+                                   const polka_sim_point *point, size_t agents,
+                                   polka_state *const *states, const polka_history *history,
+                                   int signal) {
+    POLKA_CALL(write_root(file, plan, point, agents, signal, tmp));
+    POLKA_CALL(write_history(file, history, tmp));
+    hid_t group = -1;
+    POLKA_CALL(polka_ckpt_group(file, "agents", tmp, &group));
+    polka_status status = POLKA_OK;
+    for (size_t a = 0; a < agents && status == POLKA_OK; a++)
+        status = write_agent(group, a, states[a], tmp);
+    status = polka_h5_first(status, polka_h5_close(&group, tmp));
+    if (status == POLKA_OK) status = polka_ckpt_write_digest(file, tmp);
     return status;
 }
 
@@ -113,22 +136,16 @@ static polka_status write_file(const char *tmp, const polka_plan *plan,
                                polka_state *const *states, const polka_history *history,
                                int signal) {
     polka_h5_quiet();
-    hid_t file = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    hid_t file = polka_ckpt_create_in_memory(tmp);
     if (file < 0) return polka_h5_fail("create checkpoint", NULL, tmp);
-    polka_status status = write_root(file, plan, point, agents, signal, tmp);
-    if (status == POLKA_OK) status = write_history(file, history, tmp);
-    hid_t group = -1;
-    if (status == POLKA_OK) status = polka_h5_group(file, "agents", tmp, &group);
-    for (size_t a = 0; a < agents && status == POLKA_OK; a++)
-        status = write_agent(group, a, states[a], tmp);
-    status = polka_h5_first(status, polka_h5_close(&group, tmp));
+    void *image = NULL;
+    size_t size = 0;
+    polka_status status = write_contents(file, tmp, plan, point, agents, states, history, signal);
+    if (status == POLKA_OK) status = polka_ckpt_image(file, tmp, &image, &size);
     status = polka_h5_first(status, polka_h5_close(&file, tmp));
-    if (status != POLKA_OK) return status;
-    int fd = open(tmp, O_RDONLY);
-    int synced = fd >= 0 && fsync(fd) == 0;
-    if (fd >= 0) close(fd);
-    POLKA_CHECK(synced, POLKA_ERR_IO, "cannot flush checkpoint '%s' to the disk", tmp);
-    return POLKA_OK;
+    if (status == POLKA_OK) status = polka_ckpt_write_image(tmp, image, size);
+    free(image);
+    return status;
 }
 
 static polka_status rename_over(const char *tmp, const char *path) {
@@ -235,12 +252,14 @@ polka_status polka_ckpt_write(const polka_plan *plan, MPI_Comm comm, const polka
     if (status == POLKA_OK) status = gather_states(comm, agents, count, states, ranked);
     if (status == POLKA_OK && rank == 0) {
         for (size_t k = 0; k < agents; k++) all[order ? order[k] : k] = ranked[k];
-        char path[POLKA_PATH_LEN], tmp[POLKA_PATH_LEN + 16];
+        char path[POLKA_PATH_LEN], tmp[POLKA_PATH_LEN + POLKA_TEMP_SUFFIX_LEN];
         polka_ckpt_path(plan, path, sizeof path);
-        snprintf(tmp, sizeof tmp, "%s.tmp", path);
-        status = write_file(tmp, plan, point, agents, all, history, signal);
-        if (status == POLKA_OK) status = rename_over(tmp, path);
-        if (status != POLKA_OK) unlink(tmp);
+        status = polka_temp_create(path, tmp, sizeof tmp); /* this run's own: never another's */
+        if (status == POLKA_OK) {
+            status = write_file(tmp, plan, point, agents, all, history, signal);
+            if (status == POLKA_OK) status = rename_over(tmp, path);
+            if (status != POLKA_OK) unlink(tmp);
+        }
     }
     for (size_t k = count; ranked && k < agents; k++) polka_state_free(&ranked[k]); /* others' */
     free(ranked);

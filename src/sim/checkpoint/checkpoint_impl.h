@@ -17,7 +17,7 @@
 #include "polka/plan.h"
 #include "polka/state.h"
 
-#define POLKA_CKPT_FORMAT_VERSION 1
+#define POLKA_CKPT_FORMAT_VERSION 2
 #define POLKA_CKPT_FORMAT_NAME    "polka checkpoint" /* the root attribute "format" */
 
 /* What a rank wants at the end of a round; the ranks agree on the largest. */
@@ -43,6 +43,10 @@ void polka_history_free(polka_history *history);
 /* The signal that asked the run to stop (SIGTERM, SIGINT, SIGUSR1), 0 when none. */
 int polka_ckpt_signal(void);
 
+/* The checkpoint of a stop is being written: disarms the last resort of the signal handler
+ * (a process still running 30 s after the signal ends). */
+void polka_ckpt_saving(void);
+
 /* This rank's wish after round `round` (1-based) of `rounds`: stop on a signal, save when
  * run.checkpoint_seconds passed since `last_save` (polka_now) or run.checkpoint_every divides
  * the round; never after the last round. */
@@ -50,6 +54,17 @@ int polka_ckpt_wish(const polka_plan *plan, uint64_t round, uint64_t rounds, dou
 
 /* The checkpoint file of a plan: run.checkpoint, else run.output + ".ckpt", else polka.ckpt. */
 void polka_ckpt_path(const polka_plan *plan, char *out, size_t size);
+
+/* Before the run: the checkpoint file can be written where it goes (its directory exists and
+ * is writable, it is not a directory), when the run saves at all (run.checkpoint set, or
+ * periodic saves), so that this is not found out at the first save. */
+polka_status polka_ckpt_check_path(const polka_plan *plan);
+
+/* The run's input files (data files, a graph file) as lines "key<TAB>bytes<TAB>mtime<TAB>
+ * digest" (checkpoint_inputs.c; the caller frees the text), and the files checked on resume
+ * against such lines `saved` from checkpoint `ckpt`: one message when one is not the same. */
+polka_status polka_ckpt_inputs_text(const polka_plan *plan, char **text);
+polka_status polka_ckpt_check_inputs(const char *ckpt, const char *saved, const polka_plan *plan);
 
 /* The settings as "key = value" lines, for the checkpoint and its comparison. */
 polka_status polka_ckpt_settings_text(const polka_plan *plan, char **out);
@@ -74,8 +89,21 @@ typedef struct polka_ckpt_s polka_ckpt;
  * naming the file and what does not fit.
  */
 polka_status polka_ckpt_open(const polka_plan *plan, size_t agents, polka_ckpt **out);
+
+/* The checks of polka_ckpt_open that need no plan: the file, its format, its digest (unless
+ * verify is 0: the fuzz harness's way past it), its polka version and its point. */
+polka_status polka_ckpt_open_file(const char *path, int verify, polka_ckpt **out);
+/* polka_ckpt_open without the digest's check when verify is 0 (the fuzz harness). */
+polka_status polka_ckpt_open_checked(const polka_plan *plan, size_t agents, int verify,
+                                     polka_ckpt **out);
+/* The settings the checkpoint was written with, "key = value" lines (the caller frees). */
+polka_status polka_ckpt_settings(const polka_ckpt *ckpt, char **text);
+/* The agents it holds. */
+size_t polka_ckpt_agents(const polka_ckpt *ckpt);
 void polka_ckpt_close(polka_ckpt **ckpt);
 const polka_sim_point *polka_ckpt_point(const polka_ckpt *ckpt);
+/* The file's name, for messages. */
+const char *polka_ckpt_name(const polka_ckpt *ckpt);
 
 /* Agent a's state (the caller frees it). */
 polka_status polka_ckpt_agent(const polka_ckpt *ckpt, size_t agent, polka_state **out);

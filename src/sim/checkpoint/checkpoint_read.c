@@ -1,16 +1,23 @@
 /* Reading a checkpoint back (checkpoint_impl.h): every check before any state is used, with
  * one message naming the file. */
 #include <hdf5.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 
 #include "sim/checkpoint/checkpoint_impl.h"
 #include "io/h5log_impl.h"
+#include "polka/paths.h"
+#include "sim/checkpoint/checkpoint_h5_impl.h"
+#include "sim/metrics/metrics_impl.h"
 
 struct polka_ckpt_s {
     char path[POLKA_PATH_LEN];
     hid_t file;
+    hsize_t size; /* bytes of the file: no array read from it may be larger */
     polka_sim_point point;
     size_t agents;
     polka_history history;
@@ -72,21 +79,16 @@ static polka_status read_string_attr(const polka_ckpt *ckpt, const char *name, c
     return ok ? POLKA_OK : damaged(ckpt, name);
 }
 
-/* A 1-D dataset of `type` into a new buffer of *count values. */
-static polka_status read_array(const polka_ckpt *ckpt, hid_t loc, const char *name,
-                               polka_state_type type, void **data, size_t *count) {
+/* A 1-D dataset into a new buffer of *count values of its stored *type (one more byte for a
+ * string's end). */
+static polka_status read_stored(const polka_ckpt *ckpt, hid_t loc, const char *name,
+                                polka_state_type *type, void **data, size_t *count) {
     hid_t set = H5Lexists(loc, name, H5P_DEFAULT) > 0 ? H5Dopen2(loc, name, H5P_DEFAULT) : -1;
-    hid_t space = set >= 0 ? H5Dget_space(set) : -1;
-    hssize_t n = space >= 0 && H5Sget_simple_extent_ndims(space) == 1
-                     ? H5Sget_simple_extent_npoints(space)
-                     : -1;
-    size_t unit = type == POLKA_STATE_U8 ? 1 : 8;
-    *data = n >= 0 && n < ((hssize_t)1 << 40) ? malloc((size_t)n * unit + 1) : NULL;
-    hid_t memory = type == POLKA_STATE_F64   ? H5T_NATIVE_DOUBLE
-                   : type == POLKA_STATE_U64 ? H5T_NATIVE_UINT64
-                                             : H5T_NATIVE_UCHAR;
-    int ok = *data && (n == 0 || H5Dread(set, memory, H5S_ALL, H5S_ALL, H5P_DEFAULT, *data) >= 0);
-    if (space >= 0) H5Sclose(space);
+    hssize_t n = set >= 0 ? polka_ckpt_stored_count(set, ckpt->size, type) : -1;
+    size_t unit = *type == POLKA_STATE_U8 ? 1 : 8;
+    *data = n >= 0 ? malloc((size_t)n * unit + 1) : NULL;
+    int ok = *data && (n == 0 || H5Dread(set, polka_ckpt_memory_type(*type), H5S_ALL, H5S_ALL,
+                                         H5P_DEFAULT, *data) >= 0);
     if (set >= 0) H5Dclose(set);
     if (!ok) {
         free(*data);
@@ -95,6 +97,17 @@ static polka_status read_array(const polka_ckpt *ckpt, hid_t loc, const char *na
     }
     *count = (size_t)n;
     return POLKA_OK;
+}
+
+/* The same, of a given type. */
+static polka_status read_array(const polka_ckpt *ckpt, hid_t loc, const char *name,
+                               polka_state_type type, void **data, size_t *count) {
+    polka_state_type stored = type;
+    POLKA_CALL(read_stored(ckpt, loc, name, &stored, data, count));
+    if (stored == type) return POLKA_OK;
+    free(*data);
+    *data = NULL;
+    return damaged(ckpt, name);
 }
 
 /* The first setting that differs between the checkpoint's lines and the run's. */
@@ -125,24 +138,90 @@ static polka_status compare_settings(const polka_ckpt *ckpt, const polka_plan *p
     return POLKA_OK;
 }
 
-static polka_status check_identity(polka_ckpt *ckpt, const polka_plan *plan) {
+/* The digest before any value is used (the format's attributes are only compared). */
+/* The open file's identity (device, inode, size, mtime), 0 when it cannot be had. */
+static int file_identity(hid_t file, struct stat *info) {
+    void *handle = NULL;
+    return H5Fget_vfd_handle(file, H5P_DEFAULT, &handle) >= 0 && handle != NULL &&
+           fstat(*(int *)handle, info) == 0;
+}
+
+/* The checkpoint this process verified last, if it is that file unchanged: a resume opens its
+ * checkpoint up to four times (settings, start-up check, the graph's round, the agents). */
+static int verified_before(const polka_ckpt *ckpt, int remember) {
+    static struct stat last;
+    static int known;
+    struct stat info;
+    if (!file_identity(ckpt->file, &info)) return 0;
+    int same = known && info.st_dev == last.st_dev && info.st_ino == last.st_ino &&
+               info.st_size == last.st_size && info.st_mtim.tv_sec == last.st_mtim.tv_sec &&
+               info.st_mtim.tv_nsec == last.st_mtim.tv_nsec;
+    /* a file written within the last seconds is verified each time: a rewrite in the same
+     * tick of the file system's clock would keep its mtime */
+    if (remember) last = info, known = time(NULL) > info.st_mtim.tv_sec + 2;
+    return same;
+}
+
+static polka_status check_digest(const polka_ckpt *ckpt) {
+    uint64_t saved = 0, digest = 0;
+    if (polka_ckpt_read_digest(ckpt->file, ckpt->path, &saved) != POLKA_OK)
+        return damaged(ckpt, "no digest");
+    if (verified_before(ckpt, 0)) return POLKA_OK;
+    if (polka_ckpt_digest(ckpt->file, &digest) != POLKA_OK) {
+        char message[1024];
+        snprintf(message, sizeof message, "%s", polka_error_message());
+        return polka_error_set(POLKA_ERR_FORMAT, "cannot resume from '%s': %s (damaged)",
+                               ckpt->path, message);
+    }
+    POLKA_CHECK(digest == saved, POLKA_ERR_FORMAT,
+                "cannot resume from '%s': its contents do not match the digest written with them "
+                "(the file is damaged)",
+                ckpt->path);
+    verified_before(ckpt, 1);
+    return POLKA_OK;
+}
+
+static polka_status check_format(polka_ckpt *ckpt, int verify) {
     char format[64], version[64];
     POLKA_CALL(read_string_attr(ckpt, "format", format, sizeof format));
     if (strcmp(format, POLKA_CKPT_FORMAT_NAME) != 0) return damaged(ckpt, "format");
     uint64_t format_version = 0;
     POLKA_CALL(read_attr(ckpt, "format_version", H5T_NATIVE_UINT64, &format_version));
     POLKA_CHECK(format_version == POLKA_CKPT_FORMAT_VERSION, POLKA_ERR_FORMAT,
-                "cannot resume from '%s': checkpoint format %llu, this polka reads format %d",
-                ckpt->path, (unsigned long long)format_version, POLKA_CKPT_FORMAT_VERSION);
+                "cannot resume from '%s': it is from %s polka (checkpoint format %llu) and this "
+                "polka, which reads format %d, cannot resume it (finish the run with the polka "
+                "that wrote it)",
+                ckpt->path, format_version < POLKA_CKPT_FORMAT_VERSION ? "an older" : "a newer",
+                (unsigned long long)format_version, POLKA_CKPT_FORMAT_VERSION);
+    if (verify) POLKA_CALL(check_digest(ckpt));
     POLKA_CALL(read_string_attr(ckpt, "polka_version", version, sizeof version));
     POLKA_CHECK(strcmp(version, POLKA_VERSION) == 0, POLKA_ERR_FORMAT,
                 "cannot resume from '%s': written by polka %s, this is polka %s", ckpt->path,
                 version, POLKA_VERSION);
+    return POLKA_OK;
+}
+
+/* A text dataset (bytes without a NUL) as a string (the caller frees it). */
+static polka_status read_text(const polka_ckpt *ckpt, const char *name, char **text) {
     void *saved = NULL;
     size_t length = 0;
-    POLKA_CALL(read_array(ckpt, ckpt->file, "settings", POLKA_STATE_U8, &saved, &length));
+    POLKA_CALL(read_array(ckpt, ckpt->file, name, POLKA_STATE_U8, &saved, &length));
     ((char *)saved)[length] = '\0';
-    char *now = NULL;
+    if (strlen(saved) != length) {
+        free(saved);
+        return damaged(ckpt, name);
+    }
+    *text = saved;
+    return POLKA_OK;
+}
+
+polka_status polka_ckpt_settings(const polka_ckpt *ckpt, char **text) {
+    return read_text(ckpt, "settings", text);
+}
+
+static polka_status check_settings(const polka_ckpt *ckpt, const polka_plan *plan) {
+    char *saved = NULL, *now = NULL;
+    POLKA_CALL(polka_ckpt_settings(ckpt, &saved));
     polka_status status = polka_ckpt_settings_text(plan, &now);
     if (status == POLKA_OK) status = compare_settings(ckpt, plan, saved, now);
     free(saved);
@@ -150,26 +229,31 @@ static polka_status check_identity(polka_ckpt *ckpt, const polka_plan *plan) {
     return status;
 }
 
-static polka_status check_point(polka_ckpt *ckpt, size_t agents) {
-    uint64_t round = 0, rows = 0, saved_agents = 0;
+static polka_status read_point(polka_ckpt *ckpt) {
+    uint64_t round = 0, rows = 0, agents = 0;
     POLKA_CALL(read_attr(ckpt, "round", H5T_NATIVE_UINT64, &round));
     POLKA_CALL(read_attr(ckpt, "rows", H5T_NATIVE_UINT64, &rows));
-    POLKA_CALL(read_attr(ckpt, "agents", H5T_NATIVE_UINT64, &saved_agents));
+    POLKA_CALL(read_attr(ckpt, "agents", H5T_NATIVE_UINT64, &agents));
     POLKA_CALL(read_attr(ckpt, "next_log", H5T_NATIVE_DOUBLE, &ckpt->point.next_log));
-    POLKA_CHECK(saved_agents == agents, POLKA_ERR_ARG,
-                "cannot resume from '%s': it holds %llu agents, this run has %zu (set net.agents "
-                "to run the same network on another number of ranks)",
-                ckpt->path, (unsigned long long)saved_agents, agents);
+    POLKA_CHECK(rows <= round && round < ((uint64_t)1 << 53) && agents < ((uint64_t)1 << 40),
+                POLKA_ERR_FORMAT,
+                "cannot resume from '%s': it says %llu log steps after round %llu of %llu agents "
+                "(damaged)",
+                ckpt->path, (unsigned long long)rows, (unsigned long long)round,
+                (unsigned long long)agents);
     ckpt->point.round = round;
     ckpt->point.rows = rows;
-    ckpt->agents = agents;
+    ckpt->agents = (size_t)agents;
     return POLKA_OK;
 }
 
-polka_status polka_ckpt_open(const polka_plan *plan, size_t agents, polka_ckpt **out) {
+polka_status polka_ckpt_open_file(const char *path, int verify, polka_ckpt **out) {
+    /* a FIFO or a device is refused before HDF5 would block on it or read it endlessly */
+    polka_file_use use = {.what = "--resume", .path = path, .role = POLKA_FILE_RESUME};
+    POLKA_CALL(polka_files_check(&use, 1));
     polka_ckpt *ckpt = calloc(1, sizeof *ckpt);
     POLKA_CHECK_ALLOC(ckpt);
-    snprintf(ckpt->path, sizeof ckpt->path, "%s", plan->run.resume);
+    snprintf(ckpt->path, sizeof ckpt->path, "%s", path);
     polka_h5_quiet();
     ckpt->file = H5Fopen(ckpt->path, H5F_ACC_RDONLY, H5P_DEFAULT);
     polka_status status = POLKA_OK;
@@ -181,8 +265,37 @@ polka_status polka_ckpt_open(const polka_plan *plan, size_t agents, polka_ckpt *
             probe ? damaged(ckpt, "not an HDF5 file")
                   : polka_error_set(POLKA_ERR_IO, "cannot resume: no checkpoint '%s'", ckpt->path);
     }
-    if (status == POLKA_OK) status = check_identity(ckpt, plan);
-    if (status == POLKA_OK) status = check_point(ckpt, agents);
+    if (status == POLKA_OK && H5Fget_filesize(ckpt->file, &ckpt->size) < 0)
+        status = damaged(ckpt, "its size");
+    if (status == POLKA_OK) status = check_format(ckpt, verify);
+    if (status == POLKA_OK) status = read_point(ckpt);
+    if (status != POLKA_OK) {
+        polka_ckpt_close(&ckpt);
+        return status;
+    }
+    *out = ckpt;
+    return POLKA_OK;
+}
+
+polka_status polka_ckpt_open(const polka_plan *plan, size_t agents, polka_ckpt **out) {
+    return polka_ckpt_open_checked(plan, agents, 1, out);
+}
+
+polka_status polka_ckpt_open_checked(const polka_plan *plan, size_t agents, int verify,
+                                     polka_ckpt **out) {
+    polka_ckpt *ckpt = NULL;
+    POLKA_CALL(polka_ckpt_open_file(plan->run.resume, verify, &ckpt));
+    char *inputs = NULL;
+    polka_status status = check_settings(ckpt, plan);
+    if (status == POLKA_OK) status = read_text(ckpt, "inputs", &inputs);
+    if (status == POLKA_OK) status = polka_ckpt_check_inputs(ckpt->path, inputs, plan);
+    free(inputs);
+    if (status == POLKA_OK && ckpt->agents != agents)
+        status = polka_error_set(POLKA_ERR_ARG,
+                                 "cannot resume from '%s': it holds %zu agents, this run has %zu "
+                                 "(set net.agents to run the same network on another number of "
+                                 "ranks)",
+                                 ckpt->path, ckpt->agents, agents);
     if (status != POLKA_OK) {
         polka_ckpt_close(&ckpt);
         return status;
@@ -199,6 +312,14 @@ void polka_ckpt_close(polka_ckpt **ckpt) {
     *ckpt = NULL;
 }
 
+size_t polka_ckpt_agents(const polka_ckpt *ckpt) {
+    return ckpt->agents;
+}
+
+const char *polka_ckpt_name(const polka_ckpt *ckpt) {
+    return ckpt->path;
+}
+
 const polka_sim_point *polka_ckpt_point(const polka_ckpt *ckpt) {
     return &ckpt->point;
 }
@@ -212,18 +333,12 @@ typedef struct {
 static herr_t read_entry(hid_t group, const char *name, const H5L_info_t *info, void *context) {
     (void)info;
     agent_reader *reader = context;
-    hid_t set = H5Dopen2(group, name, H5P_DEFAULT);
-    hid_t type = set >= 0 ? H5Dget_type(set) : -1;
-    polka_state_type kind = POLKA_STATE_F64;
-    if (type >= 0 && H5Tget_class(type) == H5T_INTEGER)
-        kind = H5Tget_size(type) == 1 ? POLKA_STATE_U8 : POLKA_STATE_U64;
-    if (type >= 0) H5Tclose(type);
-    if (set >= 0) H5Dclose(set);
+    polka_state_type type = POLKA_STATE_F64;
     void *data = NULL;
     size_t count = 0;
-    reader->status = read_array(reader->ckpt, group, name, kind, &data, &count);
+    reader->status = read_stored(reader->ckpt, group, name, &type, &data, &count);
     if (reader->status == POLKA_OK)
-        reader->status = polka_state_put(reader->state, name, kind, data, count);
+        reader->status = polka_state_put(reader->state, name, type, data, count);
     free(data);
     return reader->status == POLKA_OK ? 0 : -1;
 }
@@ -250,6 +365,29 @@ polka_status polka_ckpt_agent(const polka_ckpt *ckpt, size_t agent, polka_state 
     return POLKA_OK;
 }
 
+/* The metric rows: as many as the point says, each of every agent's metrics, at increasing
+ * whole rounds up to the checkpoint's. */
+static polka_status check_history(const polka_ckpt *ckpt, const polka_history *h, size_t samples,
+                                  size_t values) {
+    size_t width = ckpt->agents * POLKA_METRICS_DOUBLES;
+    POLKA_CHECK(samples == h->rows && h->rows == ckpt->point.rows && values == h->rows * width,
+                POLKA_ERR_FORMAT,
+                "cannot resume from '%s': its metric rows do not fit its point (%zu rows of %zu "
+                "values, %zu samples, %llu log steps; damaged)",
+                ckpt->path, h->rows, h->rows ? values / h->rows : 0, samples,
+                (unsigned long long)ckpt->point.rows);
+    for (size_t r = 0; r < h->rows; r++) {
+        double round = h->round[r];
+        POLKA_CHECK(round >= 1 && round <= (double)ckpt->point.round && round == floor(round) &&
+                        (r == 0 || round > h->round[r - 1]),
+                    POLKA_ERR_FORMAT,
+                    "cannot resume from '%s': its metric row %zu is of round %g, not a round "
+                    "after the previous row's and up to %llu (damaged)",
+                    ckpt->path, r, round, (unsigned long long)ckpt->point.round);
+    }
+    return POLKA_OK;
+}
+
 polka_status polka_ckpt_history(polka_ckpt *ckpt, const polka_history **out) {
     polka_history *h = &ckpt->history;
     if (!ckpt->history_read) {
@@ -263,15 +401,13 @@ polka_status polka_ckpt_history(polka_ckpt *ckpt, const polka_history **out) {
         if (status == POLKA_OK)
             status =
                 read_array(ckpt, ckpt->file, "history/metrics", POLKA_STATE_F64, &metrics, &values);
-        if (status == POLKA_OK &&
-            (check != rows || rows != ckpt->point.rows || (rows && values % rows != 0)))
-            status = damaged(ckpt, "history");
         *h = (polka_history){.rows = rows,
                              .cap = rows,
-                             .width = rows ? values / rows : 0,
+                             .width = ckpt->agents * POLKA_METRICS_DOUBLES,
                              .round = round,
                              .samples = samples,
                              .metrics = metrics};
+        if (status == POLKA_OK) status = check_history(ckpt, h, check, values);
         POLKA_CALL(status);
         ckpt->history_read = 1;
     }

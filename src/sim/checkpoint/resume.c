@@ -1,32 +1,22 @@
 /* Saving a run's agents into a checkpoint and going on from one (resume_impl.h). */
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "polka/net.h"
 #include "sim/checkpoint/resume_impl.h"
 
+/* The counters include what the network did to the agent so far (the faults themselves are
+ * drawn anew). */
 polka_status polka_agent_save(const polka_agent *agent, polka_state *state) {
-    double sums[7] = {agent->online_error.sum,    agent->online_error.count, agent->train_loss,
-                      (double)agent->train_count, agent->time_compute,       agent->time_exchange,
-                      agent->time_update};
-    /* what the network did to the agent so far (the faults themselves are drawn anew) */
-    double faults[5] = {agent->bytes_sent, agent->messages_lost, agent->rounds_offline,
-                        agent->age_sum, agent->age_count};
     POLKA_CALL(polka_learner_save(agent->learner, state));
-    POLKA_CALL(polka_state_put(state, "agent.sums", POLKA_STATE_F64, sums, 7));
-    POLKA_CALL(polka_state_put(state, "agent.faults", POLKA_STATE_F64, faults, 5));
+    POLKA_CALL(polka_counters_save(&agent->counters, state));
     return agent->stale ? polka_agent_stale_save(agent, state) : POLKA_OK;
 }
 
 polka_status polka_agent_restore(polka_agent *agent, const polka_state *state) {
-    double sums[7], faults[5];
     POLKA_CALL(polka_learner_restore(agent->learner, state));
-    POLKA_CALL(polka_state_get(state, "agent.sums", POLKA_STATE_F64, sums, 7));
-    POLKA_CALL(polka_state_get(state, "agent.faults", POLKA_STATE_F64, faults, 5));
-    agent->online_error.sum = sums[0], agent->online_error.count = sums[1];
-    agent->train_loss = sums[2], agent->train_count = (size_t)sums[3];
-    agent->time_compute = sums[4], agent->time_exchange = sums[5], agent->time_update = sums[6];
-    agent->bytes_sent = faults[0], agent->messages_lost = faults[1];
-    agent->rounds_offline = faults[2], agent->age_sum = faults[3], agent->age_count = faults[4];
+    POLKA_CALL(polka_counters_restore(&agent->counters, state));
     return agent->stale ? polka_agent_stale_restore(agent, state) : POLKA_OK;
 }
 
@@ -48,6 +38,41 @@ polka_status polka_sim_save(const polka_plan *plan, const polka_driver *driver,
     return status;
 }
 
+/* One "key = value" line of the checkpoint's settings into config. */
+static polka_status set_line(const char *path, char *line, polka_config *config) {
+    char *equals = strstr(line, " = ");
+    POLKA_CHECK(equals != NULL, POLKA_ERR_FORMAT,
+                "cannot resume from '%s': its settings line '%.80s' is not 'key = value'", path,
+                line);
+    *equals = '\0';
+    if (polka_config_set(config, line, equals + 3) == POLKA_OK) return POLKA_OK;
+    char message[1024];
+    snprintf(message, sizeof message, "%s", polka_error_message());
+    return polka_error_set(POLKA_ERR_FORMAT, "cannot resume from '%s': its settings: %s", path,
+                           message);
+}
+
+polka_status polka_ckpt_apply_settings(const polka_ckpt *ckpt, polka_config *config) {
+    char *text = NULL;
+    polka_status status = polka_ckpt_settings(ckpt, &text);
+    for (char *line = text; status == POLKA_OK && line && *line;) {
+        char *end = strchr(line, '\n');
+        if (end) *end = '\0';
+        status = set_line(polka_ckpt_name(ckpt), line, config);
+        line = end ? end + 1 : NULL;
+    }
+    free(text);
+    return status;
+}
+
+polka_status polka_sim_resume_settings(const char *path, polka_config *config) {
+    polka_ckpt *ckpt = NULL;
+    POLKA_CALL(polka_ckpt_open_file(path, 1, &ckpt));
+    polka_status status = polka_ckpt_apply_settings(ckpt, config);
+    polka_ckpt_close(&ckpt);
+    return status;
+}
+
 polka_status polka_sim_resume_round(const polka_plan *plan, size_t agents, uint64_t *round) {
     *round = 0;
     if (plan->run.resume[0] == '\0') return POLKA_OK;
@@ -58,6 +83,14 @@ polka_status polka_sim_resume_round(const polka_plan *plan, size_t agents, uint6
     return POLKA_OK;
 }
 
+/* A restore's error with the file and the agent it is about. */
+static polka_status in_agent(const polka_ckpt *ckpt, size_t id, polka_status status) {
+    char message[1024];
+    snprintf(message, sizeof message, "%s", polka_error_message());
+    return polka_error_set(status, "cannot resume from '%s': agent %zu: %s", polka_ckpt_name(ckpt),
+                           id, message);
+}
+
 /* This rank's agents from the checkpoint, and its metric rows. */
 static polka_status restore_agents(polka_ckpt *ckpt, const polka_driver *driver,
                                    const polka_history **rows) {
@@ -66,7 +99,7 @@ static polka_status restore_agents(polka_ckpt *ckpt, const polka_driver *driver,
         POLKA_CALL(polka_ckpt_agent(ckpt, driver->ids ? driver->ids[k] : k, &state));
         polka_status status = driver->ops->restore_agent(driver->context, k, state);
         polka_state_free(&state);
-        POLKA_CALL(status);
+        if (status != POLKA_OK) return in_agent(ckpt, driver->ids ? driver->ids[k] : k, status);
     }
     return polka_ckpt_history(ckpt, rows);
 }

@@ -28,6 +28,9 @@ polka_status polka_sim_resume(const polka_plan *plan, const polka_driver *driver
  * set before the agents' states (whose late values are per neighbour) are restored. */
 polka_status polka_sim_resume_round(const polka_plan *plan, size_t agents, uint64_t *round);
 
+/* The checkpoint's settings set in config (polka_sim_resume_settings on an open checkpoint). */
+polka_status polka_ckpt_apply_settings(const polka_ckpt *ckpt, polka_config *config);
+
 /* A polka_agent's own state beside its learner's: online error, training-loss sums, timers,
  * what the network's faults did to it so far and (fault.delay) its values in flight. */
 polka_status polka_agent_save(const polka_agent *agent, polka_state *state);

@@ -1,18 +1,18 @@
 /*
- * The batch regression learners in `polka run` (centralized only): SLKL (paper 002) and
- * exact kernel ridge regression, both on the first data.n_train samples of the run's
- * stream. They write the same log, CSV and HDF5 file as the online learners, with these
- * meanings: a round is one SLKL coordinate update (KRR: the one solve), samples is the
- * training-set size, test_score the test MSE, train_loss the training MSE, model_order the
- * active kernels (SLKL) or n (KRR); online_error is NaN (no sample is predicted before it
- * is learned).
+ * The batch regression learners in `polka run` (centralized only; the batch entries of the
+ * control table, polka_batch_fit): SLKL (paper 002) and exact kernel ridge regression, both on
+ * the first data.n_train samples of the run's stream. They write the same log, CSV and HDF5 file as
+ * the online learners, with these meanings: a round is one SLKL coordinate update (KRR: the one
+ * solve), samples is the training-set size, test_score the test MSE, train_loss the training MSE,
+ * model_order the active kernels (SLKL) or n (KRR); online_error is NaN (no sample is predicted
+ * before it is learned).
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "sim/metrics/metrics_impl.h"
-#include "polka/slkl.h"
+#include "polka/stop.h"
 #include "sim/driver/sim_impl.h"
 #include "sim/stream/stream_impl.h"
 
@@ -23,6 +23,7 @@ typedef struct {
     polka_netlog log;
     double *f; /* max(n_train, n_test) values */
     double start;
+    polka_sim_summary *summary; /* the run's, while it fits */
 } batch_run;
 
 /* Mean squared error of a one-output model on data, and its mean square loss. */
@@ -52,8 +53,10 @@ static polka_status read_sets(polka_stream *stream, batch_run *run) {
                 "learner.control = %s is a regression learner, but the data have %zu classes",
                 run->plan->settings.control, facts->classes);
     POLKA_CALL(polka_dataset_alloc(&run->train, facts->n_train, facts->dim, 0));
-    for (size_t g = 0; g < facts->n_train; g++)
+    for (size_t g = 0; g < facts->n_train; g++) {
+        POLKA_CALL(polka_stop_check("the reading of the training set"));
         POLKA_CALL(polka_stream_sample(stream, g, run->train.x + g * facts->dim, run->train.y + g));
+    }
     POLKA_CALL(polka_stream_test_set(stream, &run->test));
     size_t most = run->train.n > run->test.n ? run->train.n : run->test.n;
     run->f = malloc((most ? most : 1) * sizeof *run->f);
@@ -61,55 +64,40 @@ static polka_status read_sets(polka_stream *stream, batch_run *run) {
     return POLKA_OK;
 }
 
-static polka_status run_krr(batch_run *run, polka_model **model, polka_sim_summary *summary) {
-    const polka_learner_params *params = &run->plan->learner.params;
-    POLKA_CALL(polka_krr_fit(&params->kernel, run->train.x, run->train.y, run->train.n,
-                             run->train.p, params->lambda, model));
-    summary->rounds = 1;
-    return log_model(run, *model, 1, summary);
+/* The job's callbacks: a log step with the model, and the progress of an iterative fit. */
+static polka_status log_fit(void *context, const polka_model *model, size_t done) {
+    batch_run *run = context;
+    return log_model(run, model, done, run->summary);
 }
 
-/* SLKL in chunks of run.log_every coordinate updates, a log step after each chunk. */
-static polka_status iterate_slkl(batch_run *run, polka_slkl *slkl, size_t cap,
-                                 polka_sim_summary *summary) {
-    size_t done = 0;
-    int converged = 0;
-    while (!converged && done < cap) {
-        polka_slkl_stats stats;
-        size_t every = run->plan->run.log_every, chunk = every < cap - done ? every : cap - done;
-        POLKA_CALL(polka_slkl_run_for(slkl, chunk, &stats));
-        done += stats.iterations;
-        converged = stats.converged;
-        polka_model *model = NULL;
-        POLKA_CALL(polka_slkl_model(slkl, &model));
-        polka_status status = log_model(run, model, done, summary);
-        polka_model_free(&model);
-        POLKA_CALL(status);
-        polka_sim_report(run->hooks, done, cap, (double)run->train.n, run->start, summary);
-    }
-    polka_sim_log(run->hooks, "slkl: %zu updates, %s, %zu of %zu kernels active, F = %.6g", done,
-                  converged ? "converged" : "stopped at learner.max_iter", polka_slkl_active(slkl),
-                  polka_slkl_candidates(slkl), polka_slkl_objective(slkl));
-    summary->rounds = done;
-    return POLKA_OK;
+static void report_fit(void *context, size_t done, size_t cap) {
+    batch_run *run = context;
+    polka_sim_report(run->hooks, done, cap, (double)run->train.n, run->start, run->summary);
 }
 
-static polka_status run_slkl(batch_run *run, polka_model **model, polka_sim_summary *summary) {
+/* The table's batch learner of learner.control on the training set. */
+static polka_status fit(batch_run *run, polka_model **model, polka_sim_summary *summary) {
     const polka_learner_spec *learner = &run->plan->learner;
-    polka_slkl_params params = polka_slkl_defaults();
-    params.kernel = learner->params.kernel;
-    params.lambda = learner->params.lambda;
-    params.nu = learner->params.nu;
-    params.candidates = learner->candidates;
-    params.tol = learner->tol;
-    params.seed = run->plan->run.seed;
-    polka_slkl *slkl = NULL;
-    POLKA_CALL(
-        polka_slkl_create(&params, run->train.x, run->train.y, run->train.n, run->train.p, &slkl));
-    size_t cap = learner->max_iter ? learner->max_iter : 1000 * polka_slkl_candidates(slkl);
-    polka_status status = iterate_slkl(run, slkl, cap, summary);
-    if (status == POLKA_OK) status = polka_slkl_model(slkl, model);
-    polka_slkl_free(&slkl);
+    polka_batch_job job = {
+        .params = &learner->params,
+        .settings = {.candidates = learner->candidates,
+                     .max_iter = learner->max_iter,
+                     .tol = learner->tol},
+        .seed = run->plan->run.seed,
+        .x = run->train.x,
+        .y = run->train.y,
+        .n = run->train.n,
+        .p = run->train.p,
+        .log_every = run->plan->run.log_every,
+        .log = log_fit,
+        .progress = report_fit,
+        .context = run,
+    };
+    run->summary = summary;
+    size_t rounds = 0;
+    polka_status status = polka_batch_fit(&job, model, &rounds);
+    if (job.note[0] != '\0') polka_sim_log(run->hooks, "%s", job.note);
+    if (status == POLKA_OK) summary->rounds = rounds;
     return status;
 }
 
@@ -117,11 +105,8 @@ static polka_status learn(batch_run *run, const polka_data_facts *facts, polka_m
                           polka_sim_summary *summary) {
     POLKA_CALL(polka_netlog_open(&run->log, run->plan, run->hooks, 1));
     POLKA_CALL(polka_netlog_open_h5(&run->log, run->plan, facts, MPI_COMM_SELF, 1, NULL));
-    run->start = polka_now();
-    if (run->plan->learner.fit == POLKA_FIT_KRR)
-        POLKA_CALL(run_krr(run, model, summary));
-    else
-        POLKA_CALL(run_slkl(run, model, summary));
+    run->start = summary->loop_start = polka_now(); /* the start-up ends here, as in the loop */
+    POLKA_CALL(fit(run, model, summary));
     summary->seconds = polka_now() - run->start;
     summary->samples = (double)run->train.n;
     summary->samples_per_second = summary->seconds > 0 ? summary->samples / summary->seconds : 0;

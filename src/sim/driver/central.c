@@ -14,13 +14,11 @@ typedef struct {
     polka_learner *learner;
     polka_dataset batch;
     polka_netlog log;
-    double *f;       /* n_test × C */
-    double loss_sum; /* training loss since the last log step */
-    size_t loss_count;
-    double time_compute, time_update;
+    double *f; /* n_test × C */
     double start;
-    double *fg; /* batch × C values, then batch × C gradients */
-    polka_online_error online;
+    double *fg;                    /* batch × C values, then batch × C gradients */
+    int classification;            /* the online error counts mistakes */
+    polka_agent_counters counters; /* an agent's (no neighbours: no exchange, no faults) */
 } central_run;
 
 static polka_status central_round(void *context, uint64_t t, int *wish) {
@@ -41,12 +39,13 @@ static polka_status central_round(void *context, uint64_t t, int *wish) {
     double *f = run->fg, *g = run->fg + batch * c;
     POLKA_CALL(polka_learner_predict(run->learner, run->batch.x, batch, f));
     double loss = polka_learner_loss_grad(run->learner, f, run->batch.y, batch, g) / (double)batch;
-    polka_online_error_add(&run->online, run->learner, f, run->batch.y, batch);
+    polka_online_error_add(&run->counters, run->classification, run->learner, f, run->batch.y,
+                           batch);
     POLKA_CALL(polka_learner_update(run->learner, run->batch.x, batch, g));
-    run->time_compute += drawn - start;
-    run->time_update += polka_now() - drawn;
-    run->loss_sum += loss;
-    run->loss_count++;
+    run->counters.time_compute += drawn - start;
+    run->counters.time_update += polka_now() - drawn;
+    run->counters.train_loss_sum += loss;
+    run->counters.train_loss_count += 1.0;
     return POLKA_OK;
 }
 
@@ -63,37 +62,26 @@ static polka_status central_log(void *context, size_t round, double samples,
         .score = score,
         .loss = loss,
         .order = (double)polka_model_order(polka_learner_model(run->learner)),
-        .train_loss = run->loss_count ? run->loss_sum / (double)run->loss_count : 0.0,
-        .time_compute = run->time_compute,
-        .time_update = run->time_update,
-        .online_error = polka_online_error_value(&run->online),
     };
-    run->loss_sum = 0.0;
-    run->loss_count = 0;
+    polka_counters_collect(&run->counters, &metrics);
     metrics.wall_time = polka_now() - run->start;
     POLKA_CALL(polka_netlog_step(&run->log, round, samples, &metrics, summary));
     return polka_netlog_append_h5(&run->log, round, samples, 0, 1, &metrics);
 }
 
-/* The one learner's state for a checkpoint, with the sums since the last log step. */
+/* The one learner's state for a checkpoint, with its counters (an agent's layout). */
 static polka_status central_save(void *context, size_t k, polka_state *state) {
     const central_run *run = context;
-    double sums[6] = {run->online.sum,         run->online.count, run->loss_sum,
-                      (double)run->loss_count, run->time_compute, run->time_update};
     (void)k;
     POLKA_CALL(polka_learner_save(run->learner, state));
-    return polka_state_put(state, "agent.sums", POLKA_STATE_F64, sums, 6);
+    return polka_counters_save(&run->counters, state);
 }
 
 static polka_status central_restore(void *context, size_t k, const polka_state *state) {
     central_run *run = context;
-    double sums[6];
     (void)k;
     POLKA_CALL(polka_learner_restore(run->learner, state));
-    POLKA_CALL(polka_state_get(state, "agent.sums", POLKA_STATE_F64, sums, 6));
-    run->online.sum = sums[0], run->online.count = sums[1], run->loss_sum = sums[2];
-    run->loss_count = (size_t)sums[3], run->time_compute = sums[4], run->time_update = sums[5];
-    return POLKA_OK;
+    return polka_counters_restore(&run->counters, state);
 }
 
 static const polka_driver_ops central_ops = {.round = central_round,
@@ -113,7 +101,7 @@ static polka_status central_setup(central_run *run, const polka_plan *plan, size
     size_t outputs = polka_learner_outputs(run->learner);
     run->f = malloc(run->test->n * outputs * sizeof *run->f);
     run->fg = malloc(2 * batch * outputs * sizeof *run->fg);
-    run->online.classification = polka_plan_classifies(plan);
+    run->classification = polka_plan_classifies(plan);
     POLKA_CHECK(run->f && run->fg, POLKA_ERR_MEM, "out of memory for test values");
     POLKA_CALL(polka_netlog_open(&run->log, plan, hooks, 1));
     return polka_netlog_open_h5(&run->log, plan, facts, MPI_COMM_SELF, 1, NULL);
@@ -121,7 +109,7 @@ static polka_status central_setup(central_run *run, const polka_plan *plan, size
 
 polka_status polka_sim_run_centralized(const polka_plan *plan, size_t agents,
                                        const polka_sim_hooks *hooks, polka_sim_summary *summary) {
-    if (plan->learner.fit != POLKA_FIT_ONLINE)
+    if (polka_control_is_batch(plan->learner.params.control))
         return polka_sim_run_batch(plan, agents, hooks, summary);
     *summary = (polka_sim_summary){.agents = 1};
     POLKA_CHECK(agents >= 1, POLKA_ERR_ARG, "a centralized run needs agents >= 1");
@@ -147,7 +135,8 @@ polka_status polka_sim_run_centralized(const polka_plan *plan, size_t agents,
     if (status == POLKA_OK) status = polka_sim_check_finite(polka_learner_model(run.learner), 0);
     if (status == POLKA_OK) {
         const polka_model *model = polka_learner_model(run.learner);
-        double stages[4] = {run.time_compute, 0.0, run.time_update, summary->seconds};
+        double stages[4] = {run.counters.time_compute, 0.0, run.counters.time_update,
+                            summary->seconds};
         status = polka_netlog_finish_h5(&run.log, NULL, 1, &model, stages);
     }
     polka_netlog_abandon_h5(&run.log);

@@ -95,7 +95,7 @@ static polka_status mpi_round(mpi_run *run, uint64_t t, int *wish) {
     double start = polka_now();
     status = polka_halo_round(&run->halo, run->exchange, run->local, status);
     double spent = polka_now() - start;
-    for (size_t a = 0; a < run->halo.count; a++) run->local[a].time_exchange += spent;
+    for (size_t a = 0; a < run->halo.count; a++) run->local[a].counters.time_exchange += spent;
     for (size_t a = 0; a < run->halo.count && status == POLKA_OK; a++)
         status = polka_agent_update(&run->local[a]);
     return polka_net_agree_wish(run->comm, status, wish); /* the checkpoint wish rides along */
@@ -231,7 +231,9 @@ static polka_status mpi_setup(mpi_run *run, const polka_sim_hooks *hooks) {
     run->facts = polka_stream_facts(run->stream);
     run->local = calloc(count ? count : 1, sizeof *run->local);
     POLKA_CHECK(run->local, POLKA_ERR_MEM, "out of memory for %zu agents", count);
-    POLKA_CALL(polka_faults_create(plan, run->agents, &run->faults));
+    POLKA_CALL(polka_faults_create(plan, run->agents, run->stream, &run->faults));
+    size_t outputs = polka_loss_outputs(plan->learner.params.loss.kind, run->facts->classes);
+    POLKA_CALL(polka_agents_stale_fit(plan, run->graph, run->ids, count, run->facts->dim, outputs));
     for (size_t a = 0; a < count; a++)
         POLKA_CALL(polka_agent_init(&run->local[a], plan, run->facts, run->graph, &run->faults,
                                     run->ids[a]));
@@ -274,10 +276,10 @@ static polka_status mpi_finish(mpi_run *run, const polka_sim_summary *summary) {
     double stages[4] = {0.0, 0.0, 0.0, summary->seconds};
     for (size_t a = 0; models && a < count; a++) {
         models[a] = polka_learner_model(run->local[a].learner);
-        stages[0] += run->local[a].time_compute;
-        stages[2] += run->local[a].time_update;
+        stages[0] += run->local[a].counters.time_compute;
+        stages[2] += run->local[a].counters.time_update;
     }
-    stages[1] = count ? run->local[0].time_exchange : 0.0;
+    stages[1] = count ? run->local[0].counters.time_exchange : 0.0;
     polka_status status = models
                               ? polka_netlog_finish_h5(&run->log, run->ids, count, models, stages)
                               : polka_error_set(POLKA_ERR_MEM, "out of memory");

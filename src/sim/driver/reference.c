@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "polka/loss.h"
 #include "sim/agent/agent_impl.h"
 #include "sim/metrics/metrics_impl.h"
 #include "sim/checkpoint/resume_impl.h"
@@ -130,7 +131,9 @@ static polka_status reference_setup(reference_run *run, const polka_sim_hooks *h
     run->agents = calloc(run->n, sizeof *run->agents);
     run->metrics = calloc(run->n, sizeof *run->metrics);
     POLKA_CHECK(run->agents && run->metrics, POLKA_ERR_MEM, "out of memory for %zu agents", run->n);
-    POLKA_CALL(polka_faults_create(plan, run->n, &run->faults));
+    POLKA_CALL(polka_faults_create(plan, run->n, run->stream, &run->faults));
+    size_t outputs = polka_loss_outputs(plan->learner.params.loss.kind, facts->classes);
+    POLKA_CALL(polka_agents_stale_fit(plan, run->graph, NULL, run->n, facts->dim, outputs));
     for (size_t a = 0; a < run->n; a++)
         POLKA_CALL(polka_agent_init(&run->agents[a], plan, facts, run->graph, &run->faults, a));
     POLKA_CALL(polka_stream_test_set(run->stream, &run->test));

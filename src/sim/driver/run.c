@@ -1,6 +1,8 @@
 #include <sys/resource.h>
 
 #include "polka/net.h"
+#include "polka/run_files.h"
+#include "sim/checkpoint/resume_impl.h"
 #include "sim/driver/sim_impl.h"
 
 /* Centralized mode: rank 0 learns, every rank gets the summary and the status. */
@@ -59,9 +61,32 @@ static polka_status run_mode(const polka_plan *plan, MPI_Comm comm, const polka_
     return polka_sim_run_decentralized(plan, comm, hooks, summary, NULL);
 }
 
+/* Before any output is created: where the checkpoints go, and the checkpoint a resumed run
+ * starts from (its format, digest, settings, input files and agents), so that a refused
+ * resume leaves the files its settings name untouched. Rank 0 checks; collective. */
+static polka_status check_checkpoints(const polka_plan *plan, MPI_Comm comm) {
+    int rank = 0, size = 1;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    polka_status status = rank == 0 ? polka_ckpt_check_path(plan) : POLKA_OK;
+    size_t agents = 1; /* a centralized run's checkpoint holds its one learner */
+    uint64_t round = 0;
+    if (rank == 0 && status == POLKA_OK && plan->run.mode != POLKA_MODE_CENTRALIZED &&
+        plan->run.resume[0] != '\0')
+        status = polka_sim_network_agents(plan, (size_t)size, &agents);
+    if (rank == 0 && status == POLKA_OK) status = polka_sim_resume_round(plan, agents, &round);
+    return polka_net_agree(comm, status);
+}
+
 polka_status polka_sim_run(const polka_plan *plan, MPI_Comm comm, const polka_sim_hooks *hooks,
                            polka_sim_summary *summary) {
     double started = polka_now();
-    POLKA_CALL(run_mode(plan, comm, hooks, summary));
+    *summary = (polka_sim_summary){0};
+    POLKA_CALL(check_checkpoints(plan, comm));
+    polka_run_files files;
+    POLKA_CALL(polka_run_files_open(plan, comm, &files));
+    polka_status status = run_mode(files.working, comm, hooks, summary);
+    status = polka_run_files_close(&files, comm, status, summary->loop_start > 0);
+    POLKA_CALL(status);
     return measure(comm, started, summary);
 }

@@ -1,9 +1,11 @@
 #include <math.h>
-#include <signal.h>
 #include <sys/stat.h>
 #include <stdio.h>
+#include <string.h>
 #include <time.h>
 
+#include "polka/net.h"
+#include "polka/stop.h"
 #include "sim/checkpoint/resume_impl.h"
 #include "sim/driver/sim_impl.h"
 
@@ -21,6 +23,20 @@ void polka_sim_log(const polka_sim_hooks *hooks, const char *fmt, ...) {
     vsnprintf(line, sizeof line, fmt, args);
     va_end(args);
     hooks->log(hooks->context, line);
+}
+
+/* A warning through the warn hook (else the log hook). */
+static void warn(const polka_sim_hooks *hooks, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void warn(const polka_sim_hooks *hooks, const char *fmt, ...) {
+    polka_log_fn hook = hooks ? (hooks->warn ? hooks->warn : hooks->log) : NULL;
+    if (hook == NULL) return;
+    char line[1536];
+    va_list args;
+    va_start(args, fmt);
+    vsnprintf(line, sizeof line, fmt, args);
+    va_end(args);
+    hook(hooks->context, line);
 }
 
 void polka_sim_report(const polka_sim_hooks *hooks, size_t round, size_t rounds, double samples,
@@ -41,14 +57,50 @@ void polka_sim_report(const polka_sim_hooks *hooks, size_t round, size_t rounds,
 static polka_status stopped(const polka_plan *plan, uint64_t round, size_t rounds, int signal) {
     char path[POLKA_PATH_LEN];
     polka_ckpt_path(plan, path, sizeof path);
-    const char *name = signal == SIGTERM   ? "SIGTERM"
-                       : signal == SIGINT  ? "SIGINT"
-                       : signal == SIGUSR1 ? "SIGUSR1"
-                                           : "a signal (on another rank)";
+    const char *name = signal ? polka_stop_signal_name(signal) : "a signal (on another rank)";
     return polka_error_set(POLKA_STOPPED,
                            "stopped by %s after round %llu of %zu; checkpoint in '%s' (go on with "
-                           "polka run --resume %s and the same settings)",
+                           "polka run --resume %s)",
                            name, (unsigned long long)round, rounds, path, path);
+}
+
+/* A checkpoint at `at` that could not be written (code: its status, the same on every rank).
+ * Periodic: the file system failed it (a full disk, its directory gone), so the run goes on
+ * with a warning and the previous checkpoint stays whole (polka_ckpt_write writes a temporary
+ * file renamed over it); any other failure, or a signal's checkpoint, ends the run. */
+static polka_status not_saved(const polka_plan *plan, const polka_sim_hooks *hooks,
+                              polka_status code, int wish, uint64_t round, uint64_t saved) {
+    char message[1024], path[POLKA_PATH_LEN];
+    snprintf(message, sizeof message, "%s", polka_error_message());
+    polka_ckpt_path(plan, path, sizeof path);
+    if (wish == POLKA_CKPT_STOP)
+        return polka_error_set(code,
+                               "stopped by a signal after round %llu, but its checkpoint was not "
+                               "written: %s",
+                               (unsigned long long)round, message);
+    if (code != POLKA_ERR_IO && code != POLKA_ERR_HDF5) return polka_error_set(code, "%s", message);
+    polka_error_clear();
+    if (saved)
+        warn(hooks,
+             "warning: the checkpoint after round %llu was not written (%s); the run goes on, "
+             "and '%s' keeps the one of round %llu",
+             (unsigned long long)round, message, path, (unsigned long long)saved);
+    else
+        warn(hooks,
+             "warning: the checkpoint after round %llu was not written (%s); the run goes on",
+             (unsigned long long)round, message);
+    return POLKA_OK;
+}
+
+/* A round that a signal cut short (polka_stop_overdue) leaves no checkpoint: say so. */
+static polka_status abandoned(polka_status status, size_t round, size_t rounds) {
+    if (status != POLKA_INTERRUPTED || polka_net_stalled()) return status; /* a wait said why */
+    char why[512];
+    snprintf(why, sizeof why, "%s", polka_error_message());
+    return polka_error_set(status,
+                           "%s: round %zu of %zu was still running %.0f s after it and was "
+                           "abandoned, no checkpoint written (the last one, if any, is kept)",
+                           why, round, rounds, POLKA_STOP_GRACE);
 }
 
 /* One line per checkpoint: where, how large, how long it took (rank 0's hook). */
@@ -62,6 +114,57 @@ static void log_checkpoint(const polka_plan *plan, const polka_sim_hooks *hooks,
                   (unsigned long long)round, mb, seconds, path);
 }
 
+/* A resumed run's point: a round before the last, and the next log step the first multiple of
+ * run.log_every after the samples of that round (as the loop below leaves it). */
+static polka_status check_point(const polka_plan *plan, const polka_sim_point *at, size_t rounds,
+                                size_t per_round, double every) {
+    POLKA_CHECK(at->round < rounds, POLKA_ERR_ARG,
+                "cannot resume: the checkpoint is at round %llu, and this run has %zu rounds "
+                "(raise run.passes)",
+                (unsigned long long)at->round, rounds);
+    double done = (double)at->round * (double)per_round;
+    POLKA_CHECK(isfinite(at->next_log) && at->next_log > done && at->next_log <= done + every &&
+                    fmod(at->next_log, every) == 0.0,
+                POLKA_ERR_FORMAT,
+                "cannot resume from '%s': its next log step (%g samples) does not follow its "
+                "round %llu (%g samples, a log step every %g; damaged)",
+                plan->run.resume, at->next_log, (unsigned long long)at->round, done, every);
+    return POLKA_OK;
+}
+
+/* The run resumed from the file its checkpoints go to. */
+static int resumed_here(const polka_plan *plan) {
+    char path[POLKA_PATH_LEN];
+    polka_ckpt_path(plan, path, sizeof path);
+    return plan->run.resume[0] != '\0' && strcmp(path, plan->run.resume) == 0;
+}
+
+/* Collective: a time-varying graph's epochs checked before the first round (rank 0's
+ * verdict), so that a run does not fail late on one of them. */
+static polka_status check_epochs(const polka_plan *plan, const polka_driver *driver, uint64_t first,
+                                 size_t rounds) {
+    if (plan->run.mode == POLKA_MODE_CENTRALIZED || driver->agents < 2) return POLKA_OK;
+    if (driver->comm == MPI_COMM_SELF) /* the serial reference (also without MPI) */
+        return polka_sim_check_epochs(plan, driver->agents, first, rounds);
+    int rank = 0;
+    MPI_Comm_rank(driver->comm, &rank);
+    polka_status status =
+        rank == 0 ? polka_sim_check_epochs(plan, driver->agents, first, rounds) : POLKA_OK;
+    return polka_net_agree(driver->comm, status);
+}
+
+/* Collective: an epoch graph failed at the start of a round (every rank's generation fails
+ * alike), before it changed anything: the rounds before it go into the checkpoint. */
+static polka_status keep_before_epoch(const polka_plan *plan, const polka_driver *driver,
+                                      const polka_sim_point *at, polka_status status) {
+    char why[768], path[POLKA_PATH_LEN];
+    snprintf(why, sizeof why, "%s", polka_error_message());
+    polka_ckpt_path(plan, path, sizeof path);
+    POLKA_CALL(polka_sim_save(plan, driver, at, 0));
+    return polka_error_set(status, "%s; the %llu rounds before it are in the checkpoint '%s'", why,
+                           (unsigned long long)at->round, path);
+}
+
 polka_status polka_sim_loop(const polka_plan *plan, const polka_driver *driver, size_t n_train,
                             size_t per_round, const polka_sim_point *from,
                             const polka_sim_hooks *hooks, polka_sim_summary *summary) {
@@ -71,15 +174,19 @@ polka_status polka_sim_loop(const polka_plan *plan, const polka_driver *driver, 
     double every = (double)plan->run.log_every, start = polka_now();
     polka_sim_point at = from ? *from : (polka_sim_point){.next_log = every};
     double last_save = start;
-    POLKA_CHECK(at.round < rounds, POLKA_ERR_ARG,
-                "cannot resume: the checkpoint is at round %llu, and this run has %zu rounds "
-                "(raise run.passes)",
-                (unsigned long long)at.round, rounds);
+    uint64_t saved = resumed_here(plan) ? at.round : 0; /* the round of the checkpoint on disk */
+    if (from) POLKA_CALL(check_point(plan, &at, rounds, per_round, every));
     summary->rounds = rounds; /* the log steps know the last one */
     summary->loop_start = start;
+    POLKA_CALL(check_epochs(plan, driver, at.round, rounds));
     for (size_t t = (size_t)at.round; t < rounds; t++) {
         int wish = saves ? polka_ckpt_wish(plan, t + 1, rounds, last_save) : POLKA_CKPT_NONE;
-        POLKA_CALL(ops->round(driver->context, t, &wish));
+        polka_status status = ops->round(driver->context, t, &wish);
+        if (status != POLKA_OK && saves && polka_sim_epoch_failed(t)) {
+            at.round = t;
+            return keep_before_epoch(plan, driver, &at, status);
+        }
+        POLKA_CALL(abandoned(status, t + 1, rounds));
         double samples = (double)((t + 1) * per_round);
         if (samples >= at.next_log || t + 1 == rounds) {
             POLKA_CALL(ops->log_step(driver->context, t + 1, samples, summary));
@@ -90,9 +197,15 @@ polka_status polka_sim_loop(const polka_plan *plan, const polka_driver *driver, 
         if (wish == POLKA_CKPT_NONE || !saves) continue;
         at.round = t + 1;
         int signal = wish == POLKA_CKPT_STOP ? polka_ckpt_signal() : 0;
+        if (signal) polka_ckpt_saving();
         double began = polka_now();
-        POLKA_CALL(polka_sim_save(plan, driver, &at, signal));
+        status = polka_sim_save(plan, driver, &at, signal);
         last_save = polka_now();
+        if (status != POLKA_OK) {
+            POLKA_CALL(not_saved(plan, hooks, status, wish, at.round, saved));
+            continue;
+        }
+        saved = at.round;
         log_checkpoint(plan, hooks, at.round, last_save - began);
         if (wish == POLKA_CKPT_STOP) return stopped(plan, at.round, rounds, signal);
     }
@@ -101,17 +214,6 @@ polka_status polka_sim_loop(const polka_plan *plan, const polka_driver *driver, 
     summary->seconds = polka_now() - start;
     summary->samples_per_second = summary->seconds > 0 ? summary->samples / summary->seconds : 0.0;
     return POLKA_OK;
-}
-
-void polka_online_error_add(polka_online_error *error, const polka_learner *learner,
-                            const double *f, const double *y, size_t n) {
-    double score = polka_learner_score(learner, f, y, n, NULL); /* accuracy, MSE or flagged */
-    error->sum += (double)n * (error->classification ? 1.0 - score : score);
-    error->count += (double)n;
-}
-
-double polka_online_error_value(const polka_online_error *error) {
-    return error->count > 0 ? error->sum / error->count : 0.0;
 }
 
 polka_multidist_params polka_sim_multidist_params(const polka_plan *plan) {

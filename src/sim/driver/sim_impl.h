@@ -30,18 +30,6 @@ polka_status polka_sim_loop(const polka_plan *plan, const polka_driver *driver, 
                             const polka_sim_hooks *hooks, polka_sim_summary *summary);
 
 /** The online (prequential) error: each training sample predicted before it is learned. */
-typedef struct {
-    int classification; /* count mistakes; else squared errors */
-    double sum, count;
-} polka_online_error;
-
-/** Adds n samples with model values f (n×C, before the update) and targets y. */
-void polka_online_error_add(polka_online_error *error, const polka_learner *learner,
-                            const double *f, const double *y, size_t n);
-
-/** The fraction of mistakes, the mean squared error or (novelty) the fraction flagged, so far
- * (0 before any sample). */
-double polka_online_error_value(const polka_online_error *error);
 
 /**
  * A centralized run of a batch regression learner (learner.control = slkl | krr) on the
@@ -81,6 +69,18 @@ polka_status polka_sim_graph(const polka_plan *plan, size_t agents, polka_graph 
  */
 polka_status polka_sim_epoch_graph(const polka_plan *plan, size_t agents, uint64_t round,
                                    polka_graph **out);
+
+/** 1 when the epoch graph of round `round` failed (polka_sim_epoch_graph): a round that
+ * starts with it changed nothing yet, its checkpoint keeps the rounds before. */
+int polka_sim_epoch_failed(uint64_t round);
+
+/**
+ * Every epoch graph of rounds first+1 .. rounds of a random graph generated and checked now,
+ * when that is cheap (epochs × agents² up to 1e8); the error names the first epoch that
+ * fails. Not collective; pure.
+ */
+polka_status polka_sim_check_epochs(const polka_plan *plan, size_t agents, uint64_t first,
+                                    uint64_t rounds);
 
 /** The round whose epoch graph is in force after `rounds` rounds have been played (a resumed
  * run's graph); 0: the first graph. Pure. */

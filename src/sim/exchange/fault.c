@@ -10,15 +10,14 @@ static void mark(void *context, size_t id) {
     ((unsigned char *)context)[id] = 1;
 }
 
-polka_status polka_faults_create(const polka_plan *plan, size_t agents, polka_faults *faults) {
+polka_status polka_faults_create(const polka_plan *plan, size_t agents, const polka_stream *stream,
+                                 polka_faults *faults) {
     const polka_fault_spec *spec = &plan->fault;
-    *faults = (polka_faults){.seed = plan->run.seed,
+    *faults = (polka_faults){.spec = *spec,
+                             .seed = plan->run.seed,
                              .agents = agents,
-                             .link_loss = spec->link_loss,
-                             .offline = spec->offline,
-                             .delay = spec->delay,
+                             .stream = stream,
                              .gossip = plan->net.gossip,
-                             .renormalise = spec->renormalise,
                              .leave_at = spec->leave_at - 1,
                              .back_at = spec->return_at ? spec->return_at - 1 : UINT64_MAX};
     if (spec->leave[0] != '\0') {
@@ -34,7 +33,7 @@ polka_status polka_faults_create(const polka_plan *plan, size_t agents, polka_fa
         }
     }
     faults->any =
-        faults->link_loss > 0 || faults->offline > 0 || faults->gossip || faults->leaving != NULL;
+        spec->link_loss > 0 || spec->offline > 0 || faults->gossip || faults->leaving != NULL;
     return POLKA_OK;
 }
 
@@ -51,7 +50,15 @@ static double draw(const polka_faults *f, uint64_t kind, uint64_t t, uint64_t su
 
 int polka_faults_online(const polka_faults *f, uint64_t t, size_t i) {
     if (f->leaving && f->leaving[i] && t >= f->leave_at && t < f->back_at) return 0;
-    return !(f->offline > 0 && draw(f, POLKA_STREAM_OFFLINE, t, i) < f->offline);
+    return !(f->spec.offline > 0 && draw(f, POLKA_STREAM_OFFLINE, t, i) < f->spec.offline);
+}
+
+polka_agent_round polka_fault_agent_state(const polka_faults *f, uint64_t t, size_t i) {
+    if (f == NULL) return (polka_agent_round){.online = 1, .learns = 1};
+    polka_agent_round state = {.online = polka_faults_online(f, t, i)};
+    state.learns =
+        state.online && (f->stream == NULL || polka_stream_agent_learns(f->stream, i, t));
+    return state;
 }
 
 /* One-peer gossip: the neighbour agent i talks to in round t. */
@@ -64,24 +71,24 @@ static size_t gossip_peer(const polka_faults *f, const polka_graph *graph, uint6
 /* The message of an edge and phase (0: the points i → j, 1: the values j → i) is lost. */
 static int lost(const polka_faults *f, uint64_t t, size_t i, size_t j, int phase) {
     uint64_t edge = (uint64_t)i * f->agents + j;
-    return f->link_loss > 0 &&
-           draw(f, POLKA_STREAM_LINK, t, 2 * edge + (uint64_t)phase) < f->link_loss;
+    return f->spec.link_loss > 0 &&
+           draw(f, POLKA_STREAM_LINK, t, 2 * edge + (uint64_t)phase) < f->spec.link_loss;
 }
 
 polka_link polka_faults_link(const polka_faults *f, const polka_graph *graph, uint64_t t, size_t i,
                              size_t j) {
     polka_link link = {0};
-    if (!f->any && f->delay == 0) return (polka_link){.point = 1, .value = 1};
+    if (!f->any && f->spec.delay == 0) return (polka_link){.point = 1, .value = 1};
     if (!polka_faults_online(f, t, i) || !polka_faults_online(f, t, j)) return link;
     if (f->gossip && gossip_peer(f, graph, t, i) != j) return link;
     link.point_lost = lost(f, t, i, j, 0);
     link.point = !link.point_lost;
     link.value_lost = link.point && lost(f, t, i, j, 1);
     link.value = link.point && !link.value_lost;
-    if (link.value && f->delay > 0) {
+    if (link.value && f->spec.delay > 0) {
         polka_rng rng =
             polka_rng_start_sub(f->seed, POLKA_STREAM_DELAY, t, (uint64_t)i * f->agents + j);
-        link.delay = (size_t)polka_rng_below(&rng, f->delay + 1);
+        link.delay = (size_t)polka_rng_below(&rng, f->spec.delay + 1);
     }
     return link;
 }

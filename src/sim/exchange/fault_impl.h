@@ -1,9 +1,14 @@
 /*
  * The network's faults (issue 15): lost messages, offline agents, late values, one-peer
- * gossip. Every draw is a pure function of (run.seed, round, agent or directed edge) on the
- * counter-based generator, so both ends of an edge, on any rank, in the MPI run and in the
- * serial reference, know alike which messages of a round exist: a lost message is simply
- * not sent, and nobody waits for it.
+ * gossip, and the rounds an agent does not learn in (quantity skew). Every draw is a pure
+ * function of (run.seed, round, agent or directed edge) on the counter-based generator, so
+ * both ends of an edge, on any rank, in the MPI run and in the serial reference, know alike
+ * which messages of a round exist: a lost message is simply not sent, and nobody waits for it.
+ *
+ * An agent reads its faults through two functions: polka_fault_agent_state (what it does in a
+ * round) and polka_faults_link (which messages of the round exist on one edge, both ways). A
+ * new per-agent fault is a setting, its draw in polka_fault_agent_state, and nothing in the
+ * agent.
  */
 #ifndef POLKA_SIM_FAULT_H
 #define POLKA_SIM_FAULT_H
@@ -12,24 +17,42 @@
 
 #include "polka/graph.h"
 #include "polka/plan.h"
+#include "sim/stream/stream_impl.h"
 
 typedef struct {
+    polka_fault_spec spec; /* the plan's fault.* settings, as they are */
     uint64_t seed;
     size_t agents;
-    double link_loss, offline;
-    size_t delay;
-    int gossip, renormalise;
+    int gossip;
     unsigned char *leaving;     /* agents: 1 for the fault.leave agents; NULL: none */
     uint64_t leave_at, back_at; /* 0-based rounds [leave_at, back_at) */
     int any;                    /* 1 when some message of some round may be missing */
+    const polka_stream *stream; /* quantity skew: which rounds an agent learns in; or NULL */
 } polka_faults;
 
-/** The faults of plan for a network of `agents` agents (checks the fault.leave ids). */
-polka_status polka_faults_create(const polka_plan *plan, size_t agents, polka_faults *faults);
+/**
+ * The faults of plan for a network of `agents` agents (checks the fault.leave ids), with the
+ * stream's quantity skew (stream may be NULL: every agent learns whenever it is online). The
+ * stream must outlive the faults.
+ */
+polka_status polka_faults_create(const polka_plan *plan, size_t agents, const polka_stream *stream,
+                                 polka_faults *faults);
 void polka_faults_free(polka_faults *faults);
 
 /** 1 when agent i takes part in round t (0-based). Pure. */
 int polka_faults_online(const polka_faults *faults, uint64_t t, size_t i);
+
+/** What an agent does in a round, all its per-agent faults together. */
+typedef struct {
+    int online; /**< takes part: draws its batch, evaluates f there and at the neighbours'
+                     points, sends and answers (fault.offline, fault.leave) */
+    int learns; /**< takes its update step: online, and it learns from its batch this round
+                     (data.quantity_sigma: polka_stream_agent_learns) */
+} polka_agent_round;
+
+/** What agent i does in round t (0-based); faults NULL: no fault, it is online and learns.
+ * Pure. */
+polka_agent_round polka_fault_agent_state(const polka_faults *faults, uint64_t t, size_t i);
 
 /** Round t's two messages on the edge i → j: i's points to j, then j's values at them back. */
 typedef struct {

@@ -1,5 +1,6 @@
 /* The run's graph: a topology file or a generated graph over the agents, checked. */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "sim/exchange/fault_impl.h"
@@ -42,22 +43,52 @@ polka_status polka_sim_graph(const polka_plan *plan, size_t agents, polka_graph 
     return epoch_graph(plan, agents, 0, out);
 }
 
+/* The round whose epoch graph failed (polka_sim_epoch_failed), UINT64_MAX when none. */
+static uint64_t failed_round = UINT64_MAX;
+
 polka_status polka_sim_epoch_graph(const polka_plan *plan, size_t agents, uint64_t round,
                                    polka_graph **out) {
     *out = NULL;
     size_t every = plan->net.resample_every;
     if (every == 0 || round == 0 || round % every != 0) return POLKA_OK;
     polka_graph *graph = NULL;
-    POLKA_CALL(epoch_graph(plan, agents, round / every, &graph));
-    polka_status status = polka_sim_check_network(plan, graph, agents);
+    polka_status status = epoch_graph(plan, agents, round / every, &graph);
+    if (status == POLKA_OK) status = polka_sim_check_network(plan, graph, agents);
     if (status != POLKA_OK) {
         char why[512];
         snprintf(why, sizeof why, "%s", polka_error_message());
         polka_graph_free(&graph);
-        return polka_error_set(status, "the graph of round %llu (net.resample_every = %zu): %s",
-                               (unsigned long long)round + 1, every, why);
+        failed_round = round;
+        return polka_error_set(status,
+                               "the graph of epoch %llu (rounds %llu to %llu, net.resample_every "
+                               "= %zu): %s",
+                               (unsigned long long)(round / every), (unsigned long long)round + 1,
+                               (unsigned long long)(round + every), every, why);
     }
     *out = graph;
+    return POLKA_OK;
+}
+
+int polka_sim_epoch_failed(uint64_t round) {
+    return failed_round == round;
+}
+
+/* Epochs × agents² at most (node pairs a generator draws) for the check up front: about a
+ * second of generation. */
+#define EPOCH_CHECK_BUDGET 1e8
+
+polka_status polka_sim_check_epochs(const polka_plan *plan, size_t agents, uint64_t first,
+                                    uint64_t rounds) {
+    size_t every = plan->net.resample_every;
+    if (every == 0 || !plan->net.generated || !polka_graph_kind_is_random(plan->net.spec.kind))
+        return POLKA_OK; /* every epoch has the first graph, checked at the start */
+    double epochs = (double)(rounds - first) / (double)every;
+    if (epochs * (double)agents * (double)agents > EPOCH_CHECK_BUDGET) return POLKA_OK;
+    for (uint64_t t = (first / every + 1) * every; t < rounds; t += every) {
+        polka_graph *graph = NULL;
+        POLKA_CALL(polka_sim_epoch_graph(plan, agents, t, &graph));
+        polka_graph_free(&graph);
+    }
     return POLKA_OK;
 }
 

@@ -44,20 +44,9 @@ void polka_agent_collect(polka_agent *agent, const polka_dataset *test, const do
         .loss = loss,
         .order = (double)polka_model_order(polka_learner_model(agent->learner)),
         .disagreement = sq / (double)test->n,
-        .bytes = agent->bytes_sent,
-        .messages_lost = agent->messages_lost,
-        .rounds_offline = agent->rounds_offline,
-        .value_age = agent->age_count > 0 ? agent->age_sum / agent->age_count : 0.0,
-        .train_loss = agent->train_count ? agent->train_loss / (double)agent->train_count : 0.0,
-        .online_error = polka_online_error_value(&agent->online_error),
         .wall_time = polka_now() - agent->start,
-        .time_compute = agent->time_compute,
-        .time_exchange = agent->time_exchange,
-        .time_update = agent->time_update,
     };
-    agent->train_loss = 0.0;
-    agent->train_count = 0;
-    agent->age_sum = agent->age_count = 0.0;
+    polka_counters_collect(&agent->counters, out);
 }
 
 /* The columns of the run file's /metrics and of the CSV file, from the one list (metrics_impl.h).

@@ -53,6 +53,10 @@ typedef struct {
 
 #define POLKA_METRICS_DOUBLES (sizeof(polka_agent_metrics) / sizeof(double))
 
+/** The counters' metrics into out (the other fields untouched); resets the sums since the
+ * previous log step. */
+void polka_counters_collect(polka_agent_counters *counters, polka_agent_metrics *out);
+
 /** f_i on the test set into f (n_test × C). */
 polka_status polka_agent_test_values(const polka_agent *agent, const polka_dataset *test,
                                      double *f);

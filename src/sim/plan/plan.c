@@ -3,7 +3,6 @@
 
 #include <math.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "sim/exchange/fault_impl.h"
@@ -97,23 +96,12 @@ static polka_status plan_data(const polka_config *config, polka_data_spec *data)
     return polka_memory_parse(config->memory, &data->memory);
 }
 
-/* learner.control: a model-order control of the online learner, or a batch learner. */
-static polka_status parse_fit(const char *name, polka_learner_spec *learner) {
-    learner->fit = strcmp(name, "slkl") == 0  ? POLKA_FIT_SLKL
-                   : strcmp(name, "krr") == 0 ? POLKA_FIT_KRR
-                                              : POLKA_FIT_ONLINE;
-    if (learner->fit != POLKA_FIT_ONLINE) return POLKA_OK;
-    if (polka_control_kind_parse(name, &learner->params.control) == POLKA_OK) return POLKA_OK;
-    return polka_error_set(POLKA_ERR_ARG, "%s, or a batch regression learner (slkl, krr)",
-                           polka_error_message());
-}
-
 /* The learner's kinds; its numbers came with the keys (copy_keys). */
 static polka_status learner_params(const polka_config *config, polka_learner_spec *learner) {
     polka_learner_params *p = &learner->params;
     POLKA_CALL(polka_kernel_kind_parse(config->kernel, &p->kernel.kind));
     POLKA_CALL(polka_loss_kind_parse(config->loss, &p->loss.kind));
-    POLKA_CALL(parse_fit(config->control, learner));
+    POLKA_CALL(polka_control_kind_parse(config->control, &p->control)); /* the control table */
     POLKA_CALL(polka_schedule_kind_parse(config->schedule, &p->schedule));
     p->seed = config->seed;
     return POLKA_OK;
@@ -125,21 +113,13 @@ static const char *check_batch_learner(const polka_plan *plan) {
     if (plan->run.mode != POLKA_MODE_CENTRALIZED)
         return "learner.control = slkl/krr learn from the whole training set: use run.mode = "
                "centralized (--centralized)";
-    if (l->params.loss.kind != POLKA_LOSS_SQUARE)
-        return "learner.control = slkl/krr fit the square loss: set learner.loss = square";
-    if (!(l->params.lambda > 0)) return "learner.lambda must be > 0 for slkl/krr";
-    if (l->fit == POLKA_FIT_SLKL) {
-        if (!(l->params.nu > 0))
-            return "learner.control = slkl needs learner.nu > 0 (the l1 penalty on the kernel "
-                   "weights; paper 002: 0.01)";
-        if (!(l->tol >= 0 && l->tol < 1)) return "learner.tol must be in [0, 1)";
-    }
-    return polka_kernel_check(&l->params.kernel);
+    polka_batch_settings settings = {l->candidates, l->max_iter, l->tol};
+    return polka_batch_check(&l->params, &settings);
 }
 
 static const char *check_learner(const polka_plan *plan) {
     const polka_learner_spec *l = &plan->learner;
-    if (l->fit != POLKA_FIT_ONLINE) return check_batch_learner(plan);
+    if (polka_control_is_batch(l->params.control)) return check_batch_learner(plan);
     polka_learner_params params = l->params;
     params.horizon = 1; /* the run sets the horizon from its rounds */
     return polka_learner_check(&params);
@@ -174,6 +154,9 @@ static polka_status check_targets(const polka_plan *plan) {
 /* Quantity skew and drift apply to any split; drift needs a source that can move. */
 static const char *check_stream(const polka_plan *plan) {
     const polka_data_spec *d = &plan->data;
+    if (d->storage != POLKA_STORAGE_AUTO && d->source != POLKA_SOURCE_FILE)
+        return "data.storage (dense, sparse) applies to LIBSVM files: set data.source = file, or "
+               "leave data.storage = auto";
     if (d->drift > 0 && polka_source_of(d->source)->drift == NULL)
         return "data.drift > 0 needs a source that drifts (multidist, sinc, friedman)";
     return NULL;
@@ -222,33 +205,6 @@ static polka_status plan_net(const polka_config *config, polka_net_spec *net) {
     return POLKA_OK;
 }
 
-/* 1 when paths a and b name one file: the same text, or the same existing file. */
-static int same_file(const char *a, const char *b) {
-    if (a[0] == '\0' || b[0] == '\0') return 0;
-    if (strcmp(a, b) == 0) return 1;
-    struct stat sa, sb;
-    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
-           sa.st_ino == sb.st_ino;
-}
-
-/* A run must not write over its own inputs, nor write two outputs into one file. */
-static const char *check_outputs(const polka_plan *plan) {
-    const polka_data_spec *d = &plan->data;
-    const char *inputs[] = {d->train, d->train_labels, d->test, d->test_labels};
-    if (same_file(plan->run.output, plan->run.csv))
-        return "run.output and run.csv name the same file";
-    if (same_file(plan->run.checkpoint, plan->run.output) ||
-        same_file(plan->run.checkpoint, plan->run.csv))
-        return "run.checkpoint names the run file or the CSV file";
-    for (size_t k = 0; k < POLKA_COUNT(inputs) && d->source == POLKA_SOURCE_FILE; k++) {
-        if (same_file(plan->run.output, inputs[k]))
-            return "run.output names an input data file: the run would overwrite its data";
-        if (same_file(plan->run.csv, inputs[k]))
-            return "run.csv names an input data file: the run would overwrite its data";
-    }
-    return NULL;
-}
-
 static polka_status plan_fault(const polka_config *config) {
     PLAN_CHECK(config->return_at == 0 || config->return_at > config->leave_at
                    ? NULL
@@ -271,7 +227,6 @@ polka_status polka_plan_build(const polka_config *config, polka_plan *plan) {
     POLKA_CALL(learner_params(config, &plan->learner));
     POLKA_CALL(check_data(plan));
     PLAN_CHECK(check_learner(plan));
-    PLAN_CHECK(check_outputs(plan));
     POLKA_CALL(plan_fault(config));
     return plan_net(config, &plan->net);
 }

@@ -165,18 +165,17 @@ static void file_close(void *state) {
 /*
  * Dense rows of the data's dimension the run holds at least, besides the data (counted in the
  * scan's memory check, polka_read_options.feature_bytes): each learner on this rank has its
- * batch and a dictionary of its budget (bsgd-*, nbsgd-*) or of at least one round's points.
+ * batch and a dictionary of its budget (bsgd-*, nbsgd-*) or of at least one round's points
+ * (polka_control_rows_held).
  */
 static double run_rows(const polka_plan *plan, const polka_source_layout *layout) {
     const polka_learner_spec *l = &plan->learner;
     size_t batch = l->batch, learners = layout->count ? layout->count : layout->agents;
-    if (plan->run.mode == POLKA_MODE_CENTRALIZED || l->fit != POLKA_FIT_ONLINE) {
+    if (plan->run.mode == POLKA_MODE_CENTRALIZED || polka_control_is_batch(l->params.control)) {
         batch = plan->run.central_batch ? plan->run.central_batch : layout->agents * l->batch;
         learners = 1;
     }
-    polka_control_kind c = l->params.control;
-    int budgeted = c != POLKA_CONTROL_KOMP && c != POLKA_CONTROL_NONE && c != POLKA_CONTROL_NORMA;
-    size_t dictionary = budgeted && l->params.budget > batch ? l->params.budget : batch;
+    size_t dictionary = polka_control_rows_held(&l->params, batch);
     return (double)learners * ((double)batch + (double)dictionary);
 }
 

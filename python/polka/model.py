@@ -1,0 +1,105 @@
+"""An agent's saved model, f(x) = Σ_m w_m k(d_m, x), evaluated in numpy as `polka predict`
+evaluates it (src/core/kernel.c): the squared distance as ‖x‖² + ‖d‖² − 2 x·d, clipped at 0."""
+import numpy as np
+
+from .errors import PolkaError
+
+# Rows of points per kernel block: bounds the memory of a block (rows × order doubles).
+BLOCK_ROWS = 4096
+
+CLASSIFICATION_LOSSES = {"multi-hinge", "multi-logistic", "hinge", "logistic", "soft-margin"}
+MULTI_CLASS_LOSSES = {"multi-hinge", "multi-logistic"}
+BINARY_LOSSES = {"hinge", "logistic", "soft-margin"}
+
+
+def kernel_matrix(kernel, x, dictionary, sigma, degree, coef0):
+    """k(x_i, d_j) for the points x (n × p) and the dictionary (m × p), as polka computes it."""
+    dot = x @ dictionary.T
+    if kernel == "linear":
+        return dot
+    if kernel == "polynomial":
+        return (dot / (sigma * sigma) + coef0) ** degree
+    sqdist = (x * x).sum(axis=1)[:, None] + (dictionary * dictionary).sum(axis=1)[None, :] - 2.0 * dot
+    np.maximum(sqdist, 0.0, out=sqdist)  # the expansion's cancellation can go below 0
+    if kernel == "gaussian":
+        return np.exp(-sqdist / (2.0 * sigma * sigma))
+    if kernel == "laplacian":
+        return np.exp(-np.sqrt(sqdist) / sigma)
+    raise PolkaError(f"unknown kernel '{kernel}' (gaussian, laplacian, polynomial, linear)")
+
+
+class Model:
+    """One agent's final model from a run file (/models/agent_NNNN).
+
+    Attributes: agent, kernel ('gaussian', 'laplacian', 'polynomial', 'linear'), sigma, degree,
+    coef0, dictionary (order × dim), weights (order × outputs), loss and rho (the run's
+    learner.loss and learner.rho, which `predict` reads), scale (the run's data.scale: points
+    must be given as the model saw them)."""
+
+    def __init__(self, agent, attrs, dictionary, weights, settings):
+        self.agent = agent
+        self.kernel = attrs["kernel"]
+        self.sigma, self.coef0 = float(attrs["sigma"]), float(attrs["coef0"])
+        self.degree = int(attrs["degree"])
+        self.dictionary = np.asarray(dictionary, dtype=float)
+        self.weights = np.asarray(weights, dtype=float)
+        self.loss = settings.get("learner.loss", "multi-hinge")
+        self.rho = float(settings.get("learner.rho", 1.0))
+        self.scale = settings.get("data.scale", "none") if settings.get("data.source") == "file" else "none"
+
+    @property
+    def order(self):
+        """Model order M: the dictionary's points."""
+        return self.dictionary.shape[0]
+
+    @property
+    def dim(self):
+        return self.dictionary.shape[1]
+
+    @property
+    def outputs(self):
+        """Outputs per point: one per class for the multi-class losses, else 1."""
+        return self.weights.shape[1]
+
+    def values(self, x, scaled=False):
+        """f at the points x (n × dim, or one point of dim values): an n × outputs array."""
+        x = self._points(x, scaled)
+        f = np.zeros((x.shape[0], self.outputs))
+        if self.order == 0:
+            return f
+        for start in range(0, x.shape[0], BLOCK_ROWS):
+            block = x[start:start + BLOCK_ROWS]
+            k = kernel_matrix(self.kernel, block, self.dictionary, self.sigma, self.degree, self.coef0)
+            f[start:start + BLOCK_ROWS] = k @ self.weights
+        return f
+
+    def predict(self, x, scaled=False):
+        """What `polka predict` writes per point: the class index (0..C−1; binary losses 1 when
+        f > 0), the novelty flag (1 when f < rho), or f itself (regression losses)."""
+        f = self.values(x, scaled)
+        if self.loss in MULTI_CLASS_LOSSES:
+            return f.argmax(axis=1)
+        if self.loss in BINARY_LOSSES:
+            return (f[:, 0] > 0).astype(int)
+        if self.loss == "novelty":
+            return (f[:, 0] < self.rho).astype(int)
+        return f[:, 0]
+
+    def _points(self, x, scaled):
+        """x as an n × dim float array, after checking it fits the model."""
+        if self.scale != "none" and not scaled:
+            raise PolkaError(
+                f"the run scaled its data (data.scale = {self.scale}) with statistics of its "
+                "training file that the run file does not keep: scale the points the same way "
+                "and pass scaled=True")
+        x = np.asarray(x, dtype=float)
+        if x.ndim == 1:
+            x = x.reshape(1, -1)
+        if x.ndim != 2 or x.shape[1] != self.dim:
+            raise PolkaError(f"the model has dimension {self.dim} but the points have shape {x.shape}")
+        return x
+
+    def __repr__(self):
+        return (f"<polka.Model agent {self.agent}: {self.kernel} kernel, order {self.order}, "
+                f"dim {self.dim}, {self.outputs} output(s)>")
+

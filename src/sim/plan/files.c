@@ -1,0 +1,30 @@
+/* The files a run reads and writes, for the rule of polka/paths.h (run_files.h). */
+#include <stdio.h>
+
+#include "polka/run_files.h"
+#include "sim/checkpoint/checkpoint_impl.h"
+
+static void add(polka_plan_files *files, const char *what, const char *path, polka_file_role role,
+                size_t longest) {
+    if (files->count < POLKA_PLAN_FILES)
+        files->uses[files->count++] =
+            (polka_file_use){.what = what, .path = path, .role = role, .longest = longest};
+}
+
+void polka_plan_files_list(const polka_plan *plan, polka_plan_files *files) {
+    files->count = 0;
+    const polka_data_spec *d = &plan->data;
+    if (d->source == POLKA_SOURCE_FILE) {
+        add(files, "data.train", d->train, POLKA_FILE_INPUT, 0);
+        add(files, "data.train_labels", d->train_labels, POLKA_FILE_INPUT, 0);
+        add(files, "data.test", d->test, POLKA_FILE_INPUT, 0);
+        add(files, "data.test_labels", d->test_labels, POLKA_FILE_INPUT, 0);
+    }
+    if (!plan->net.generated) add(files, "net.graph", plan->net.graph, POLKA_FILE_INPUT, 0);
+    add(files, "--resume", plan->run.resume, POLKA_FILE_RESUME, 0);
+    /* the run file is created with MPI-IO, under its temporary name */
+    add(files, "run.output", plan->run.output, POLKA_FILE_OUTPUT, POLKA_PATH_MPIIO_MAX);
+    add(files, "run.csv", plan->run.csv, POLKA_FILE_OUTPUT, 0);
+    polka_ckpt_path(plan, files->checkpoint, sizeof files->checkpoint);
+    add(files, "run.checkpoint", files->checkpoint, POLKA_FILE_CHECKPOINT, 0);
+}

@@ -1,0 +1,96 @@
+#!/usr/bin/env python3
+"""craft_checkpoints.py GOOD DIR: checkpoints crafted from GOOD (a checkpoint of a KOMP run of
+one agent, tests/checkpoint_crafted.cmake makes it) as the audit of issue 33 crafted them, each
+in DIR. Where the damage is behind the digest, the digest is written anew (ckpt_digest.py), so
+that what refuses the file is the check behind it.
+
+  order_huge.ckpt     model.order = 2^63 + 1 (polka_model_reserve looped forever)
+  next_log.ckpt       root next_log = -1e300 (the loop's next log step never came)
+  komp_pos.ckpt       komp.pos[5] = 10^12 (used as an index: a segfault)
+  komp_ld.ckpt        KOMP's leading dimension 2^25 (a 8 PB inverse)
+  nan_weights.ckpt    a NaN model weight (was reported as the resumed run diverging)
+  counter.ckpt        agent.value_age_count = -1
+  type.ckpt           agent.time_compute stored as uint64
+  history.ckpt        the first metric row of round 1e300
+  declared_huge.ckpt  history/metrics declaring 2^27 doubles with no storage (a 1 GB
+                      allocation from a file of a few hundred KB), digest not rewritten
+  gzip.ckpt           model.weights stored gzip-compressed (same values, a filter)
+  flipped.ckpt        one bit of model.weights flipped, digest not rewritten
+  no_digest.ckpt      the digest attribute removed
+  format_1.ckpt       format_version = 1 (an older polka's checkpoint)
+  version.ckpt        polka_version = 0.0.1
+"""
+import os
+import shutil
+import sys
+
+import h5py
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import ckpt_digest  # noqa: E402
+
+good, out = sys.argv[1], sys.argv[2]
+os.makedirs(out, exist_ok=True)
+AGENT = "agents/000000/"
+
+
+def craft(name, damage, digest=True):
+    path = os.path.join(out, name)
+    shutil.copy(good, path)
+    with h5py.File(path, "r+") as f:
+        damage(f)
+        if digest:
+            ckpt_digest.write(f)
+
+
+def replace(f, name, values, **options):
+    del f[name]
+    f.create_dataset(name, data=values, **options)
+
+
+def set_value(name, index, value):
+    def damage(f):
+        f[name][index] = value
+    return damage
+
+
+def set_attr(name, value, dtype=None):
+    def damage(f):
+        f.attrs.create(name, value, dtype=dtype)
+    return damage
+
+
+def declared_huge(f):
+    del f["history/metrics"]
+    f.create_dataset("history/metrics", shape=(1 << 27,), dtype="<f8", chunks=(1 << 16,))
+
+
+def flip(f):
+    f.flush()
+    offset = f[AGENT + "model.weights"].id.get_offset()
+    f.close()
+    with open(os.path.join(out, "flipped.ckpt"), "r+b") as raw:
+        raw.seek(offset + 3)
+        byte = raw.read(1)[0]
+        raw.seek(offset + 3)
+        raw.write(bytes([byte ^ 0x10]))
+
+
+craft("order_huge.ckpt", set_value(AGENT + "model.order", 0, np.uint64(2**63 + 1)))
+craft("next_log.ckpt", set_attr("next_log", -1e300, "<f8"))
+craft("komp_pos.ckpt", set_value(AGENT + "komp.pos", 5, np.uint64(10**12)))
+craft("komp_ld.ckpt", set_value(AGENT + "komp.sizes", 3, np.uint64(1 << 25)))
+craft("nan_weights.ckpt", set_value(AGENT + "model.weights", 3, np.nan))
+craft("counter.ckpt", set_value(AGENT + "agent.value_age_count", 0, -1.0))
+craft("type.ckpt", lambda f: replace(f, AGENT + "agent.time_compute", np.array([1], dtype="<u8")))
+craft("history.ckpt", set_value("history/round", 0, 1e300))
+craft("declared_huge.ckpt", declared_huge, digest=False)
+craft("gzip.ckpt", lambda f: replace(f, AGENT + "model.weights", f[AGENT + "model.weights"][()],
+                                     chunks=True, compression="gzip"))
+shutil.copy(good, os.path.join(out, "flipped.ckpt"))
+flip(h5py.File(os.path.join(out, "flipped.ckpt"), "r"))
+craft("no_digest.ckpt", lambda f: f.attrs.__delitem__("digest"), digest=False)
+craft("format_1.ckpt", set_attr("format_version", 1, "<u8"), digest=False)
+craft("version.ckpt", set_attr("polka_version", np.bytes_("0.0.1")))
+print(f"crafted {len(os.listdir(out))} checkpoints in {out}")

@@ -1,0 +1,115 @@
+"""polka.plot's figures, and experiments/plot.py, their command line, on real run files."""
+import importlib.util
+import math
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+from matplotlib.figure import Figure
+
+import polka
+from conftest import SOURCE, graph_file, make_run, polka_cli
+
+PNG = b"\x89PNG\r\n\x1a\n"
+
+
+PLOT_PY = os.path.join(SOURCE, "experiments", "plot.py")
+
+
+def plot_script(*args):
+    """experiments/plot.py with args, as the experiment scripts run it: its stdout."""
+    done = subprocess.run([sys.executable, PLOT_PY, *map(str, args)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+@pytest.fixture(scope="module")
+def plot_main():
+    """experiments/plot.py's main, loaded in this process (a python start costs seconds)."""
+    spec = importlib.util.spec_from_file_location("plot_command_line", PLOT_PY)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.main
+
+
+@pytest.fixture
+def plot_cli(plot_main, capsys):
+    """experiments/plot.py's main with args: what it printed."""
+    def run(*args):
+        capsys.readouterr()
+        plot_main([str(arg) for arg in args])
+        return capsys.readouterr().out
+    return run
+
+
+def assert_png(path):
+    with open(path, "rb") as f:
+        assert f.read(8) == PNG
+
+
+def test_run_figure_panels(decentralized, centralized, faulty):
+    assert isinstance(polka.plot.run(decentralized, central=centralized), Figure)
+    assert len(polka.plot.run(decentralized).axes) == 3
+    assert len(polka.plot.run(faulty).axes) == 5  # the faults panel and its twin axis
+    assert polka.plot.had_faults(polka.open(faulty)) and not polka.plot.had_faults(polka.open(decentralized))
+
+
+def test_command_line_writes_a_png(decentralized, centralized, tmp_path):
+    out = tmp_path / "run.png"
+    assert plot_script("run", decentralized, "--centralized", centralized, "-o", out) == f"wrote {out}\n"
+    assert_png(out)
+
+
+def test_command_line_says_what_polka_refuses(plot_main, tmp_path):
+    with pytest.raises(SystemExit, match=r"^plot.py: cannot open run file '.*nothing.h5': No such file"):
+        plot_main(["run", str(tmp_path / "nothing.h5"), "-o", str(tmp_path / "x.png")])
+
+
+def test_compare_and_sweep_figures(decentralized, centralized, faulty, tmp_path):
+    polka.plot.compare([decentralized, faulty], central=centralized).savefig(tmp_path / "compare.png")
+    assert_png(tmp_path / "compare.png")
+    table, central = polka.plot.sweep_table([decentralized, faulty, centralized])
+    assert table[["topology", "c"]].values.tolist() == [["er_16_p0.2", 0.5], ["ring", 1.0]]
+    assert central == [polka.open(centralized).values("test_score")[-1, 0]]
+    assert len(polka.plot.sweep([decentralized, faulty, centralized]).axes) == 2
+
+
+def test_lambda2_of_a_ring(runs, centralized, tmp_path, plot_cli):
+    ring = make_run(runs / "ring16.h5", {"net.graph": graph_file("ring_16.txt")})
+    lines = plot_cli("lambda2", ring, centralized, "-o", tmp_path / "l2.png").splitlines()
+    assert lines[0] == f"wrote {tmp_path / 'l2.png'}"
+    fields = dict(re.findall(r"(\w+)=\s*(\S+)", lines[1]))
+    assert lines[1].split()[0] == "ring_16"
+    assert fields["lambda2"] == f"{2 - 2 * math.cos(2 * math.pi / 16):.4g}"
+    assert float(fields["error"]) == pytest.approx(polka.plot.final_error(polka.open(ring)), abs=1e-3)
+    assert lines[2].split()[0] == "centralized"
+
+
+def test_faults_table(decentralized, faulty, centralized, tmp_path, plot_cli):
+    out = plot_cli("faults", decentralized, faulty, "--centralized", centralized, "--key", "fault.link_loss",
+                   "-o", tmp_path / "faults.png").splitlines()
+    assert out[0].split() == ["split", "agents", "fault.link_loss", "error%", "disagreement", "max", "order"]
+    assert [line.split()[:3] for line in out[1:3]] == [["iid", "8", "0.2"], ["iid", "16", "0"]]
+    assert out[3].startswith("   central") and out[-1] == f"wrote {tmp_path / 'faults.png'}"
+
+
+def test_drift_scores_the_frozen_model_as_polka(runs, tmp_path):
+    drift = {"data.drift": 0.002, "net.agents": 4}
+    agents = make_run(runs / "drift_agents.h5", {**drift, "net.graph": "ring"})
+    central = make_run(runs / "drift_central.h5", {**drift, "run.mode": "centralized"})
+    frozen = make_run(runs / "drift_frozen.h5", {**drift, "run.mode": "centralized", "run.passes": 0.5})
+    polka_cli("data", "multidist", "-o", runs / "drift.svm", "--set", "data.n_train=800", "--set", "data.n_test=200")
+    test_x, test_y = polka.plot.read_libsvm(runs / "drift.svm.t", 2)
+    curves, numbers = polka.plot.drift_curves(agents, central, frozen, test_x, test_y)
+    # the frozen learner's last model, turned to the phase it stopped at, as its run file scored it
+    assert numbers["stopped_last_here"] == pytest.approx(numbers["stopped_last_file"], abs=1e-9)
+    assert curves["stop"] == 400 and curves["frozen"][-1] != curves["frozen"][0]
+    figure = polka.plot.drift(agents, central, frozen, test_x, test_y)
+    assert figure.axes[0].child_axes[0].get_xlabel() == "rotation of the classes (degrees)"
+
+
+def test_split_histogram(tmp_path):
+    polka_cli("data", "split", "-o", tmp_path / "split.csv", "--set", "net.agents=4", "--set", "data.split=shards")
+    assert len(polka.plot.split(tmp_path / "split.csv").axes[0].patches) == 4 * 5  # agents × classes

@@ -1,0 +1,82 @@
+"""Model.values and Model.predict against `polka predict` on the same points: every kernel to
+1e-12 (regression, where polka predict writes f itself), and the classes of a multi-class run."""
+import numpy as np
+import pytest
+
+import polka
+from conftest import make_run, polka_cli
+
+KERNELS = {"gaussian": {"learner.sigma": 0.8}, "laplacian": {"learner.sigma": 1.5},
+           "polynomial": {"learner.sigma": 2.0, "learner.degree": 3, "learner.coef0": 1.0, "learner.eta": 0.01},
+           "linear": {"learner.eta": 0.02}}
+
+
+def write_libsvm(path, x, y):
+    with open(path, "w") as f:
+        for point, label in zip(x, y):
+            f.write(f"{label!r} " + " ".join(f"{k + 1}:{v!r}" for k, v in enumerate(point)) + "\n")
+
+
+@pytest.fixture(scope="module")
+def regression_data(runs):
+    """A 3-feature regression set: training and test files, the test points and targets."""
+    rng = np.random.default_rng(31)
+    x = rng.uniform(-2, 2, size=(500, 3))
+    y = np.sin(x[:, 0]) + 0.5 * x[:, 1] * x[:, 2] + 0.1 * rng.standard_normal(500)
+    write_libsvm(runs / "train.svm", x[:300], y[:300])
+    write_libsvm(runs / "test.svm", x[300:], y[300:])
+    return runs / "train.svm", runs / "test.svm", x[300:], y[300:]
+
+
+def predicted(model_spec, data, output):
+    """`polka predict` on data: its predictions, one per line."""
+    polka_cli("predict", "--model", model_spec, "--data", data, "--output", output)
+    return np.loadtxt(output)
+
+
+@pytest.mark.parametrize("kernel", KERNELS)
+def test_values_are_polka_predicts(kernel, regression_data, runs):
+    train, test, test_x, test_y = regression_data
+    settings = {"run.mode": "centralized", "net.agents": 1, "data.source": "file", "data.train": train,
+                "data.test": test, "learner.loss": "square", "learner.kernel": kernel, **KERNELS[kernel]}
+    run = polka.open(make_run(runs / f"{kernel}.h5", settings))
+    model = run.model(0)
+    assert model.kernel == kernel and model.order >= 3  # the linear kernel: its 3 dimensions
+    theirs = predicted(run.path, test, runs / f"{kernel}.txt")
+    ours = model.values(test_x)[:, 0]
+    assert np.max(np.abs(ours - theirs)) <= 1e-12 * max(1.0, np.max(np.abs(theirs)))
+    np.testing.assert_array_equal(model.predict(test_x), ours)
+    # the run's last log step scored the test set: its MSE
+    assert np.mean((ours - test_y) ** 2) == pytest.approx(run.values("test_score")[-1, 0], rel=1e-12)
+
+
+def test_classes_are_polka_predicts(decentralized, runs):
+    polka_cli("data", "multidist", "-o", runs / "md.svm", "--set", "data.n_train=800", "--set", "data.n_test=200")
+    test_x, test_y = polka.plot.read_libsvm(runs / "md.svm.t", 2)
+    run = polka.open(decentralized)
+    for agent in (3, 12):
+        classes = run.model(agent).predict(test_x)
+        np.testing.assert_array_equal(classes, predicted(f"{decentralized}:{agent}", runs / "md.svm.t",
+                                                         runs / f"classes{agent}.txt"))
+        # the run's last log step scored the whole test set: the same accuracy
+        assert np.mean(classes == test_y) == run.values("test_score")[-1, agent]
+
+
+def test_points_of_another_dimension_are_refused(decentralized):
+    with pytest.raises(polka.PolkaError, match=r"the model has dimension 2 but the points have shape \(4, 3\)"):
+        polka.open(decentralized).model(0).values(np.zeros((4, 3)))
+
+
+def test_one_point_is_a_row(decentralized):
+    model = polka.open(decentralized).model(0)
+    np.testing.assert_array_equal(model.values([0.5, -0.25]), model.values([[0.5, -0.25]]))
+
+
+def test_scaled_run_wants_scaled_points(regression_data, runs):
+    train, test, test_x, _ = regression_data
+    settings = {"run.mode": "centralized", "data.source": "file", "data.train": train, "data.test": test,
+                "learner.loss": "square", "data.scale": "standard"}
+    model = polka.open(make_run(runs / "scaled.h5", settings)).model(0)
+    with pytest.raises(polka.PolkaError, match=r"data.scale = standard.*pass scaled=True"):
+        model.values(test_x)
+    assert model.values(test_x, scaled=True).shape == (len(test_x), 1)

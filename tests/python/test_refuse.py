@@ -1,0 +1,132 @@
+"""Files polka.open refuses (one message) or reads with a warning: checkpoints, files that are
+not run files, run files of other polka versions, a run killed while it logged."""
+import os
+import shutil
+
+import h5py
+import numpy as np
+import pytest
+
+import polka
+from conftest import make_run
+
+
+def test_checkpoint_is_refused(runs):
+    path = make_run(runs / "ckpt.h5", {"run.mode": "centralized", "net.agents": 4, "run.checkpoint_every": 20})
+    checkpoint = path + ".ckpt"
+    assert os.path.exists(checkpoint)
+    with pytest.raises(polka.RunFileError) as refused:
+        polka.open(checkpoint)
+    message = str(refused.value)
+    assert message.startswith(f"'{checkpoint}' is a polka checkpoint (round ")
+    assert f"polka run --resume {checkpoint}" in message
+
+
+def test_text_file_is_refused(tmp_path):
+    path = tmp_path / "notes.txt"
+    path.write_text("not a run\n")
+    with pytest.raises(polka.RunFileError, match=r"^'.*notes.txt' is not an HDF5 file$"):
+        polka.open(path)
+
+
+def test_other_hdf5_file_is_refused(tmp_path):
+    path = tmp_path / "other.h5"
+    with h5py.File(path, "w") as f:
+        f["data"] = np.arange(3)
+    with pytest.raises(polka.RunFileError, match=r"^'.*other.h5' is not a polka run file \(no /metrics\)$"):
+        polka.open(path)
+
+
+def test_missing_file_is_refused(tmp_path):
+    with pytest.raises(polka.RunFileError, match="cannot open run file '.*nothing.h5': No such file"):
+        polka.open(tmp_path / "nothing.h5")
+
+
+def changed_copy(source, target, change):
+    """A copy of the run file source at target, changed by change(h5py.File)."""
+    shutil.copy(source, target)
+    with h5py.File(target, "r+") as f:
+        change(f)
+    return target
+
+
+def test_older_run_file_is_read_with_a_warning(decentralized, tmp_path):
+    def drop_fault_metrics(f):
+        for name in ("messages_lost", "rounds_offline", "value_age"):
+            del f["metrics"][name]
+    path = changed_copy(decentralized, tmp_path / "older.h5", drop_fault_metrics)
+    with pytest.warns(polka.RunFileVersionWarning, match="without the metrics messages_lost, rounds_offline, value_age"):
+        run = polka.open(path)
+    assert "value_age" not in run.metrics and len(run.metric_names) == 11
+    assert np.isnan(run.summary["value_age"]) and run.summary["score_mean"] == polka.open(decentralized).summary["score_mean"]
+
+
+@pytest.mark.parametrize("part, message", [
+    ("metrics/test_score", "has no metric 'test_score'"),
+    ("metrics/round", "has no metric 'round'"),
+    ("config", r"is not a polka run file \(no /config\)"),
+])
+def test_run_file_without_a_part_is_refused(decentralized, tmp_path, part, message):
+    def drop(f):
+        del f[part]
+    path = changed_copy(decentralized, tmp_path / "damaged.h5", drop)
+    with pytest.raises(polka.RunFileError, match=message):
+        polka.open(path)
+
+
+def test_metrics_without_agents_are_refused(decentralized, tmp_path):
+    def drop(f):
+        del f["metrics"].attrs["agents"]
+    path = changed_copy(decentralized, tmp_path / "noagents.h5", drop)
+    with pytest.raises(polka.RunFileError, match=r"/metrics has no attribute 'agents'"):
+        polka.open(path)
+
+
+def test_newer_polka_is_read_with_a_warning(decentralized, tmp_path):
+    def newer(f):
+        f["config"].attrs["polka_version"] = "99.0.0"
+    path = changed_copy(decentralized, tmp_path / "newer.h5", newer)
+    with pytest.warns(polka.RunFileVersionWarning, match="written by polka 99.0.0, newer than this package"):
+        polka.open(path)
+
+
+def test_last_row_a_kill_left_unwritten_is_left_out(decentralized, tmp_path):
+    def extend(f):
+        for data in f["metrics"].values():
+            data.resize(data.shape[0] + 1, axis=0)  # polka's fill value: NaN
+    path = changed_copy(decentralized, tmp_path / "killed.h5", extend)
+    whole, killed = polka.open(decentralized), polka.open(path)
+    assert killed.rows == whole.rows and killed.summary == whole.summary
+
+
+def huge_dictionary(f):
+    del f["models/agent_0000/dictionary"]
+    f["models/agent_0000"].create_dataset("dictionary", shape=(1 << 20, 1 << 20), dtype=float)
+
+
+def wrapped_degree(f):
+    f["models/agent_0000"].attrs["kernel"] = "polynomial"
+    f["models/agent_0000"].attrs["degree"] = (1 << 32) + 3
+
+
+def nan_weight(f):
+    f["models/agent_0000/weights"][0, 0] = np.nan
+
+
+@pytest.mark.parametrize("damage, message", [
+    (huge_dictionary, r"dictionary declares \(1048576, 1048576\) values \(8796093022208 bytes\) but the file stores 0"),
+    (wrapped_degree, r"degree 4294967299 is outside \[1, 64\]"),
+    (nan_weight, "the model is corrupt"),
+])
+def test_damaged_model_is_refused(decentralized, tmp_path, damage, message):
+    run = polka.open(changed_copy(decentralized, tmp_path / "model.h5", damage))
+    with pytest.raises(polka.RunFileError, match=f"/models/agent_0000.*{message}"):
+        run.model(0)
+    assert run.model(1).order > 0
+
+
+def test_absurd_agents_are_refused(decentralized, tmp_path):
+    def absurd(f):
+        f["metrics"].attrs["agents"] = np.uint64(1 << 61)
+    with pytest.raises(polka.RunFileError, match="/metrics attribute 'agents' is 2305843009213693952"):
+        polka.open(changed_copy(decentralized, tmp_path / "agents.h5", absurd))

@@ -1,0 +1,149 @@
+#!/usr/bin/env bash
+# signal_stop_test.sh MODE POLKA DIR: a `polka run` signalled where no round ends soon stops
+# promptly with a non-zero exit and one line saying where (issue 33 item 4, issue 34):
+#   slkl    SIGTERM during SLKL's coordinate updates (a batch learner): exit 143 within 5 s
+#           (before: it ran to the end and exited 0)
+#   scan    SIGTERM during the data scan of a long file: exit 143 within 5 s
+#   komp    SIGTERM during a centralized KOMP step of a 10 000-sample batch (a round of
+#           seconds): the round is abandoned once the signal is POLKA_STOP_GRACE (5 s) old,
+#           exit 143 (before: the round ran to its end and wrote the checkpoint)
+#   wait    2 ranks, rank 1 stopped (SIGSTOP), SIGTERM to rank 0, which waits for it in a
+#           round: it gives up 25 s after the signal (POLKA_NET_STOP_WAIT), the job ends
+#           non-zero within 40 s naming the wait (before: it waited forever)
+#   sigint2 the same with two SIGINTs to rank 0: the second ends it at once (exit 130)
+set -u
+mode=$1 polka=$2 dir=$3
+rm -rf "$dir"
+mkdir -p "$dir"
+cd "$dir" || exit 1
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OPENBLAS_NUM_THREADS=1
+out=$dir/run.out
+
+now() { date +%s.%N; }
+elapsed() { echo "$(now) - $1" | bc; }
+
+# expect CODE_REGEX SECONDS MESSAGE_REGEX: the run's exit code, time since the signal, output
+expect() {
+    local want=$1 limit=$2 message=$3 status=0
+    local took
+    took=$(elapsed "$signalled")
+    echo "--- exit $code ${took} s after the signal; output:"
+    tail -5 "$out"
+    if ! [[ $code =~ ^($want)$ ]]; then echo "FAIL: exit $code, expected $want"; status=1; fi
+    if (($(echo "$took > $limit" | bc))); then echo "FAIL: took ${took} s (limit $limit s)"; status=1; fi
+    if ! grep -Eq "$message" "$out"; then echo "FAIL: no line matching: $message"; status=1; fi
+    exit $status
+}
+
+# handled PID: waits until process PID catches SIGTERM (polka run installed its handlers)
+handled() {
+    for _ in $(seq 1 300); do
+        mask=$(sed -n 's/^SigCgt:\t*//p' /proc/"$1"/status 2>/dev/null)
+        [ -n "$mask" ] && (((0x$mask >> 14) & 1)) && return 0
+        sleep 0.05
+    done
+    echo "FAIL: process $1 never caught SIGTERM"
+    exit 1
+}
+
+# ranks PID: sets rank0 and rank1 to the pids of mpiexec PID's two ranks (once they run)
+ranks() {
+    rank0="" rank1=""
+    for _ in $(seq 1 300); do
+        for c in $(pgrep -P "$1"); do
+            r=$(tr '\0' '\n' </proc/"$c"/environ 2>/dev/null | sed -n 's/^OMPI_COMM_WORLD_RANK=//p')
+            [ "$r" = 0 ] && rank0=$c
+            [ "$r" = 1 ] && rank1=$c
+        done
+        [ -n "$rank0" ] && [ -n "$rank1" ] && return 0
+        sleep 0.1
+    done
+    echo "FAIL: the ranks never started"
+    kill -KILL "$1"
+    exit 1
+}
+
+case $mode in
+    slkl)
+        "$polka" run --centralized --set data.source=sinc --set learner.loss=square \
+            --set learner.control=slkl --set learner.nu=0.01 --set data.n_train=2000 \
+            --set learner.max_iter=100000000 --set learner.tol=0 --set run.log_every=100000 \
+            --set run.output=slkl.h5 >"$out" 2>&1 &
+        pid=$!
+        handled "$pid"
+        sleep 2
+        kill -TERM "$pid"
+        signalled=$(now)
+        wait "$pid"
+        code=$?
+        expect 143 5 "^polka run: stopped by SIGTERM during (SLKL's coordinate updates|the reading of the training set)( \(the rows logged before it are in '[^']*'\))?$"
+        ;;
+    scan)
+        # a LIBSVM file of two samples and 64 M blank lines, gzipped (a few seconds a pass)
+        /usr/bin/python3 -c "
+import gzip, sys
+member = gzip.compress(b'1 1:0.5 2:1\n0 1:1 2:0.5\n' + b'\n' * (16 << 20), 1)
+open(sys.argv[1], 'wb').write(member * 4)" long.svm.gz
+        "$polka" run --set data.source=file --set data.train=long.svm.gz \
+            --set data.test=long.svm.gz --set run.output=scan.h5 >"$out" 2>&1 &
+        pid=$!
+        handled "$pid"
+        sleep 0.3
+        kill -TERM "$pid"
+        signalled=$(now)
+        wait "$pid"
+        code=$?
+        expect 143 5 "^polka run: long.svm.gz:[0-9]+: stopped by SIGTERM during the data scan$"
+        ;;
+    komp)
+        # the signal at 1 s into the first round, then the process stopped for 6 s: once it
+        # goes on, the signal is overdue and the round is abandoned at once (however fast the
+        # machine: the round has seconds of work left); before, it ran to its end and wrote
+        # the checkpoint
+        "$polka" run --centralized --set net.agents=4 --set run.central_batch=10000 \
+            --set data.n_train=40000 --set run.log_every=40000 --set run.output=komp.h5 \
+            >"$out" 2>&1 &
+        pid=$!
+        handled "$pid"
+        sleep 1
+        kill -TERM "$pid"
+        sleep 0.2 # the handler runs (a stopped process would take the signal on SIGCONT)
+        kill -STOP "$pid"
+        sleep 6
+        kill -CONT "$pid"
+        signalled=$(now)
+        wait "$pid"
+        code=$?
+        expect 143 5 "^polka run: stopped by SIGTERM during a KOMP step .*: round 1 of 4 was still running 5 s after it and was abandoned, no checkpoint written"
+        ;;
+    wait | sigint2)
+        mpiexec --oversubscribe -n 2 "$polka" run --set net.graph=line \
+            --set data.n_train=1000000 --set run.log_every=2000 --set run.output=wait.h5 \
+            >"$out" 2>&1 &
+        launcher=$!
+        ranks "$launcher"
+        handled "$rank0"
+        sleep 2 # under way: past the setup's collectives
+        kill -STOP "$rank1"
+        sleep 0.5
+        if [ "$mode" = wait ]; then
+            kill -TERM "$rank0"
+        else
+            kill -INT "$rank0"
+            sleep 0.5
+            kill -INT "$rank0"
+        fi
+        signalled=$(now)
+        wait "$launcher"
+        code=$?
+        kill -KILL "$rank1" 2>/dev/null
+        if [ "$mode" = wait ]; then
+            expect '[1-9][0-9]*' 40 "^polka run: stopped by SIGTERM while waiting for the other ranks at .*: they did not reach it within 25 s of the signal; the run is aborted( \(the rows logged before it are in '[^']*'\))?$"
+        fi
+        expect '[1-9][0-9]*' 10 "^polka run: a second SIGINT: ended now, without a checkpoint$"
+        ;;
+    *)
+        echo "usage: $0 slkl|scan|komp|wait|sigint2 POLKA DIR" >&2
+        exit 2
+        ;;
+esac

@@ -1,0 +1,9 @@
+# Signals stop every kind of run promptly (issue 33 item 4, issue 34): a batch learner, the
+# data scan, a long KOMP step, a wait on a stopped rank, and a second SIGINT (signal_stop_test.sh).
+# Timing tests: the sanitizer pass skips them (ASan stretches the times they bound).
+foreach(mode slkl scan komp wait sigint2)
+  add_test(NAME signal_stop_${mode} COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/signal_stop_test.sh
+                                            ${mode} $<TARGET_FILE:polka>
+                                            ${CMAKE_CURRENT_BINARY_DIR}/signals/${mode})
+  set_tests_properties(signal_stop_${mode} PROPERTIES TIMEOUT 120 LABELS "mpi_timing;no_asan")
+endforeach()
