@@ -14,7 +14,8 @@
 #
 #   experiments/agent_memory.sh      Environment: N [16384], P [2], BEFORE (a polka binary;
 #                                    default: build BEFORE_REF into OUT/before), BEFORE_REF
-#                                    [the commit before src/core/scratch.c came], AFTER
+#                                    [main; once this work is in main, a commit before it,
+#                                    e.g. 8849063], AFTER
 #                                    [build/polka], OUT [out/agent_memory]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -26,10 +27,7 @@ mkdir -p "$out"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OPENBLAS_NUM_THREADS=1
 
 build_before() { # -> the before build's polka on stdout
-    local ref=${BEFORE_REF:-} src=$out/before/src
-    if [ -z "$ref" ]; then
-        ref=$(git -C "$root" log --diff-filter=A --format=%H -- src/core/scratch.c | tail -1)^
-    fi
+    local ref=${BEFORE_REF:-main} src=$out/before/src
     if [ ! -x "$out/before/build/polka" ] ||
         [ "$(cat "$out/before/ref" 2>/dev/null)" != "$(git -C "$root" rev-parse "$ref")" ]; then
         rm -rf "$src" && mkdir -p "$src"
