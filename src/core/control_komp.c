@@ -118,11 +118,20 @@ static polka_status check_komp_sizes(const size_t z[7], size_t order, const polk
     POLKA_CALL(polka_state_size(s, "komp.sigma", &terms));
     POLKA_CHECK(terms == z[4], POLKA_ERR_FORMAT,
                 "the checkpoint's KOMP has %zu terms and %zu coefficients", z[4], terms);
+    double limit = (double)polka_data_memory_limit();
     double bytes = 8.0 * ((double)z[1] * (double)z[1] + (double)terms * (double)z[2]);
-    POLKA_CHECK(bytes <= (double)polka_data_memory_limit(), POLKA_ERR_FORMAT,
+    POLKA_CHECK(bytes <= limit, POLKA_ERR_FORMAT,
                 "the checkpoint's KOMP inverse needs %.0f MB, more than this process may take "
                 "(%.0f MB)",
-                bytes / 1e6, (double)polka_data_memory_limit() / 1e6);
+                bytes / 1e6, limit / 1e6);
+    /* A span beyond 32 says the index space once passed span / 2 entries, which G_base and
+     * the terms held in at least ¾ (span / 2)² doubles: a span no run within this memory
+     * could have reached is damage. */
+    double half = span > 32 ? (double)span / 2.0 : 0.0, once = 6.0 * half * half;
+    POLKA_CHECK(once <= limit, POLKA_ERR_FORMAT,
+                "the checkpoint's KOMP span %zu says its inverse once took %.0f MB, more than "
+                "this process may take (%.0f MB)",
+                span, once / 1e6, limit / 1e6);
     return POLKA_OK;
 }
 
