@@ -141,7 +141,11 @@ static polka_status penalty_answer(polka_agent *agent) {
             memcpy(points + n * p, agent->received + (k * b + r) * pen->payload,
                    p * sizeof *points);
     }
-    polka_status status = polka_learner_predict(pen->learner, points, n, agent->answers);
+    /* the update learns from these points only with the symmetric penalty or shared samples */
+    polka_status status =
+        pen->symmetric || pen->shares_samples
+            ? polka_learner_predict(pen->learner, points, n, agent->answers)
+            : polka_learner_predict_transient(pen->learner, points, n, agent->answers);
     if (agent->points_in < agent->degree) spread_evaluations(agent);
     agent->counters.time_compute += polka_now() - start;
     return status;
