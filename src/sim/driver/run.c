@@ -22,14 +22,17 @@ static polka_status run_centralized_on_root(const polka_plan *plan, MPI_Comm com
                            "MPI_Bcast");
 }
 
-/* Collective: the start-up time and the largest peak resident memory of the ranks. */
+/* Collective: the start-up time and the peak resident memory of the ranks (largest, sum). */
 static polka_status measure(MPI_Comm comm, double started, polka_sim_summary *summary) {
     struct rusage usage;
     getrusage(RUSAGE_SELF, &usage);
-    double mine = (double)usage.ru_maxrss / 1024.0, most = 0.0; /* ru_maxrss: kB on Linux */
+    double mine = (double)usage.ru_maxrss / 1024.0, most = 0.0, all = 0.0; /* kB on Linux */
     POLKA_CALL(polka_net_check(MPI_Allreduce(&mine, &most, 1, MPI_DOUBLE, MPI_MAX, comm),
                                "MPI_Allreduce"));
+    POLKA_CALL(polka_net_check(MPI_Allreduce(&mine, &all, 1, MPI_DOUBLE, MPI_SUM, comm),
+                               "MPI_Allreduce"));
     summary->peak_rss_mb = most;
+    summary->peak_rss_total_mb = all;
     summary->setup_seconds = summary->loop_start - started;
     return POLKA_OK;
 }
