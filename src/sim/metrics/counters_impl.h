@@ -13,6 +13,7 @@
 #define POLKA_SIM_COUNTERS_H
 
 #include "polka/learner.h"
+#include "polka/loss.h"
 #include "polka/state.h"
 
 #define POLKA_AGENT_COUNTERS(TOTAL, MEAN)                                                          \
@@ -47,5 +48,9 @@ polka_status polka_counters_restore(polka_agent_counters *counters, const polka_
 void polka_online_error_add(polka_agent_counters *counters, int classification,
                             const polka_learner *learner, const double *f, const double *y,
                             size_t n);
+/* The same for a model that is no learner: the loss and the classes (0: regression). */
+void polka_online_error_add_values(polka_agent_counters *counters, int classification,
+                                   const polka_loss *loss, size_t classes, const double *f,
+                                   const double *y, size_t n);
 
 #endif
