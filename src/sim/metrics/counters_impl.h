@@ -24,12 +24,13 @@
     MEAN(train_loss, train_loss, 1)                                                                \
     /* the ages in rounds of the neighbours' values used since the last log step */                \
     MEAN(value_age, value_age, 1)                                                                  \
-    TOTAL(time_compute, time_compute)     /* seconds drawing samples and evaluating f */           \
-    TOTAL(time_exchange, time_exchange)   /* seconds in the neighbour exchange */                  \
-    TOTAL(time_update, time_update)       /* seconds in the gradient step and KOMP */              \
-    TOTAL(bytes_sent, bytes)              /* the messages really sent (a lost one is not) */       \
-    TOTAL(messages_lost, messages_lost)   /* messages to this agent lost on the way */             \
-    TOTAL(rounds_offline, rounds_offline) /* rounds this agent sat out */
+    TOTAL(time_compute, time_compute)           /* seconds drawing samples and evaluating f */     \
+    TOTAL(time_exchange, time_exchange)         /* seconds in the neighbour exchange */            \
+    TOTAL(time_update, time_update)             /* seconds in the gradient step and KOMP */        \
+    TOTAL(bytes_sent, bytes)                    /* the messages really sent (a lost one is not) */ \
+    TOTAL(messages_lost, messages_lost)         /* messages to this agent lost on the way */       \
+    TOTAL(rounds_offline, rounds_offline)       /* rounds this agent sat out */                    \
+    TOTAL(messages_censored, messages_censored) /* messages it withheld (censoring) */
 
 #define POLKA_COUNTER_TOTAL_FIELD(field, metric)       double field;
 #define POLKA_COUNTER_MEAN_FIELDS(name, metric, reset) double name##_sum, name##_count;
