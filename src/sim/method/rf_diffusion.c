@@ -44,6 +44,7 @@ const polka_method_ops polka_method_rf_diffusion = {
     .help = "random-feature diffusion: adapt (an SGD step on the batch), send the variable, "
             "combine the neighbours' with the graph's weights",
     POLKA_RF_OPS,
+    .init = polka_rf_init,
     .check = diffusion_check,
     .prepare = diffusion_prepare,
     .update = diffusion_update,

@@ -66,9 +66,9 @@ polka_status polka_rf_admm_primal(polka_agent *agent);
 polka_status polka_rf_admm_dual(polka_agent *agent);
 
 #define POLKA_RF_OPS                                                                               \
-    .send_block = polka_rf_send_block, .answer_block = polka_rf_no_answer, .init = polka_rf_init,  \
-    .free = polka_rf_free, .rewire = polka_rf_rewire, .predict = polka_rf_predict,                 \
-    .score = polka_rf_score, .order = polka_rf_order, .model = polka_rf_model,                     \
-    .save = polka_rf_save, .restore = polka_rf_restore
+    .send_block = polka_rf_send_block, .answer_block = polka_rf_no_answer, .free = polka_rf_free,  \
+    .rewire = polka_rf_rewire, .predict = polka_rf_predict, .score = polka_rf_score,               \
+    .order = polka_rf_order, .model = polka_rf_model, .save = polka_rf_save,                       \
+    .restore = polka_rf_restore
 
 #endif
