@@ -222,6 +222,8 @@ int main(int argc, char **argv) {
                                              "data.source=sinc",
                                              "net.gossip=1",
                                              NULL};
+    static const char *const coke[] = {"net.method=coke", "net.features=32",
+                                       "net.censor_alpha=0.05", "fault.link_loss=0.1", NULL};
     const char *const file_shards[] = {"data.source=file",  train_set,       test_set,
                                        "data.split=shards", "data.shards=1", NULL};
     /* class splits of a file: each rank reads only the rows its agents draw */
@@ -277,6 +279,7 @@ int main(int argc, char **argv) {
         {"rf-diffusion, dirichlet, link loss 0.2", diffusion},
         {"dkla, offline 0.1, resampled, batch 2", dkla},
         {"dkla exact, sinc, one-peer gossip", dkla_exact},
+        {"coke, censoring 0.05, link loss 0.1", coke},
     };
     static const char *const controls[] = {"none",         "norma",      "bsgd-remove",
                                            "bsgd-project", "bsgd-merge", "nbsgd-remove",
