@@ -284,3 +284,15 @@ polka_status polka_rf_restore(polka_agent *agent, const polka_state *state) {
     if (rf->exact) POLKA_CALL(restore_solver(rf, state));
     return polka_counters_restore(&agent->counters, state);
 }
+
+polka_status polka_rf_write_models(polka_h5log *h5, const polka_agent *agents, const size_t *ids,
+                                   size_t count) {
+    const double **theta = malloc((count ? count : 1) * sizeof *theta);
+    POLKA_CHECK(theta, POLKA_ERR_MEM, "out of memory");
+    for (size_t a = 0; a < count; a++) theta[a] = polka_rf_of(&agents[a])->theta;
+    const polka_rf *rf = polka_rf_of(&agents[0]); /* every rank has an agent */
+    polka_status status =
+        polka_h5log_write_rff_models(h5, rf->features, agents[0].outputs, ids, count, theta);
+    free(theta);
+    return status;
+}

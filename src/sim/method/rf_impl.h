@@ -48,6 +48,9 @@ double polka_rf_score(const polka_agent *agent, const double *f, const double *y
                       double *loss);
 size_t polka_rf_order(const polka_agent *agent);
 polka_status polka_rf_model(const polka_agent *agent, polka_model **out);
+/* collective: the shared features once and every agent's θ (h5log_rff.c) */
+polka_status polka_rf_write_models(polka_h5log *h5, const polka_agent *agents, const size_t *ids,
+                                   size_t count);
 polka_status polka_rf_save(const polka_agent *agent, polka_state *state);
 polka_status polka_rf_restore(polka_agent *agent, const polka_state *state);
 
@@ -68,7 +71,7 @@ polka_status polka_rf_admm_dual(polka_agent *agent);
 #define POLKA_RF_OPS                                                                               \
     .send_block = polka_rf_send_block, .answer_block = polka_rf_no_answer, .free = polka_rf_free,  \
     .rewire = polka_rf_rewire, .predict = polka_rf_predict, .score = polka_rf_score,               \
-    .order = polka_rf_order, .model = polka_rf_model, .save = polka_rf_save,                       \
-    .restore = polka_rf_restore
+    .order = polka_rf_order, .model = polka_rf_model, .write_models = polka_rf_write_models,       \
+    .save = polka_rf_save, .restore = polka_rf_restore
 
 #endif
