@@ -50,6 +50,8 @@ typedef struct polka_method_ops {
     polka_status (*update)(polka_agent *agent);
     /* f_i at n points x (n×C) */
     polka_status (*predict)(const polka_agent *agent, const double *x, size_t n, double *f);
+    /* f_i at every point of a data set (NULL: predict over its rows) */
+    polka_status (*test_values)(const polka_agent *agent, const polka_dataset *data, double *f);
     double (*score)(const polka_agent *agent, const double *f, const double *y, size_t n,
                     double *loss);
     /* the model's size: points for kernel models, features for random-feature ones */

@@ -31,9 +31,30 @@ static polka_status features_take(const polka_plan *plan, size_t dim, const polk
     return POLKA_OK;
 }
 
+/* The features of the data set a log step scores, mapped once for all the process's agents
+ * (each agent's values are then one product Zθ): the key is the data set, its rows, its size
+ * and the round (a drifting test set changes between log steps, never within one). */
+static struct {
+    const polka_dataset *data;
+    const double *x;
+    size_t n;
+    uint64_t round;
+    double *z;
+} test_cache;
+
+/* Scored sets larger than this many features (doubles) are mapped agent by agent. */
+#define TEST_CACHE_LIMIT ((size_t)1 << 25)
+
+static void test_cache_clear(void) {
+    free(test_cache.z);
+    memset(&test_cache, 0, sizeof test_cache);
+}
+
 static void features_give_back(void) {
-    if (features_cache.users > 0 && --features_cache.users == 0)
+    if (features_cache.users > 0 && --features_cache.users == 0) {
         polka_rff_free(&features_cache.rff);
+        test_cache_clear();
+    }
 }
 
 size_t polka_rf_send_block(const polka_plan *plan, const polka_data_facts *facts, size_t outputs) {
@@ -154,6 +175,36 @@ double polka_rf_score(const polka_agent *agent, const double *f, const double *y
                       double *loss) {
     const polka_rf *rf = polka_rf_of(agent);
     return polka_loss_score(&rf->problem.loss, rf->classes, f, y, n, NULL, loss);
+}
+
+static polka_status map_rows(const void *rff, const double *x, size_t n, double *z) {
+    polka_rff_map(rff, x, n, z);
+    return POLKA_OK;
+}
+
+static polka_status agent_rows(const void *agent, const double *x, size_t n, double *f) {
+    return polka_rf_predict(agent, x, n, f);
+}
+
+polka_status polka_rf_test_values(const polka_agent *agent, const polka_dataset *data, double *f) {
+    const polka_rf *rf = polka_rf_of(agent);
+    size_t d = rf->problem.features;
+    if (data->n * d > TEST_CACHE_LIMIT)
+        return polka_dataset_eval(data, agent->outputs, agent_rows, agent, f);
+    int same = test_cache.z && test_cache.data == data && test_cache.x == data->x &&
+               test_cache.n == data->n && test_cache.round == agent->round;
+    if (!same) {
+        test_cache_clear();
+        test_cache.z = malloc((data->n ? data->n : 1) * d * sizeof *test_cache.z);
+        POLKA_CHECK(test_cache.z, POLKA_ERR_MEM, "out of memory for the test set's features");
+        POLKA_CALL(polka_dataset_eval(data, d, map_rows, rf->features, test_cache.z));
+        test_cache.data = data;
+        test_cache.x = data->x;
+        test_cache.n = data->n;
+        test_cache.round = agent->round;
+    }
+    polka_rff_values(test_cache.z, data->n, d, rf->theta, agent->outputs, f);
+    return POLKA_OK;
 }
 
 size_t polka_rf_order(const polka_agent *agent) {

@@ -44,6 +44,8 @@ polka_status polka_rf_init(polka_agent *agent, const polka_plan *plan,
 void polka_rf_free(polka_agent *agent);
 polka_status polka_rf_rewire(polka_agent *agent, const size_t *old_neighbors, size_t old_degree);
 polka_status polka_rf_predict(const polka_agent *agent, const double *x, size_t n, double *f);
+/* every point of a data set: its features mapped once per log step for all agents */
+polka_status polka_rf_test_values(const polka_agent *agent, const polka_dataset *data, double *f);
 double polka_rf_score(const polka_agent *agent, const double *f, const double *y, size_t n,
                       double *loss);
 size_t polka_rf_order(const polka_agent *agent);
@@ -70,8 +72,8 @@ polka_status polka_rf_admm_dual(polka_agent *agent);
 
 #define POLKA_RF_OPS                                                                               \
     .send_block = polka_rf_send_block, .answer_block = polka_rf_no_answer, .free = polka_rf_free,  \
-    .rewire = polka_rf_rewire, .predict = polka_rf_predict, .score = polka_rf_score,               \
-    .order = polka_rf_order, .model = polka_rf_model, .write_models = polka_rf_write_models,       \
-    .save = polka_rf_save, .restore = polka_rf_restore
+    .rewire = polka_rf_rewire, .predict = polka_rf_predict, .test_values = polka_rf_test_values,   \
+    .score = polka_rf_score, .order = polka_rf_order, .model = polka_rf_model,                     \
+    .write_models = polka_rf_write_models, .save = polka_rf_save, .restore = polka_rf_restore
 
 #endif

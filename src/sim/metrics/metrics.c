@@ -33,6 +33,7 @@ polka_status polka_model_data_values(const polka_model *model, const polka_datas
 
 polka_status polka_agent_test_values(const polka_agent *agent, const polka_dataset *test,
                                      double *f) {
+    if (agent->method->test_values) return agent->method->test_values(agent, test, f);
     return polka_dataset_eval(test, agent->outputs, agent_rows, agent, f);
 }
 
