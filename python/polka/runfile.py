@@ -15,7 +15,8 @@ from .version import __version__
 # The per-agent metrics this package's polka writes (src/sim/metrics_impl.h), in file order.
 CURRENT_METRICS = ("test_score", "test_loss", "train_loss", "model_order", "disagreement",
                    "bytes_sent", "messages_lost", "rounds_offline", "value_age", "wall_time",
-                   "time_compute", "time_exchange", "time_update", "online_error")
+                   "time_compute", "time_exchange", "time_update", "online_error",
+                   "messages_censored")
 # Without these a file is refused: no polka version wrote a run file without them.
 REQUIRED_METRICS = ("test_score", "model_order")
 RFF_MODELS = "random-features"  # /models "kind" of the random-feature methods (h5log.h)

@@ -17,6 +17,7 @@
 #define POLKA_SIM_METHOD_H
 
 #include "polka/graph.h"
+#include "polka/h5log.h"
 #include "polka/model.h"
 #include "polka/plan.h"
 #include "polka/state.h"
@@ -49,12 +50,18 @@ typedef struct polka_method_ops {
     polka_status (*update)(polka_agent *agent);
     /* f_i at n points x (n×C) */
     polka_status (*predict)(const polka_agent *agent, const double *x, size_t n, double *f);
+    /* f_i at every point of a data set (NULL: predict over its rows) */
+    polka_status (*test_values)(const polka_agent *agent, const polka_dataset *data, double *f);
     double (*score)(const polka_agent *agent, const double *f, const double *y, size_t n,
                     double *loss);
     /* the model's size: points for kernel models, features for random-feature ones */
     size_t (*order)(const polka_agent *agent);
     /* the final model as a kernel expansion, for the run file and polka predict */
     polka_status (*model)(const polka_agent *agent, polka_model **out);
+    /* collective: the local agents' final models into the open run file (NULL: their kernel
+     * expansions from `model`) */
+    polka_status (*write_models)(polka_h5log *h5, const polka_agent *agents, const size_t *ids,
+                                 size_t count);
     polka_status (*save)(const polka_agent *agent, polka_state *state);
     polka_status (*restore)(polka_agent *agent, const polka_state *state);
 } polka_method_ops;
