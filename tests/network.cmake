@@ -118,3 +118,14 @@ polka_mpi_fails(method_features_range 2 "net.features must be" --set net.method=
 add_test(NAME dkla_converges COMMAND /usr/bin/python3 ${PROJECT_SOURCE_DIR}/experiments/dkla_convergence_sim.py
          --polka $<TARGET_FILE:polka> --out ${CMAKE_CURRENT_BINARY_DIR}/dkla_convergence_sim --rounds 600)
 set_tests_properties(dkla_converges PROPERTIES ENVIRONMENT "${POLKA_MPI_ENV}" TIMEOUT 300)
+
+# --centralized with a random-feature method: the method's one agent on the union of the
+# streams (a batch of every agent's round) — the same run as asking for it key by key.
+add_test(NAME central_random_features COMMAND bash -c
+         "set -e; d=${CMAKE_CURRENT_BINARY_DIR}/central_rf; rm -rf $d; mkdir -p $d; \
+          p=$<TARGET_FILE:polka>; s='--set data.n_train=800 --set net.method=dkla --set net.features=64'; \
+          $p run --quiet $s --set net.agents=8 --set data.split=dirichlet --centralized --set run.output=$d/central.h5; \
+          $p run --quiet $s --set net.agents=1 --set net.graph=complete --set learner.batch=8 --set run.output=$d/one.h5; \
+          /usr/bin/python3 -c \"import h5py, numpy, sys; a, b = (h5py.File(f)['models/theta'][...] for f in sys.argv[1:]); \
+            assert numpy.array_equal(a, b), 'theta differs'; print('same theta', a.shape)\" $d/central.h5 $d/one.h5")
+set_tests_properties(central_random_features PROPERTIES ENVIRONMENT "${POLKA_MPI_ENV}" TIMEOUT 120)
