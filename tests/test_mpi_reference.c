@@ -224,6 +224,27 @@ int main(int argc, char **argv) {
                                              NULL};
     static const char *const coke[] = {"net.method=coke", "net.features=32",
                                        "net.censor_alpha=0.05", "fault.link_loss=0.1", NULL};
+    /* codecs on what travels (net.codec_*): both ends learn from the decoded numbers */
+    static const char *const half_int8[] = {"net.codec_points=float16", "net.codec_values=int8",
+                                            "net.penalty=symmetric", "fault.link_loss=0.2", NULL};
+    static const char *const int8_shared[] = {"net.codec_points=int8", "net.codec_values=float32",
+                                              "net.share=samples", "fault.delay=2", NULL};
+    static const char *const half_gossip[] = {
+        "net.codec_points=float16", "net.codec_values=float16", "net.gossip=1",
+        "net.resample_every=7",     "learner.batch=2",          NULL};
+    static const char *const diffusion_half[] = {"net.method=rf-diffusion", "net.features=32",
+                                                 "net.codec_vectors=float16", "fault.link_loss=0.2",
+                                                 NULL};
+    static const char *const dkla_int8[] = {"net.method=dkla", "net.features=32",
+                                            "net.codec_vectors=int8", "fault.offline=0.1", NULL};
+    static const char *const dkla_topk[] = {"net.method=dkla", "net.features=32",
+                                            "net.codec_vectors=top-k", "net.codec_k=0.1", NULL};
+    static const char *const diffusion_randk[] = {"net.method=rf-diffusion",    "net.features=32",
+                                                  "net.codec_vectors=random-k", "net.codec_k=0.2",
+                                                  "fault.link_loss=0.2",        NULL};
+    static const char *const coke_topk[] = {"net.method=coke",       "net.features=32",
+                                            "net.censor_alpha=0.05", "net.codec_vectors=top-k",
+                                            "net.codec_k=0.25",      NULL};
     const char *const file_shards[] = {"data.source=file",  train_set,       test_set,
                                        "data.split=shards", "data.shards=1", NULL};
     /* class splits of a file: each rank reads only the rows its agents draw */
@@ -280,6 +301,14 @@ int main(int argc, char **argv) {
         {"dkla, offline 0.1, resampled, batch 2", dkla},
         {"dkla exact, sinc, one-peer gossip", dkla_exact},
         {"coke, censoring 0.05, link loss 0.1", coke},
+        {"float16 points, int8 values, symmetric, loss", half_int8},
+        {"int8 points, float32 values, samples, late", int8_shared},
+        {"float16 both, gossip, resampled, batch 2", half_gossip},
+        {"rf-diffusion, float16 vectors, loss 0.2", diffusion_half},
+        {"dkla, int8 vectors, offline 0.1", dkla_int8},
+        {"dkla, top-k 0.1 vectors", dkla_topk},
+        {"rf-diffusion, random-k 0.2, loss 0.2", diffusion_randk},
+        {"coke, top-k 0.25, censoring 0.05", coke_topk},
     };
     static const char *const controls[] = {"none",         "norma",      "bsgd-remove",
                                            "bsgd-project", "bsgd-merge", "nbsgd-remove",

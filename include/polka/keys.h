@@ -215,7 +215,19 @@
       "seeded by run.seed and e, retried until connected); 0: never")                              \
     X(net, gossip, SIZE, "0", FLAG, FIXED, TO(net.gossip), "",                                     \
       "1: one-peer gossip, each round each agent sends its points to one random neighbour "        \
-      "(which answers); 0: to all")
+      "(which answers); 0: to all")                                                             \
+    X(net, codec_points, NAME, "float64", ANY, FIXED, PARSED, "",                                  \
+      "how the points a method sends travel: float64 (exact) | float32 | float16 | int8 (a "       \
+      "float32 scale max|x|/127 per message); the receiver learns from what it decodes")           \
+    X(net, codec_values, NAME, "float64", ANY, FIXED, PARSED, "",                                  \
+      "how model values travel (the penalty method's answers, and its f_i with net.penalty = "     \
+      "symmetric): float64 | float32 | float16 | int8")                                            \
+    X(net, codec_vectors, NAME, "float64", ANY, FIXED, PARSED, "",                                 \
+      "how weight vectors travel (the random-feature methods): float64 | float32 | float16 | "    \
+      "int8 | top-k | random-k (net.codec_k of the entries of the increment since the last "       \
+      "message, with error feedback: CHOCO-gossip)")                                               \
+    X(net, codec_k, DOUBLE, "0.1", IN(0, 1), FIXED, PARSED, "",                                    \
+      "top-k, random-k: the fraction of a vector's entries a message carries")
 
 /** [fault] */
 #define POLKA_KEYS_FAULT(X)                                                                        \

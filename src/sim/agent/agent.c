@@ -16,6 +16,7 @@ static void free_slots(polka_agent *agent) {
     free(agent->out_value);
     free(agent->in_delay);
     free(agent->fresh);
+    free(agent->answers_wire);
 }
 
 static polka_status alloc_slots(polka_agent *agent) {
@@ -29,9 +30,10 @@ static polka_status alloc_slots(polka_agent *agent) {
     agent->out_value = calloc(slots, 1);
     agent->in_delay = calloc(slots, sizeof *agent->in_delay);
     agent->fresh = calloc(slots, 1);
+    agent->answers_wire = calloc(slots * agent->wire.doubles[1], sizeof *agent->answers_wire);
     POLKA_CHECK(agent->received && agent->answers && (agent->answered || answer == 0) &&
                     agent->in_point && agent->out_point && agent->in_value && agent->out_value &&
-                    agent->in_delay && agent->fresh,
+                    agent->in_delay && agent->fresh && (agent->answers_wire || answer == 0),
                 POLKA_ERR_MEM, "out of memory for agent %zu's buffers", agent->id);
     return POLKA_OK;
 }
@@ -50,10 +52,15 @@ static polka_status init_common(polka_agent *agent, const polka_plan *plan,
     agent->dim = facts->dim;
     agent->outputs = polka_loss_outputs(plan->learner.params.loss.kind, facts->classes);
     agent->classification = polka_loss_is_classification(plan->learner.params.loss.kind);
-    agent->send_block = agent->method->send_block(plan, facts, agent->outputs);
-    agent->answer_block = agent->method->answer_block(plan, facts, agent->outputs);
+    polka_block_layout layout[2];
+    agent->method->layout(plan, facts, agent->outputs, layout);
+    POLKA_CALL(polka_wire_init(&agent->wire, plan, layout));
+    agent->send_block = agent->wire.block[0];
+    agent->answer_block = agent->wire.block[1];
     agent->sent = calloc(agent->send_block ? agent->send_block : 1, sizeof *agent->sent);
-    POLKA_CHECK(agent->sent, POLKA_ERR_MEM, "out of memory for agent %zu's buffers", agent->id);
+    agent->sent_wire = calloc(agent->wire.doubles[0] + 1, sizeof *agent->sent_wire);
+    POLKA_CHECK(agent->sent && agent->sent_wire, POLKA_ERR_MEM,
+                "out of memory for agent %zu's buffers", agent->id);
     return alloc_slots(agent); /* the sent block is sent even after an error: zeros */
 }
 
@@ -77,7 +84,9 @@ polka_status polka_agent_init(polka_agent *agent, const polka_plan *plan,
 void polka_agent_free(polka_agent *agent) {
     if (agent->method) agent->method->free(agent);
     free(agent->sent);
+    free(agent->sent_wire);
     free_slots(agent);
+    polka_wire_free(&agent->wire);
     memset(agent, 0, sizeof *agent);
 }
 
@@ -93,7 +102,7 @@ polka_status polka_agent_rewire(polka_agent *agent, const polka_graph *graph) {
 void polka_agent_links(polka_agent *agent, uint64_t t) {
     const polka_faults *faults = agent->faults;
     agent->round = t;
-    double value_bytes = (double)(agent->answer_block * sizeof(double));
+    double value_bytes = (double)agent->wire.bytes[1]; /* encoded */
     agent->this_round = polka_fault_agent_state(faults, t, agent->id);
     agent->counters.rounds_offline += !agent->this_round.online;
     agent->points_in = 0;
@@ -123,7 +132,7 @@ polka_status polka_agent_prepare(polka_agent *agent, const polka_stream *stream)
 }
 
 void polka_agent_settle_sends(polka_agent *agent) {
-    double block_bytes = (double)(agent->send_block * sizeof(double));
+    double block_bytes = (double)agent->wire.bytes[0]; /* encoded */
     for (size_t k = 0; k < agent->degree; k++) {
         if (!agent->sends) { /* censored: the messages it would have sent do not exist */
             agent->counters.messages_censored += agent->out_point[k];
@@ -140,8 +149,66 @@ void polka_agent_unheard(polka_agent *agent, size_t k) {
     agent->points_in--;
 }
 
+void polka_agent_encode(polka_agent *agent) {
+    polka_rng rng = polka_rng_start_sub(agent->wire.seed, POLKA_CODEC_STREAM, agent->id,
+                                        agent->round); /* random-k's draws */
+    polka_wire_encode(&agent->wire, 0, agent->sent, agent->sent_wire, &rng);
+}
+
+void polka_agent_take_block(polka_agent *agent, size_t k, const double *message) {
+    polka_wire_decode(&agent->wire, 0, message, agent->received + k * agent->send_block);
+}
+
+void polka_agent_take_answer(polka_agent *agent, size_t k, const double *message) {
+    polka_wire_decode(&agent->wire, 1, message, agent->answered + k * agent->answer_block);
+}
+
+/* The answers to the blocks heard this round, encoded; each then reads as decoded. */
+static void encode_answers(polka_agent *agent) {
+    size_t block = agent->answer_block, doubles = agent->wire.doubles[1];
+    for (size_t k = 0; k < agent->degree; k++)
+        if (agent->in_point[k])
+            polka_wire_encode(&agent->wire, 1, agent->answers + k * block,
+                              agent->answers_wire + k * doubles, NULL);
+}
+
 polka_status polka_agent_answer(polka_agent *agent) {
-    return agent->method->answer ? agent->method->answer(agent) : POLKA_OK;
+    if (!agent->method->answer) return POLKA_OK;
+    polka_status status = agent->method->answer(agent);
+    if (status == POLKA_OK && agent->this_round.online) encode_answers(agent);
+    return status;
+}
+
+polka_status polka_agent_wire_doubles(const polka_plan *plan, const polka_data_facts *facts,
+                                      size_t outputs, size_t doubles[2]) {
+    polka_block_layout layout[2];
+    polka_wire wire;
+    polka_method_of(plan)->layout(plan, facts, outputs, layout);
+    polka_status status = polka_wire_init(&wire, plan, layout);
+    doubles[0] = wire.doubles[0];
+    doubles[1] = wire.doubles[1];
+    polka_wire_free(&wire);
+    return status;
+}
+
+/* A sparsifier's copies: what the agent's neighbours hold of its vector and what it holds of
+ * theirs (only the increments travel, so a resumed run needs both). */
+polka_status polka_agent_codec_save(const polka_agent *agent, polka_state *state) {
+    if (!agent->wire.sparse) return POLKA_OK;
+    size_t slots = agent->degree ? agent->degree : 1;
+    POLKA_CALL(polka_state_put_ref(state, "codec.held", POLKA_STATE_F64, agent->wire.held,
+                                   agent->send_block));
+    return polka_state_put_ref(state, "codec.received", POLKA_STATE_F64, agent->received,
+                               slots * agent->send_block);
+}
+
+polka_status polka_agent_codec_restore(polka_agent *agent, const polka_state *state) {
+    if (!agent->wire.sparse) return POLKA_OK;
+    size_t slots = agent->degree ? agent->degree : 1;
+    POLKA_CALL(
+        polka_state_get(state, "codec.held", POLKA_STATE_F64, agent->wire.held, agent->send_block));
+    return polka_state_get(state, "codec.received", POLKA_STATE_F64, agent->received,
+                           slots * agent->send_block);
 }
 
 polka_status polka_agent_update(polka_agent *agent) {

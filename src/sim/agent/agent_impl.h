@@ -41,10 +41,13 @@ struct polka_agent {
     size_t *in_delay;         /* rounds until slot k's answers arrive */
     unsigned char *fresh;     /* slot k's answers are of this round and enter the update */
     size_t points_in;         /* slots with in_point */
-    double *sent;             /* send_block */
+    double *sent;             /* send_block (after polka_agent_encode: as decoded) */
     double *received;         /* degree × send_block: the neighbours' last blocks heard */
     double *answers;          /* degree × answer_block: my answers to the neighbours' blocks */
     double *answered;         /* degree × answer_block: the neighbours' answers to my block */
+    polka_wire wire;          /* the codecs of the blocks (codec_impl.h) */
+    double *sent_wire;        /* wire.doubles[0]: the block encoded, as it travels */
+    double *answers_wire;     /* degree × wire.doubles[1]: the answers encoded */
     int classification;       /* the online error counts mistakes */
     polka_agent_counters counters; /* what the log steps report, and the checkpoints keep */
     double start;                  /* when the learning loop started (polka_now) */
@@ -74,10 +77,29 @@ polka_status polka_agent_prepare(polka_agent *agent, const polka_stream *stream)
  * after prepare on every agent (the fabric then tells the neighbours, polka_agent_heard). */
 void polka_agent_settle_sends(polka_agent *agent);
 
+/** The method filled agent->sent: it is encoded into agent->sent_wire and then holds what the
+ * neighbours decode (the method uses that from now on where it uses its own block). */
+void polka_agent_encode(polka_agent *agent);
+
+/** Slot k's neighbour's message (phase 1) decoded into agent->received's block k. */
+void polka_agent_take_block(polka_agent *agent, size_t k, const double *message);
+
+/** Slot k's neighbour's answer (phase 2) decoded into agent->answered's block k. */
+void polka_agent_take_answer(polka_agent *agent, size_t k, const double *message);
+
+/** The doubles that carry an agent's message of each phase (the run's method and codecs). */
+polka_status polka_agent_wire_doubles(const polka_plan *plan, const polka_data_facts *facts,
+                                      size_t outputs, size_t doubles[2]);
+
+/** The codecs' state (the sparsifiers' copies both ends hold) into / from a checkpoint. */
+polka_status polka_agent_codec_save(const polka_agent *agent, polka_state *state);
+polka_status polka_agent_codec_restore(polka_agent *agent, const polka_state *state);
+
 /** Neighbour slot k's block does not come this round (its agent censored it). */
 void polka_agent_unheard(polka_agent *agent, size_t k);
 
-/** Phase 2: the method's answers to the heard neighbours' blocks (two-phase methods). */
+/** Phase 2: the method's answers to the heard neighbours' blocks (two-phase methods), encoded
+ * into agent->answers_wire; agent->answers then holds what the neighbours decode. */
 polka_status polka_agent_answer(polka_agent *agent);
 
 /** The method's step from what the agent heard. */

@@ -9,11 +9,13 @@
 /* The method saves the agent's model and state and its counters, which include what the network
  * did to the agent so far (the faults themselves are drawn anew). */
 polka_status polka_agent_save(const polka_agent *agent, polka_state *state) {
-    return agent->method->save(agent, state);
+    POLKA_CALL(agent->method->save(agent, state));
+    return polka_agent_codec_save(agent, state);
 }
 
 polka_status polka_agent_restore(polka_agent *agent, const polka_state *state) {
-    return agent->method->restore(agent, state);
+    POLKA_CALL(agent->method->restore(agent, state));
+    return polka_agent_codec_restore(agent, state);
 }
 
 polka_status polka_sim_save(const polka_plan *plan, const polka_driver *driver,

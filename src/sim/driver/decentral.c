@@ -242,8 +242,10 @@ static polka_status mpi_setup(mpi_run *run, const polka_sim_hooks *hooks) {
                                     run->ids[a]));
     /* the blocks an agent sends (as polka_agent_init sizes them; also on a rank without agents) */
     run->outputs = outputs;
-    run->point_block = method->send_block(plan, run->facts, outputs);
-    run->value_block = method->answer_block(plan, run->facts, outputs);
+    size_t doubles[2]; /* the messages encoded (net.codec_*) */
+    POLKA_CALL(polka_agent_wire_doubles(plan, run->facts, outputs, doubles));
+    run->point_block = doubles[0];
+    run->value_block = doubles[1];
     POLKA_CALL(polka_halo_create(run->graph, &run->placement, run->rank, run->point_block,
                                  run->value_block, &run->halo));
     POLKA_CALL(polka_stream_test_set(run->stream, &run->test));

@@ -56,15 +56,13 @@ static void settle_sends(reference_run *run) {
     for (size_t a = 0; a < run->n; a++) polka_agent_settle_sends(&run->agents[a]);
 }
 
-/* Phase 1: each agent's block to the neighbours it reaches. */
+/* Phase 1: each agent's message to the neighbours it reaches, decoded there. */
 static void copy_blocks(reference_run *run) {
     for (size_t a = 0; a < run->n; a++) {
         polka_agent *agent = &run->agents[a];
-        size_t block = agent->send_block;
         for (size_t k = 0; k < agent->degree; k++)
             if (agent->in_point[k])
-                memcpy(agent->received + k * block, run->agents[agent->neighbors[k]].sent,
-                       block * sizeof(double));
+                polka_agent_take_block(agent, k, run->agents[agent->neighbors[k]].sent_wire);
     }
 }
 
@@ -72,12 +70,12 @@ static void copy_blocks(reference_run *run) {
 static void copy_answers(reference_run *run) {
     for (size_t a = 0; a < run->n; a++) {
         polka_agent *agent = &run->agents[a];
-        size_t block = agent->answer_block;
         for (size_t k = 0; k < agent->degree; k++) {
             if (!agent->in_value[k]) continue;
             const polka_agent *j = &run->agents[agent->neighbors[k]];
-            memcpy(agent->answered + k * block, j->answers + polka_agent_slot_of(j, a) * block,
-                   block * sizeof(double));
+            size_t doubles = j->wire.doubles[1];
+            polka_agent_take_answer(agent, k,
+                                    j->answers_wire + polka_agent_slot_of(j, a) * doubles);
         }
     }
 }

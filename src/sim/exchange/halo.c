@@ -234,7 +234,7 @@ static void pack_points(polka_halo *h, const polka_agent *agents, int flags) {
         if (flags)
             h->send[packed++] = agents[a].sends;
         else
-            memcpy(h->send + packed++ * pb, agents[a].sent, pb * sizeof *h->send);
+            memcpy(h->send + packed++ * pb, agents[a].sent_wire, pb * sizeof *h->send);
         h->point_send_counts[q] += (int)pb;
     }
     h->crossed += (double)(packed * pb);
@@ -266,8 +266,8 @@ static void unpack_points(const polka_halo *h, polka_agent *agents) {
             if (!agents[a].in_point[k]) continue;
             long from = h->point_from[h->slot_start[a] + k];
             const double *src = from >= 0 ? h->recv + (size_t)h->point_block_at[from] * block
-                                          : agents[-1 - from].sent;
-            memcpy(agents[a].received + k * block, src, block * sizeof *src);
+                                          : agents[-1 - from].sent_wire;
+            polka_agent_take_block(&agents[a], k, src);
         }
     }
 }
@@ -280,7 +280,7 @@ static void pack_values(polka_halo *h, const polka_agent *agents) {
         const polka_agent *j = &agents[h->value_send_agent[s]];
         size_t slot = h->value_send_slot[s];
         if (!j->out_value[slot]) continue;
-        memcpy(h->send + packed++ * vb, j->answers + slot * vb, vb * sizeof *h->send);
+        memcpy(h->send + packed++ * vb, j->answers_wire + slot * vb, vb * sizeof *h->send);
         h->value_send_counts[h->value_send_rank[s]] += (int)vb;
     }
     h->crossed += (double)(packed * vb);
@@ -306,9 +306,10 @@ static void unpack_values(const polka_halo *h, polka_agent *agents) {
             if (!agents[a].in_value[k]) continue;
             size_t slot = h->slot_start[a] + k;
             long from = h->value_from[slot];
-            const double *src = from >= 0 ? h->recv + (size_t)h->value_block_at[from] * block
-                                          : agents[-1 - from].answers + h->local_slot[slot] * block;
-            memcpy(agents[a].answered + k * block, src, block * sizeof *src);
+            const double *src = from >= 0
+                                    ? h->recv + (size_t)h->value_block_at[from] * block
+                                    : agents[-1 - from].answers_wire + h->local_slot[slot] * block;
+            polka_agent_take_answer(&agents[a], k, src);
         }
     }
 }

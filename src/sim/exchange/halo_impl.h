@@ -20,7 +20,7 @@ typedef struct {
     int rank, size;                   /* this rank, and the ranks the agents are placed on */
     int degree;                       /* neighbouring ranks */
     int *ranks;                       /* degree, increasing */
-    size_t point_block, value_block;  /* doubles per agent: batch × payload, batch × outputs */
+    size_t point_block, value_block;  /* doubles per message, encoded (agent->wire.doubles) */
     /* The blocks that may cross, in canonical order; a round sends those whose message
      * exists (polka_agent_links), and each end knows which, so no index travels. */
     /* phase 1, the points: counts in doubles per neighbouring rank (this round's) */

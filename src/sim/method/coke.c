@@ -26,6 +26,10 @@ static polka_status coke_prepare(polka_agent *agent, const polka_stream *stream)
     double h = polka_coke_threshold(rf->alpha, rf->mu, agent->round + 1);
     agent->sends = polka_coke_censor(rf->len, rf->theta, h, rf->shared);
     memcpy(agent->sent, rf->shared, rf->len * sizeof *agent->sent);
+    if (agent->sends) { /* θ̂_i: what the neighbours decode (net.codec_vectors) */
+        polka_agent_encode(agent);
+        memcpy(rf->shared, agent->sent, rf->len * sizeof *rf->shared);
+    }
     agent->counters.time_update += polka_now() - start;
     return status;
 }

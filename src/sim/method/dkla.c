@@ -15,8 +15,9 @@ static polka_status dkla_prepare(polka_agent *agent, const polka_stream *stream)
     double start = polka_now();
     polka_status status = polka_rf_admm_primal(agent);
     memcpy(rf->theta, rf->next, rf->len * sizeof *rf->theta);
-    memcpy(rf->shared, rf->theta, rf->len * sizeof *rf->shared);
     memcpy(agent->sent, rf->theta, rf->len * sizeof *agent->sent);
+    polka_agent_encode(agent); /* θ̂_i: what the neighbours decode (net.codec_vectors) */
+    memcpy(rf->shared, agent->sent, rf->len * sizeof *rf->shared);
     agent->counters.time_update += polka_now() - start;
     return status;
 }

@@ -4,7 +4,11 @@
  * (agent_impl.h): phase 1, each agent sends one block of send_block doubles, the same to every
  * neighbour its message reaches; phase 2 (answer_block > 0), each agent answers every neighbour
  * it heard from with a block of answer_block doubles computed from that neighbour's block.
- * The halo (MPI) and the serial reference move the blocks; they never look inside them.
+ * The method lays its blocks out (points, values, vectors, exact numbers: codec_impl.h) and the
+ * fabric encodes each kind with the run's codec (net.codec_*): the method calls
+ * polka_agent_encode when its block is filled, after which the block holds what the
+ * neighbours decode. The halo (MPI) and the serial reference move the encoded messages; they
+ * never look inside them.
  *
  * A round: links (fault.c: which messages exist), prepare (draw the batch, fill agent->sent),
  * phase 1, answer (fill agent->answers), phase 2, update. A method that censors clears
@@ -21,6 +25,7 @@
 #include "polka/model.h"
 #include "polka/plan.h"
 #include "polka/state.h"
+#include "sim/agent/codec_impl.h"
 #include "sim/stream/stream_impl.h"
 
 typedef struct polka_agent polka_agent;
@@ -29,10 +34,10 @@ typedef struct polka_method_ops {
     const char *name; /* net.method's value */
     const char *help;
     int censors; /* 1: an agent may withhold its block (agent->sends = 0 in prepare) */
-    /* doubles each agent sends per round in phase 1, and answers per neighbour in phase 2
-     * (0: a one-phase method) */
-    size_t (*send_block)(const polka_plan *plan, const polka_data_facts *facts, size_t outputs);
-    size_t (*answer_block)(const polka_plan *plan, const polka_data_facts *facts, size_t outputs);
+    /* what each agent sends per round in phase 1 (layout[0]), and answers per neighbour in
+     * phase 2 (layout[1]; rows 0: a one-phase method): kinds of numbers, how many */
+    void (*layout)(const polka_plan *plan, const polka_data_facts *facts, size_t outputs,
+                   polka_block_layout layout[2]);
     /* a clear error for a setting the method cannot run with (checked on every rank alike) */
     polka_status (*check)(const polka_plan *plan);
     /* a clear error for a graph (each epoch's) the method cannot run on (NULL: any) */

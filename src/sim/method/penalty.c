@@ -13,15 +13,25 @@ size_t polka_penalty_payload(const polka_plan *plan, size_t dim, size_t outputs)
            (plan->net.share == POLKA_SHARE_SAMPLES);
 }
 
-static size_t penalty_send_block(const polka_plan *plan, const polka_data_facts *facts,
-                                 size_t outputs) {
-    return plan->learner.batch * polka_penalty_payload(plan, facts->dim, outputs);
-}
-
-static size_t penalty_answer_block(const polka_plan *plan, const polka_data_facts *facts,
-                                   size_t outputs) {
-    (void)facts;
-    return plan->learner.batch * outputs;
+/* Phase 1: per point of the batch the point, (symmetric) f_i there, (samples) its label; phase
+ * 2: f_j at the batch's points. */
+static void penalty_layout(const polka_plan *plan, const polka_data_facts *facts, size_t outputs,
+                           polka_block_layout layout[2]) {
+    polka_block_layout *out = &layout[0];
+    *out = (polka_block_layout){.rows = plan->learner.batch};
+    out->part[out->parts].kind = POLKA_MSG_POINTS;
+    out->part[out->parts++].len = facts->dim;
+    if (plan->net.penalty == POLKA_PENALTY_SYMMETRIC) {
+        out->part[out->parts].kind = POLKA_MSG_VALUES;
+        out->part[out->parts++].len = outputs;
+    }
+    if (plan->net.share == POLKA_SHARE_SAMPLES) {
+        out->part[out->parts].kind = POLKA_MSG_EXACT;
+        out->part[out->parts++].len = 1;
+    }
+    layout[1] = (polka_block_layout){.rows = plan->learner.batch, .parts = 1};
+    layout[1].part[0].kind = POLKA_MSG_VALUES;
+    layout[1].part[0].len = outputs;
 }
 
 static polka_status penalty_check(const polka_plan *plan) {
@@ -66,7 +76,8 @@ static polka_status penalty_buffers(polka_agent *agent) {
     pen->y = malloc(b * sizeof *pen->y);
     pen->f_own = malloc(b * c * sizeof *pen->f_own);
     pen->shared_g = malloc(c * sizeof *pen->shared_g);
-    POLKA_CHECK(pen->y && pen->f_own && pen->shared_g, POLKA_ERR_MEM,
+    pen->shared_sent = malloc(b * c * sizeof *pen->shared_sent);
+    POLKA_CHECK(pen->y && pen->f_own && pen->shared_g && pen->shared_sent, POLKA_ERR_MEM,
                 "out of memory for agent %zu's buffers", agent->id);
     POLKA_CALL(alloc_rows(agent));
     return agent->faults && agent->faults->spec.delay > 0
@@ -99,6 +110,7 @@ static void penalty_free(polka_agent *agent) {
     free(pen->y);
     free(pen->f_own);
     free(pen->shared_g);
+    free(pen->shared_sent);
     free(pen->cand_x);
     free(pen->cand_g);
     free(pen);
@@ -128,6 +140,7 @@ static polka_status penalty_prepare(polka_agent *agent, const polka_stream *stre
         if (pen->symmetric) memcpy(row + p, pen->f_own + r * c, c * sizeof *row);
         if (pen->shares_samples) row[pen->payload - 1] = learns ? pen->y[r] : NAN;
     }
+    polka_agent_encode(agent); /* sent: what the neighbours decode */
     if (pen->stale) polka_agent_stale_remember(agent);
     agent->counters.time_compute += polka_now() - start;
     return POLKA_OK;
@@ -218,16 +231,29 @@ static void shared_sample_rows(polka_agent *agent) {
     }
 }
 
+/* f_i at the own points as the penalty uses them: (symmetric) as sent, decoded, so that both
+ * ends of an edge use the same f_i(x_i) (net.codec_values); else as computed. */
+static const double *own_values(polka_agent *agent) {
+    polka_penalty *pen = polka_penalty_of(agent);
+    if (!pen->symmetric) return pen->f_own;
+    size_t b = agent->batch, c = agent->outputs, p = agent->dim;
+    double *f = pen->shared_sent;
+    for (size_t r = 0; r < b; r++)
+        memcpy(f + r * c, agent->sent + r * pen->payload + p, c * sizeof *f);
+    return f;
+}
+
 /* g += c Σ_j w_ij (f_i(x) − f_j(x)) at the own points, over the fresh values. */
 static void own_point_penalty(polka_agent *agent, double scale) {
     polka_penalty *pen = polka_penalty_of(agent);
     size_t b = agent->batch, c = agent->outputs;
+    const double *f_i = own_values(agent);
     for (size_t k = 0; k < agent->degree; k++) {
         if (!agent->fresh[k]) continue;
         double cw = pen->c * agent->weights[k];
         if (scale != 1.0) cw *= scale;
         const double *f_j = agent->answered + k * b * c;
-        for (size_t e = 0; e < b * c; e++) pen->cand_g[e] += cw * (pen->f_own[e] - f_j[e]);
+        for (size_t e = 0; e < b * c; e++) pen->cand_g[e] += cw * (f_i[e] - f_j[e]);
         agent->counters.value_age_count += 1.0; /* age 0 */
     }
 }
@@ -314,8 +340,7 @@ const polka_method_ops polka_method_penalty = {
     .name = "penalty",
     .help = "the greedy projected penalty method (paper 003; net.penalty, net.share): points "
             "out, the neighbours' values there back, functional SGD plus KOMP",
-    .send_block = penalty_send_block,
-    .answer_block = penalty_answer_block,
+    .layout = penalty_layout,
     .check = penalty_check,
     .check_graph = penalty_check_graph,
     .fit = polka_agents_stale_fit,

@@ -24,6 +24,7 @@ typedef struct {
     double *y;                /* batch */
     double *f_own;            /* batch × C: f_i at the own points */
     double *shared_g;         /* C: ∇ℓ at one neighbour's sample (net.share = samples) */
+    double *shared_sent;      /* batch × C: (symmetric) f_i at the own points as sent */
     double *cand_x; /* (1 + degree + delay) × batch × dim: own points, the neighbours' heard
                        from (compact), then the own points of late values (penalty_stale.c) */
     double *cand_g; /* the same rows × C: the gradient coefficients */

@@ -57,14 +57,13 @@ static void features_give_back(void) {
     }
 }
 
-size_t polka_rf_send_block(const polka_plan *plan, const polka_data_facts *facts, size_t outputs) {
+void polka_rf_layout(const polka_plan *plan, const polka_data_facts *facts, size_t outputs,
+                     polka_block_layout layout[2]) {
     (void)facts;
-    return plan->settings.features * outputs;
-}
-
-size_t polka_rf_no_answer(const polka_plan *plan, const polka_data_facts *facts, size_t outputs) {
-    (void)plan, (void)facts, (void)outputs;
-    return 0;
+    layout[0] = (polka_block_layout){.rows = 1, .parts = 1};
+    layout[0].part[0].kind = POLKA_MSG_VECTORS;
+    layout[0].part[0].len = plan->settings.features * outputs;
+    layout[1] = (polka_block_layout){0}; /* one phase */
 }
 
 polka_status polka_rf_check(const polka_plan *plan) {

@@ -26,6 +26,7 @@ static polka_status diffusion_prepare(polka_agent *agent, const polka_stream *st
     polka_status status =
         polka_rf_diffusion_adapt(&rf->problem, &batch, rf->eta, rf->theta, rf->next);
     memcpy(agent->sent, rf->next, rf->len * sizeof *agent->sent);
+    polka_agent_encode(agent);
     agent->counters.time_update += polka_now() - start;
     return status;
 }

@@ -36,8 +36,9 @@ static inline polka_rf *polka_rf_of(const polka_agent *agent) {
 }
 
 /* Ops the three methods share (rf_agent.c). */
-size_t polka_rf_send_block(const polka_plan *plan, const polka_data_facts *facts, size_t outputs);
-size_t polka_rf_no_answer(const polka_plan *plan, const polka_data_facts *facts, size_t outputs);
+/* one vector of D·C numbers out, nothing back */
+void polka_rf_layout(const polka_plan *plan, const polka_data_facts *facts, size_t outputs,
+                     polka_block_layout layout[2]);
 polka_status polka_rf_check(const polka_plan *plan);
 polka_status polka_rf_init(polka_agent *agent, const polka_plan *plan,
                            const polka_data_facts *facts);
@@ -71,9 +72,9 @@ polka_status polka_rf_admm_primal(polka_agent *agent);
 polka_status polka_rf_admm_dual(polka_agent *agent);
 
 #define POLKA_RF_OPS                                                                               \
-    .send_block = polka_rf_send_block, .answer_block = polka_rf_no_answer, .free = polka_rf_free,  \
-    .rewire = polka_rf_rewire, .predict = polka_rf_predict, .test_values = polka_rf_test_values,   \
-    .score = polka_rf_score, .order = polka_rf_order, .model = polka_rf_model,                     \
-    .write_models = polka_rf_write_models, .save = polka_rf_save, .restore = polka_rf_restore
+    .layout = polka_rf_layout, .free = polka_rf_free, .rewire = polka_rf_rewire,                   \
+    .predict = polka_rf_predict, .test_values = polka_rf_test_values, .score = polka_rf_score,     \
+    .order = polka_rf_order, .model = polka_rf_model, .write_models = polka_rf_write_models,       \
+    .save = polka_rf_save, .restore = polka_rf_restore
 
 #endif

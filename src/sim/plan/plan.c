@@ -232,6 +232,7 @@ polka_status polka_plan_build(const polka_config *config, polka_plan *plan) {
     PLAN_CHECK(check_learner(plan));
     POLKA_CALL(plan_fault(config));
     POLKA_CALL(plan_net(config, &plan->net));
+    POLKA_CALL(polka_codec_check(plan));
     return polka_method_of(plan)->check(plan);
 }
 

@@ -1,0 +1,246 @@
+/* The codecs of what travels (codec_impl.h): numbers to bytes and back. */
+#include "sim/agent/codec_impl.h"
+
+#include <math.h>
+#include <string.h>
+
+static const struct {
+    const char *name;
+    polka_codec_kind kind;
+} codec_names[] = {{"float64", POLKA_CODEC_F64}, {"float32", POLKA_CODEC_F32},
+                   {"float16", POLKA_CODEC_F16}, {"int8", POLKA_CODEC_INT8},
+                   {"top-k", POLKA_CODEC_TOPK},  {"random-k", POLKA_CODEC_RANDK}};
+
+#define CODEC_COUNT (sizeof codec_names / sizeof codec_names[0])
+#define DENSE_COUNT 4 /* the first four: every kind may use them */
+#define PAIR_BYTES  8 /* a sparsifier's (uint32 index, float32 value) */
+
+static int codec_parse(const char *name, size_t allowed, polka_codec_kind *kind) {
+    for (size_t k = 0; k < allowed; k++)
+        if (strcmp(codec_names[k].name, name) == 0) {
+            *kind = codec_names[k].kind;
+            return 1;
+        }
+    return 0;
+}
+
+static const char *key_of(const polka_plan *plan, polka_msg_kind kind) {
+    return kind == POLKA_MSG_POINTS   ? plan->settings.codec_points
+           : kind == POLKA_MSG_VALUES ? plan->settings.codec_values
+                                      : plan->settings.codec_vectors;
+}
+
+polka_status polka_codec_check(const polka_plan *plan) {
+    polka_codec_kind kind;
+    POLKA_CHECK(codec_parse(plan->settings.codec_points, DENSE_COUNT, &kind), POLKA_ERR_ARG,
+                "net.codec_points = %s: float64 | float32 | float16 | int8",
+                plan->settings.codec_points);
+    POLKA_CHECK(codec_parse(plan->settings.codec_values, DENSE_COUNT, &kind), POLKA_ERR_ARG,
+                "net.codec_values = %s: float64 | float32 | float16 | int8",
+                plan->settings.codec_values);
+    POLKA_CHECK(codec_parse(plan->settings.codec_vectors, CODEC_COUNT, &kind), POLKA_ERR_ARG,
+                "net.codec_vectors = %s: float64 | float32 | float16 | int8 | top-k | random-k",
+                plan->settings.codec_vectors);
+    if (kind != POLKA_CODEC_TOPK && kind != POLKA_CODEC_RANDK) return POLKA_OK;
+    POLKA_CHECK(plan->settings.codec_k > 0, POLKA_ERR_ARG,
+                "net.codec_k = %g: the fraction of a vector's entries sent must be above 0",
+                plan->settings.codec_k);
+    /* the receivers add the increments to their copy of the sender's vector: a neighbour
+     * list that changes would start copies from nothing that the sender counts as sent */
+    POLKA_CHECK(plan->net.resample_every == 0 && !plan->net.gossip, POLKA_ERR_ARG,
+                "net.codec_vectors = %s sends increments that each neighbour adds to its copy "
+                "of the sender's vector: it needs a fixed graph (net.resample_every = 0) where "
+                "every neighbour is sent to (net.gossip = 0)",
+                plan->settings.codec_vectors);
+    return POLKA_OK;
+}
+
+polka_codec polka_codec_for(const polka_plan *plan, polka_msg_kind kind) {
+    polka_codec codec = {.kind = POLKA_CODEC_F64, .keep = plan->settings.codec_k};
+    if (kind != POLKA_MSG_EXACT) codec_parse(key_of(plan, kind), CODEC_COUNT, &codec.kind);
+    return codec;
+}
+
+const char *polka_codec_name(polka_codec codec) {
+    for (size_t k = 0; k < CODEC_COUNT; k++)
+        if (codec_names[k].kind == codec.kind) return codec_names[k].name;
+    return "?";
+}
+
+int polka_codec_sparse(polka_codec codec) {
+    return codec.kind == POLKA_CODEC_TOPK || codec.kind == POLKA_CODEC_RANDK;
+}
+
+size_t polka_codec_kept(polka_codec codec, size_t n) {
+    size_t k = (size_t)ceil(codec.keep * (double)n);
+    return n == 0 ? 0 : k < 1 ? 1 : k > n ? n : k;
+}
+
+size_t polka_codec_bytes(polka_codec codec, size_t n) {
+    switch (codec.kind) {
+    case POLKA_CODEC_F64:
+        return 8 * n;
+    case POLKA_CODEC_F32:
+        return 4 * n;
+    case POLKA_CODEC_F16:
+        return 2 * n;
+    case POLKA_CODEC_INT8:
+        return n + sizeof(float);
+    default:
+        return PAIR_BYTES * polka_codec_kept(codec, n);
+    }
+}
+
+uint16_t polka_half_from_double(double x) {
+    uint64_t bits;
+    memcpy(&bits, &x, sizeof bits);
+    uint16_t sign = (uint16_t)((bits >> 48) & 0x8000u);
+    int exp = (int)((bits >> 52) & 0x7ffu);
+    uint64_t mant = bits & 0xfffffffffffffull;
+    if (exp == 0x7ff) return (uint16_t)(sign | 0x7c00u | (mant ? 0x200u : 0u)); /* inf, NaN */
+    int e = exp - 1023;                                                         /* x = 1.m 2^e */
+    uint64_t kept, rest, half;
+    if (e >= -14) { /* a normal half: 10 of the 52 mantissa bits, the exponent above them */
+        if (e > 15) return (uint16_t)(sign | 0x7c00u);
+        kept = ((uint64_t)(e + 15) << 10) | (mant >> 42);
+        rest = mant & ((1ull << 42) - 1);
+        half = 1ull << 41;
+    } else { /* a subnormal half: m 2^-24 with m = 1.m 2^e / 2^-24, shifted right */
+        int shift = 28 - e;
+        if (shift > 63) return sign;
+        uint64_t full = mant | (1ull << 52);
+        kept = full >> shift;
+        rest = full & ((1ull << shift) - 1);
+        half = 1ull << (shift - 1);
+    }
+    /* round to nearest even; a carry moves into the exponent (up to inf) as it should */
+    if (rest > half || (rest == half && (kept & 1))) kept++;
+    return (uint16_t)(sign | kept);
+}
+
+double polka_half_to_double(uint16_t h) {
+    int e = (h >> 10) & 0x1f;
+    unsigned m = h & 0x3ffu;
+    double v = e == 0 ? ldexp(m, -24) : e == 31 ? (m ? NAN : INFINITY) : ldexp(m + 1024, e - 25);
+    return (h & 0x8000u) ? -v : v;
+}
+
+/* int8: s = max|x| / 127 as a float32 first in the message, then q = round(x / s). */
+static void int8_encode(const double *x, size_t n, unsigned char *out) {
+    double most = 0.0;
+    for (size_t e = 0; e < n; e++) most = fmax(most, fabs(x[e]));
+    float scale = (float)(most / 127.0);
+    memcpy(out, &scale, sizeof scale);
+    for (size_t e = 0; e < n; e++) {
+        double q = scale > 0 && isfinite(scale) ? nearbyint(x[e] / scale) : 0.0;
+        q = q > 127 ? 127 : q < -127 ? -127 : isnan(q) ? 0 : q;
+        out[sizeof scale + e] = (unsigned char)(int8_t)q;
+    }
+}
+
+static void int8_decode(const unsigned char *in, size_t n, double *x) {
+    float scale;
+    memcpy(&scale, in, sizeof scale);
+    for (size_t e = 0; e < n; e++) x[e] = (double)scale * (double)(int8_t)in[sizeof scale + e];
+}
+
+void polka_codec_encode(polka_codec codec, const double *x, size_t n, unsigned char *out) {
+    for (size_t e = 0; e < n && codec.kind != POLKA_CODEC_INT8; e++) {
+        if (codec.kind == POLKA_CODEC_F64) {
+            memcpy(out + 8 * e, x + e, 8);
+        } else if (codec.kind == POLKA_CODEC_F32) {
+            float v = (float)x[e];
+            memcpy(out + 4 * e, &v, 4);
+        } else {
+            uint16_t h = polka_half_from_double(x[e]);
+            memcpy(out + 2 * e, &h, 2);
+        }
+    }
+    if (codec.kind == POLKA_CODEC_INT8) int8_encode(x, n, out);
+}
+
+void polka_codec_decode(polka_codec codec, const unsigned char *in, size_t n, double *x) {
+    for (size_t e = 0; e < n && codec.kind != POLKA_CODEC_INT8; e++) {
+        if (codec.kind == POLKA_CODEC_F64) {
+            memcpy(x + e, in + 8 * e, 8);
+        } else if (codec.kind == POLKA_CODEC_F32) {
+            float v;
+            memcpy(&v, in + 4 * e, 4);
+            x[e] = v;
+        } else {
+            uint16_t h;
+            memcpy(&h, in + 2 * e, 2);
+            x[e] = polka_half_to_double(h);
+        }
+    }
+    if (codec.kind == POLKA_CODEC_INT8) int8_decode(in, n, x);
+}
+
+/* Top-k's order: a before b when |d_a| > |d_b|, ties to the lower index (NaN last). */
+static int ahead(const double *d, size_t a, size_t b) {
+    double x = fabs(d[a]), y = fabs(d[b]);
+    if (isnan(y)) return !isnan(x) || a < b;
+    if (isnan(x)) return 0;
+    return x > y || (x == y && a < b);
+}
+
+/* heap[0..k) is a heap whose root comes last in top-k's order; heap[i] sinks to its place. */
+static void sink(const double *d, size_t *heap, size_t k, size_t i) {
+    for (;;) {
+        size_t last = i, l = 2 * i + 1, r = l + 1;
+        if (l < k && ahead(d, heap[last], heap[l])) last = l;
+        if (r < k && ahead(d, heap[last], heap[r])) last = r;
+        if (last == i) return;
+        size_t t = heap[i];
+        heap[i] = heap[last];
+        heap[last] = t;
+        i = last;
+    }
+}
+
+/* The k entries first in top-k's order into order[0..k): a heap of the k best so far. */
+static void top_k(const double *d, size_t n, size_t k, size_t *order) {
+    for (size_t i = 0; i < k; i++) order[i] = i;
+    for (size_t i = k / 2; i-- > 0;) sink(d, order, k, i);
+    for (size_t i = k; i < n; i++) {
+        if (!ahead(d, i, order[0])) continue;
+        order[0] = i;
+        sink(d, order, k, 0);
+    }
+}
+
+/* k distinct indices drawn uniformly: the first k of a partial Fisher-Yates shuffle. */
+static void random_k(size_t n, size_t k, polka_rng *rng, size_t *order) {
+    for (size_t i = 0; i < n; i++) order[i] = i;
+    for (size_t i = 0; i < k; i++) {
+        size_t j = i + (size_t)polka_rng_below(rng, n - i), t = order[i];
+        order[i] = order[j];
+        order[j] = t;
+    }
+}
+
+void polka_codec_sparsify(polka_codec codec, const double *d, size_t n, polka_rng *rng,
+                          size_t *order, unsigned char *out) {
+    size_t k = polka_codec_kept(codec, n);
+    if (codec.kind == POLKA_CODEC_TOPK)
+        top_k(d, n, k, order);
+    else
+        random_k(n, k, rng, order);
+    for (size_t i = 0; i < k; i++) {
+        uint32_t index = (uint32_t)order[i];
+        float value = (float)d[order[i]];
+        memcpy(out + PAIR_BYTES * i, &index, 4);
+        memcpy(out + PAIR_BYTES * i + 4, &value, 4);
+    }
+}
+
+void polka_codec_add(polka_codec codec, const unsigned char *in, size_t n, double *x) {
+    size_t k = polka_codec_kept(codec, n);
+    for (size_t i = 0; i < k; i++) {
+        uint32_t index;
+        float value;
+        memcpy(&index, in + PAIR_BYTES * i, 4);
+        memcpy(&value, in + PAIR_BYTES * i + 4, 4);
+        if (index < n) x[index] += (double)value;
+    }
+}

@@ -1,0 +1,91 @@
+/* The codecs of what travels (codec_impl.h): IEEE half rounding, int8's scale, the
+ * sparsifiers' picks and CHOCO's copies on both ends. */
+#include <math.h>
+#include <string.h>
+
+#include "sim/agent/codec_impl.h"
+#include "test_util.h"
+
+static void half_known_values(void **state) {
+    (void)state;
+    assert_int_equal(polka_half_from_double(1.0), 0x3c00);
+    assert_int_equal(polka_half_from_double(-2.0), 0xc000);
+    assert_int_equal(polka_half_from_double(65504.0), 0x7bff);       /* largest normal */
+    assert_int_equal(polka_half_from_double(65520.0), 0x7c00);       /* rounds to inf */
+    assert_int_equal(polka_half_from_double(65519.99), 0x7bff);      /* just below: not */
+    assert_int_equal(polka_half_from_double(ldexp(1, -24)), 0x0001); /* smallest subnormal */
+    assert_int_equal(polka_half_from_double(ldexp(1, -25)), 0x0000); /* tie to even: 0 */
+    assert_int_equal(polka_half_from_double(ldexp(3, -26)), 0x0001); /* above the tie */
+    assert_int_equal(polka_half_from_double(ldexp(1023, -24) + ldexp(1, -25)), 0x0400); /* even */
+    assert_int_equal(polka_half_from_double(1.0 + ldexp(1, -11)), 0x3c00);     /* tie to even */
+    assert_int_equal(polka_half_from_double(1.0 + 3 * ldexp(1, -11)), 0x3c02); /* tie to even */
+    assert_int_equal(polka_half_from_double(-INFINITY), 0xfc00);
+    assert_true(isnan(polka_half_to_double(polka_half_from_double(NAN))));
+    assert_true(polka_half_to_double(0x3555) == 0x155 * ldexp(1, -12) + 0.25);
+}
+
+/* Every half value survives double -> half -> double -> half (and the double is exact). */
+static void half_round_trip(void **state) {
+    (void)state;
+    for (unsigned h = 0; h < 0x10000; h++) {
+        if ((h & 0x7c00) == 0x7c00 && (h & 0x3ff)) continue; /* NaN */
+        double x = polka_half_to_double((uint16_t)h);
+        assert_int_equal(polka_half_from_double(x), h);
+    }
+}
+
+static void int8_scale(void **state) {
+    (void)state;
+    polka_codec codec = {.kind = POLKA_CODEC_INT8};
+    double x[5] = {0.5, -2.54, 1.0, 0.0, 2.54}, y[5];
+    unsigned char bytes[16];
+    assert_int_equal(polka_codec_bytes(codec, 5), 9);
+    polka_codec_encode(codec, x, 5, bytes);
+    polka_codec_decode(codec, bytes, 5, y);
+    float scale = (float)(2.54 / 127);
+    for (int e = 0; e < 5; e++) assert_true(fabs(y[e] - x[e]) <= scale / 2 * 1.0001);
+    assert_true(y[1] == -(double)scale * 127);
+    double zeros[3] = {0}, back[3] = {1, 1, 1};
+    polka_codec_encode(codec, zeros, 3, bytes);
+    polka_codec_decode(codec, bytes, 3, back);
+    for (int e = 0; e < 3; e++) assert_true(back[e] == 0.0);
+}
+
+/* top-k keeps the largest |d| (ties to the lower index); the copies on both ends agree. */
+static void top_k_increments(void **state) {
+    (void)state;
+    polka_codec codec = {.kind = POLKA_CODEC_TOPK, .keep = 0.3};
+    double d[10] = {0.1, -5, 3, 0, 3, -0.2, 1, 0, 0, 2}, x[10] = {0};
+    size_t order[10];
+    unsigned char bytes[64];
+    assert_int_equal(polka_codec_kept(codec, 10), 3);
+    polka_codec_sparsify(codec, d, 10, NULL, order, bytes);
+    polka_codec_add(codec, bytes, 10, x);
+    for (int e = 0; e < 10; e++) assert_true(x[e] == (e == 1 || e == 2 || e == 4 ? d[e] : 0));
+}
+
+static void random_k_draws(void **state) {
+    (void)state;
+    polka_codec codec = {.kind = POLKA_CODEC_RANDK, .keep = 0.25};
+    double d[8] = {1, 2, 3, 4, 5, 6, 7, 8}, x[8] = {0}, z[8] = {0};
+    size_t order[8];
+    unsigned char a[64], b[64];
+    polka_rng r1 = polka_rng_start_sub(7, POLKA_CODEC_STREAM, 3, 11), r2 = r1;
+    polka_codec_sparsify(codec, d, 8, &r1, order, a);
+    polka_codec_sparsify(codec, d, 8, &r2, order, b);
+    assert_memory_equal(a, b, polka_codec_bytes(codec, 8)); /* a pure function of the key */
+    polka_codec_add(codec, a, 8, x);
+    int kept = 0;
+    for (int e = 0; e < 8; e++) kept += x[e] != 0, z[e] = x[e] ? d[e] : 0;
+    assert_int_equal(kept, 2);
+    assert_memory_equal(x, z, sizeof x);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(half_known_values), cmocka_unit_test(half_round_trip),
+        cmocka_unit_test(int8_scale),        cmocka_unit_test(top_k_increments),
+        cmocka_unit_test(random_k_draws),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
