@@ -114,6 +114,20 @@ polka_mpi_fails(method_diffusion_weights 2 "rf-diffusion combines with the graph
 polka_mpi_fails(method_features_range 2 "net.features must be" --set net.method=dkla
                 --set net.features=0)
 
+# Codecs on what travels (issue 30): a codec that does not exist for its kind, top-k where the
+# neighbours change, a fraction of nothing; then the encoded bytes counted and recorded.
+polka_mpi_fails(codec_points_sparse 2 "net.codec_points = top-k: float64 \\| float32 \\| float16 \\| int8"
+                --set net.codec_points=top-k)
+polka_mpi_fails(codec_vectors_unknown 2 "net.codec_vectors = bfloat16: float64 .* \\| random-k"
+                --set net.method=dkla --set net.codec_vectors=bfloat16)
+polka_mpi_fails(codec_topk_gossip 2 "it needs a fixed graph" --set net.method=dkla
+                --set net.codec_vectors=top-k --set net.gossip=1)
+polka_mpi_fails(codec_k_zero 2 "net.codec_k = 0: the fraction" --set net.method=dkla
+                --set net.codec_vectors=random-k --set net.codec_k=0)
+add_test(NAME codec_run_file COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/codec_run_test.sh
+                                     $<TARGET_FILE:polka> ${CMAKE_CURRENT_BINARY_DIR}/codec)
+set_tests_properties(codec_run_file PROPERTIES ENVIRONMENT "${POLKA_MPI_ENV}" TIMEOUT 180)
+
 # dkla's agents reach the centralized random-feature solution (exact primal, fixed data):
 # the simulator-level curve of experiments/dkla_convergence_sim.py, its last point.
 add_test(NAME dkla_converges COMMAND /usr/bin/python3 ${PROJECT_SOURCE_DIR}/experiments/dkla_convergence_sim.py

@@ -1,0 +1,199 @@
+#!/usr/bin/env python3
+"""Bytes versus accuracy of the codecs on what travels (issue 30).
+
+Every method with every codec of its messages on the same streams and graph: the penalty
+method (paper, symmetric; its points and values both with the codec) and the random-feature
+methods rf-diffusion and dkla (their weight vectors: the dense codecs, then top-k and random-k
+with CHOCO error feedback). Columns: mean test error over the agents (mean over the seeds),
+its change from the same method's float64, bytes each agent sent in all (the encoded bytes:
+the run file's bytes_sent) and their fraction of float64's. The issue's targets are checked
+where they apply. Writes the run files, table.csv and, per setting, the figure of mean
+accuracy against cumulative bytes per agent (one line per method and codec, the first seed).
+
+    /usr/bin/python3 experiments/codec_table.py [--polka build/polka] [--out out/codec_table]
+                                                [--parts multidist16,multidist256] [--seeds 1,2]
+                                                [--methods "penalty paper,dkla"] [--codecs int8]
+"""
+import argparse
+import csv
+import os
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "python"))
+import h5py  # noqa: E402
+import numpy as np  # noqa: E402
+
+
+def both(codec):
+    return [f"net.codec_points={codec}", f"net.codec_values={codec}"]
+
+
+DENSE = ["float64", "float32", "float16", "int8"]
+PENALTY_CODECS = [(c, both(c)) for c in DENSE]
+VECTOR_CODECS = [(c, [f"net.codec_vectors={c}"]) for c in DENSE] + [
+    ("top-k 0.1", ["net.codec_vectors=top-k", "net.codec_k=0.1"]),
+    ("top-k 0.05", ["net.codec_vectors=top-k", "net.codec_k=0.05"]),
+    ("random-k 0.1", ["net.codec_vectors=random-k", "net.codec_k=0.1"]),
+]
+SPARSE_CODECS = [VECTOR_CODECS[0]] + VECTOR_CODECS[4:]
+RF_MD = ["net.features=256", "net.admm_rho=0.05"]  # as methods_table.py
+METHODS = [  # (label, settings, codecs)
+    ("penalty paper", ["net.method=penalty", "net.penalty=paper"], PENALTY_CODECS),
+    # int8's scale (4 bytes a message) weighs less when a message carries 8 points
+    ("penalty paper b8", ["net.method=penalty", "net.penalty=paper", "learner.batch=8"],
+     [PENALTY_CODECS[0]] + PENALTY_CODECS[2:]),
+    ("penalty symmetric", ["net.method=penalty", "net.penalty=symmetric"], PENALTY_CODECS),
+    ("rf-diffusion", ["net.method=rf-diffusion"] + RF_MD, VECTOR_CODECS),
+    ("dkla", ["net.method=dkla"] + RF_MD, VECTOR_CODECS),
+    # ADMM's duals add up the lag of the sparsified copies: a smaller rho tolerates it
+    ("dkla rho 0.01", ["net.method=dkla", "net.features=256", "net.admm_rho=0.01"],
+     SPARSE_CODECS),
+    ("coke", ["net.method=coke"] + RF_MD, VECTOR_CODECS[:4] + VECTOR_CODECS[4:5]),
+]
+# (codec prefix, largest error change in points, largest fraction of float64's bytes)
+TARGETS = [("float16", 0.2, 0.30), ("int8", 0.5, 0.15), ("top-k", 1.0, 0.10)]
+
+
+def setting_parts():
+    config = ["--config", os.path.join(ROOT, "experiments/configs/decentralized_multidist.ini")]
+    return {
+        "multidist16": ("16 agents ER, multidist iid",
+                        config + ["--set", "net.agents=16", "--set", "net.graph=er",
+                                  "--set", "net.p=0.2"]),
+        "multidist256": ("256 agents RGG, multidist iid",
+                         config + ["--set", "net.agents=256", "--set", "net.graph=rgg",
+                                   "--set", "net.radius=0.12", "--set", "data.n_train=51200",
+                                   "--set", "run.log_every=12800"]),
+    }
+
+
+def run(polka, args, out, log):
+    cmd = [polka, "run", "--quiet"] + args + ["--set", f"run.output={out}"]
+    with open(log, "w") as f:
+        result = subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT,
+                                env=dict(os.environ, OPENBLAS_NUM_THREADS="1"))
+    if result.returncode != 0:
+        raise SystemExit(f"failed ({result.returncode}): {' '.join(cmd)}; see {log}")
+
+
+def result_of(path):
+    """The last log step's means over the agents, and the curve of accuracy against bytes."""
+    with h5py.File(path, "r") as f:
+        m = f["metrics"]
+        score, bytes_sent = m["test_score"][...], m["bytes_sent"][...]
+    return {"error": 100 * (1 - score[-1].mean()), "bytes": bytes_sent[-1].mean(),
+            "curve": (bytes_sent.mean(axis=1), score.mean(axis=1))}
+
+
+def settings_args(settings):
+    return [a for s in settings for a in ("--set", s)]
+
+
+def target_of(codec, delta, fraction):
+    for prefix, most_delta, most_fraction in TARGETS:
+        if codec.startswith(prefix):
+            met = delta <= most_delta and fraction <= most_fraction
+            return f"{'met' if met else 'missed'} (<= {most_delta} pt, <= {most_fraction:.0%})"
+    return ""
+
+
+def one_method(polka, out, name, base, label, settings, codecs, seeds):
+    rows = []
+    for codec, codec_settings in codecs:
+        results = []
+        for seed in seeds:
+            tag = f"{name}|{label}|{codec}|seed {seed}"
+            stem = os.path.join(out, tag.replace(" ", "_").replace("|", "__").replace(",", ""))
+            args = base + settings_args(settings + codec_settings + [f"run.seed={seed}"])
+            if not os.path.exists(stem + ".h5"):
+                run(polka, args, stem + ".h5", stem + ".log")
+            results.append(result_of(stem + ".h5"))
+        rows.append({"setting": name, "method": label, "codec": codec,
+                     "error": float(np.mean([r["error"] for r in results])),
+                     "errors": [r["error"] for r in results],
+                     "bytes": float(np.mean([r["bytes"] for r in results])),
+                     "curve": results[0]["curve"]})
+    reference = rows[0]  # float64
+    for r in rows:
+        r["delta"] = r["error"] - reference["error"]
+        r["fraction"] = r["bytes"] / reference["bytes"]
+        r["target"] = target_of(r["codec"], r["delta"], r["fraction"])
+        print(format_row(r), flush=True)
+    return rows
+
+
+HEADER = (f"{'method':18s} {'codec':13s} {'error %':>8s} {'vs f64':>7s} {'bytes/agent':>12s} "
+          f"{'of f64':>7s}  target")
+
+
+def format_row(r):
+    return (f"{r['method']:18s} {r['codec']:13s} {r['error']:8.2f} {r['delta']:+7.2f} "
+            f"{r['bytes']:12.0f} {r['fraction']:7.1%}  {r['target']}")
+
+
+def figure(rows, setting, path):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, ax = plt.subplots(figsize=(8, 5))
+    colours = {}
+    styles = ["-", "--", ":", "-.", (0, (5, 1)), (0, (1, 1)), (0, (3, 1, 1, 1))]
+    for r in rows:
+        if r["setting"] != setting:
+            continue
+        colour = colours.setdefault(r["method"], f"C{len(colours)}")
+        codecs = [x["codec"] for x in rows if x["method"] == r["method"]]
+        b, s = r["curve"]
+        ax.plot(np.maximum(b, 1), s, color=colour, ls=styles[codecs.index(r["codec"]) % 7],
+                lw=1.2, label=f"{r['method']}, {r['codec']}")
+    ax.set_xscale("log")
+    ax.set_xlabel("cumulative bytes sent per agent (encoded)")
+    ax.set_ylabel("mean test accuracy")
+    ax.set_title(setting)
+    ax.legend(fontsize=6, ncol=2)
+    fig.tight_layout()
+    tmp = path + ".tmp.png"
+    fig.savefig(tmp, dpi=120)
+    os.replace(tmp, path)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--polka", default=os.path.join(ROOT, "build/polka"))
+    parser.add_argument("--out", default=os.path.join(ROOT, "out/codec_table"))
+    parser.add_argument("--parts", default="multidist16")
+    parser.add_argument("--seeds", default="1")
+    parser.add_argument("--methods", default=",".join(m[0] for m in METHODS))
+    parser.add_argument("--codecs", default="", help="only these codecs (labels, comma-separated)")
+    args = parser.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    parts = setting_parts()
+    seeds = [int(s) for s in args.seeds.split(",")]
+    wanted = args.methods.split(",")
+    rows = []
+    for part in args.parts.split(","):
+        name, base = parts[part]
+        print(f"\n== {name}, seeds {args.seeds}\n{HEADER}", flush=True)
+        for label, settings, codecs in METHODS:
+            if args.codecs:  # float64 stays: the reference
+                codecs = [c for c in codecs if c[0] == "float64" or c[0] in args.codecs.split(",")]
+            if label in wanted:
+                rows += one_method(args.polka, args.out, name, base, label, settings, codecs,
+                                   seeds)
+        slug = name.replace(" ", "_").replace(",", "")
+        figure(rows, name, os.path.join(args.out, f"accuracy_vs_bytes_{slug}.png"))
+    with open(os.path.join(args.out, "table.csv"), "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["setting", "method", "codec", "error_pct", "error_pct_per_seed",
+                    "error_change_pt", "bytes_per_agent", "bytes_fraction_of_float64", "target"])
+        for r in rows:
+            w.writerow([r["setting"], r["method"], r["codec"], f"{r['error']:.3f}",
+                        " ".join(f"{e:.2f}" for e in r["errors"]), f"{r['delta']:+.3f}",
+                        f"{r['bytes']:.0f}", f"{r['fraction']:.4f}", r["target"]])
+    print(f"\nrun files, table.csv and figures in {args.out}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# codec_run_test.sh POLKA WORK: the codecs through the built binary on 2 ranks, read back with
+# h5py: /config records them; bytes_sent counts the encoded bytes (float16: a quarter of
+# float64's; int8: d + 4 bytes a point and C + 4 a value message; top-k: 8 bytes a kept entry);
+# float64 and 1-rank runs give the same models as 2 ranks; the codecs change the models.
+set -euo pipefail
+polka=$1 work=$2
+rm -rf "$work"
+mkdir -p "$work"
+common=(--set net.agents=8 --set net.graph=er --set net.p=0.5 --set data.n_train=800
+        --set data.n_test=200 --set run.log_every=400 --set learner.eta=0.2)
+run() { # ranks name settings...
+    local ranks=$1 name=$2
+    shift 2
+    mpirun --oversubscribe -n "$ranks" "$polka" run --quiet "${common[@]}" "$@" \
+        --set run.output="$work/$name.h5"
+}
+run 2 f64
+run 2 f16 --set net.codec_points=float16 --set net.codec_values=float16
+run 2 int8 --set net.codec_points=int8 --set net.codec_values=int8
+run 1 int8_np1 --set net.codec_points=int8 --set net.codec_values=int8
+rf=(--set net.method=dkla --set net.features=32)
+run 2 rf64 "${rf[@]}"
+run 2 topk "${rf[@]}" --set net.codec_vectors=top-k --set net.codec_k=0.25
+/usr/bin/python3 - "$work" <<'PY'
+import sys
+import h5py
+import numpy as np
+
+work = sys.argv[1]
+
+
+def fail(message):
+    print(f"codec_run_test: {message}")
+    sys.exit(1)
+
+
+def load(name):
+    with h5py.File(f"{work}/{name}.h5", "r") as f:
+        config = dict(f["config"].attrs)
+        sent = f["metrics/bytes_sent"][-1].sum()
+        weights = [f["models"][k]["weights"][...] for k in sorted(f["models"])
+                   if isinstance(f["models"][k], h5py.Group) and "weights" in f["models"][k]]
+    return config, sent, weights
+
+
+def text(value):
+    return value.decode() if isinstance(value, bytes) else str(value)
+
+
+c64, b64, w64 = load("f64")
+c16, b16, w16 = load("f16")
+c8, b8, w8 = load("int8")
+_, b8_1, w8_1 = load("int8_np1")
+if text(c16["net.codec_points"]) != "float16" or text(c8["net.codec_values"]) != "int8":
+    fail(f"/config does not record the codecs: {c16['net.codec_points']}, {c8['net.codec_values']}")
+if text(c64["net.codec_points"]) != "float64":
+    fail("/config does not record the default float64")
+if b16 * 4 != b64:
+    fail(f"float16 sent {b16} bytes, float64 {b64}: not a quarter")
+d, classes = int(c64["data.dim"]), int(c64["data.classes"])
+messages = b64 / (8 * (d + classes))  # no faults: each point message is answered once
+if b8 != messages * (d + 4 + classes + 4):
+    fail(f"int8 sent {b8} bytes, not {messages:.0f} x (d + 4 + C + 4)")
+if b8_1 != b8 or len(w8) != len(w8_1) or any(a.tobytes() != b.tobytes() for a, b in zip(w8, w8_1)):
+    fail("int8 on 1 rank differs from 2 ranks")
+if len(w8) == 0 or all(a.shape == b.shape and a.tobytes() == b.tobytes() for a, b in zip(w8, w64)):
+    fail("int8's models equal float64's: the codec did nothing")
+cr, br, _ = load("rf64")
+ct, bt, _ = load("topk")
+length = 32 * classes
+if bt * length != br * int(np.ceil(0.25 * length)):
+    fail(f"top-k 0.25 sent {bt} bytes, float64 {br}: not 8 bytes per kept entry")
+print(f"codec_run_test: ok (bytes float64 {b64:.0f}, float16 {b16:.0f}, int8 {b8:.0f}; "
+      f"dkla {br:.0f}, top-k 0.25 {bt:.0f})")
+PY
