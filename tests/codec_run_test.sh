@@ -2,7 +2,8 @@
 # codec_run_test.sh POLKA WORK: the codecs through the built binary on 2 ranks, read back with
 # h5py: /config records them; bytes_sent counts the encoded bytes (float16: a quarter of
 # float64's; int8: d + 4 bytes a point and C + 4 a value message; top-k: 8 bytes a kept entry);
-# float64 and 1-rank runs give the same models as 2 ranks; the codecs change the models.
+# float64 and 1-rank runs give the same models as 2 ranks; the codecs change the models; the
+# privacy counts (samples_out, receivers) and `polka report`'s columns of them.
 set -euo pipefail
 polka=$1 work=$2
 rm -rf "$work"
@@ -22,6 +23,8 @@ run 1 int8_np1 --set net.codec_points=int8 --set net.codec_values=int8
 rf=(--set net.method=dkla --set net.features=32)
 run 2 rf64 "${rf[@]}"
 run 2 topk "${rf[@]}" --set net.codec_vectors=top-k --set net.codec_k=0.25
+"$polka" report "$work/f64.h5" "$work/topk.h5" > "$work/report.txt"
+grep -q "samples_out *receivers" "$work/report.txt" || { echo "report: no privacy columns"; exit 1; }
 /usr/bin/python3 - "$work" <<'PY'
 import sys
 import h5py
@@ -71,6 +74,20 @@ ct, bt, _ = load("topk")
 length = 32 * classes
 if bt * length != br * int(np.ceil(0.25 * length)):
     fail(f"top-k 0.25 sent {bt} bytes, float64 {br}: not 8 bytes per kept entry")
+# privacy: without faults every agent sent each round's point to every neighbour, and a
+# random-feature agent sent no sample
+with h5py.File(f"{work}/f64.h5", "r") as f:
+    out, receivers = f["metrics/samples_out"][-1], f["metrics/receivers"][-1]
+    rounds = f["metrics/round"][-1]
+    degree = np.zeros(len(out))
+    for u, v in f["config/graph/edges"][...]:
+        degree[u] += 1
+        degree[v] += 1
+if not (out == rounds * degree).all() or not (receivers == degree).all():
+    fail(f"samples_out {out} / receivers {receivers}: not rounds x degree / degree {degree}")
+with h5py.File(f"{work}/topk.h5", "r") as f:
+    if f["metrics/samples_out"][-1].any() or f["metrics/receivers"][-1].any():
+        fail("a random-feature agent counts samples sent")
 print(f"codec_run_test: ok (bytes float64 {b64:.0f}, float16 {b16:.0f}, int8 {b8:.0f}; "
       f"dkla {br:.0f}, top-k 0.25 {bt:.0f})")
 PY

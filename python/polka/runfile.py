@@ -16,7 +16,7 @@ from .version import __version__
 CURRENT_METRICS = ("test_score", "test_loss", "train_loss", "model_order", "disagreement",
                    "bytes_sent", "messages_lost", "rounds_offline", "value_age", "wall_time",
                    "time_compute", "time_exchange", "time_update", "online_error",
-                   "messages_censored")
+                   "messages_censored", "samples_out", "receivers")
 # Without these a file is refused: no polka version wrote a run file without them.
 REQUIRED_METRICS = ("test_score", "model_order")
 RFF_MODELS = "random-features"  # /models "kind" of the random-feature methods (h5log.h)
@@ -303,7 +303,9 @@ class Run:
                 "bytes_per_round": per_round(stat("bytes_sent", np.sum)),
                 "lost_per_round": per_round(stat("messages_lost", np.sum)),
                 "offline": per_round(stat("rounds_offline", np.mean)),
-                "value_age": stat("value_age", np.mean)}
+                "value_age": stat("value_age", np.mean),
+                "samples_out": stat("samples_out", np.mean),
+                "receivers": stat("receivers", np.mean)}
 
     # ---- graph and models -------------------------------------------------------------------
 

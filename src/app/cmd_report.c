@@ -29,15 +29,17 @@ enum {
     COL_LOST,
     COL_OFFLINE,
     COL_AGE,
+    COL_SAMPLES_OUT,
+    COL_RECEIVERS,
     COLUMNS
 };
 
 #define CELL_LEN 64
 
 static const char *const headers[COLUMNS] = {
-    "file",      "mode",        "agents",     "rows",         "rounds",   "score",
-    "mean",      "min",         "max",        "disagreement", "order",    "max_order",
-    "samples/s", "bytes/round", "lost/round", "offline",      "value_age"};
+    "file",       "mode",    "agents",       "rows",        "rounds",    "score",     "mean",
+    "min",        "max",     "disagreement", "order",       "max_order", "samples/s", "bytes/round",
+    "lost/round", "offline", "value_age",    "samples_out", "receivers"};
 
 typedef struct {
     char cell[COLUMNS][CELL_LEN];
@@ -57,7 +59,10 @@ static void print_usage(FILE *out) {
             "  lost/round: messages lost by all agents / rounds (fault.link_loss),\n"
             "  offline: the fraction of agent-rounds sat out (fault.offline, fault.leave),\n"
             "  value_age: mean over the agents of the mean age of the values used in the last\n"
-            "             log interval (fault.delay).\n"
+            "             log interval (fault.delay),\n"
+            "  samples_out, receivers: privacy, means over the agents: own samples sent to\n"
+            "             neighbours and the distinct agents they reached (the penalty method\n"
+            "             sends its points one hop; a random-feature method sends none).\n"
             "A metric the file does not hold shows as '-'.\n"
             "Reading one file fails after S seconds (default %d, 0: never), as a damaged\n"
             "HDF5 file can make libhdf5 loop.\n",
@@ -146,7 +151,7 @@ static polka_status describe_run(const polka_h5run *run, report_row *row) {
 }
 
 static polka_status fill_metrics(const polka_h5run *run, report_row *row, double *values) {
-    stats score, disagreement, order, wall, bytes, lost, offline, age;
+    stats score, disagreement, order, wall, bytes, lost, offline, age, out, receivers;
     double round = NAN, samples = NAN;
     POLKA_CALL(scalar(run, "round", &round));
     POLKA_CALL(scalar(run, "samples", &samples));
@@ -158,6 +163,8 @@ static polka_status fill_metrics(const polka_h5run *run, report_row *row, double
     POLKA_CALL(metric_stats(run, "messages_lost", values, &lost));
     POLKA_CALL(metric_stats(run, "rounds_offline", values, &offline));
     POLKA_CALL(metric_stats(run, "value_age", values, &age));
+    POLKA_CALL(metric_stats(run, "samples_out", values, &out));
+    POLKA_CALL(metric_stats(run, "receivers", values, &receivers));
     put_number(row, COL_ROUNDS, round);
     put_number(row, COL_MEAN, score.mean);
     put_number(row, COL_MIN, score.count ? score.min : NAN);
@@ -171,6 +178,8 @@ static polka_status fill_metrics(const polka_h5run *run, report_row *row, double
     put_number(row, COL_OFFLINE,
                offline.count && round > 0 ? offline.sum / ((double)offline.count * round) : NAN);
     put_number(row, COL_AGE, age.mean);
+    put_number(row, COL_SAMPLES_OUT, out.mean);
+    put_number(row, COL_RECEIVERS, receivers.mean);
     return POLKA_OK;
 }
 

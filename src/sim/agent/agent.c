@@ -56,6 +56,7 @@ static polka_status init_common(polka_agent *agent, const polka_plan *plan,
     agent->method->layout(plan, facts, agent->outputs, layout);
     POLKA_CALL(polka_wire_init(&agent->wire, plan, layout));
     agent->send_block = agent->wire.block[0];
+    agent->samples_per_block = polka_wire_points(&agent->wire);
     agent->answer_block = agent->wire.block[1];
     agent->sent = calloc(agent->send_block ? agent->send_block : 1, sizeof *agent->sent);
     agent->sent_wire = calloc(agent->wire.doubles[0] + 1, sizeof *agent->sent_wire);
@@ -85,6 +86,7 @@ void polka_agent_free(polka_agent *agent) {
     if (agent->method) agent->method->free(agent);
     free(agent->sent);
     free(agent->sent_wire);
+    free(agent->reached);
     free_slots(agent);
     polka_wire_free(&agent->wire);
     memset(agent, 0, sizeof *agent);
@@ -131,8 +133,35 @@ polka_status polka_agent_prepare(polka_agent *agent, const polka_stream *stream)
     return agent->method->prepare(agent, stream);
 }
 
-void polka_agent_settle_sends(polka_agent *agent) {
+/* Agent j has now received own samples of this agent: counted once (ids kept in order). */
+static polka_status note_receiver(polka_agent *agent, uint64_t j) {
+    size_t lo = 0, hi = agent->reached_count;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (agent->reached[mid] < j)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo < agent->reached_count && agent->reached[lo] == j) return POLKA_OK;
+    if (agent->reached_count == agent->reached_room) {
+        size_t room = agent->reached_room ? 2 * agent->reached_room : 8;
+        uint64_t *grown = realloc(agent->reached, room * sizeof *grown);
+        POLKA_CHECK_ALLOC(grown);
+        agent->reached = grown;
+        agent->reached_room = room;
+    }
+    memmove(agent->reached + lo + 1, agent->reached + lo,
+            (agent->reached_count - lo) * sizeof *agent->reached);
+    agent->reached[lo] = j;
+    agent->reached_count++;
+    agent->counters.receivers = (double)agent->reached_count;
+    return POLKA_OK;
+}
+
+polka_status polka_agent_settle_sends(polka_agent *agent) {
     double block_bytes = (double)agent->wire.bytes[0]; /* encoded */
+    polka_status status = POLKA_OK;
     for (size_t k = 0; k < agent->degree; k++) {
         if (!agent->sends) { /* censored: the messages it would have sent do not exist */
             agent->counters.messages_censored += agent->out_point[k];
@@ -140,7 +169,11 @@ void polka_agent_settle_sends(polka_agent *agent) {
             agent->in_value[k] = 0;
         }
         agent->counters.bytes_sent += agent->out_point[k] * block_bytes;
+        if (!agent->out_point[k] || agent->samples_per_block == 0) continue;
+        agent->counters.samples_out += (double)agent->samples_per_block;
+        if (status == POLKA_OK) status = note_receiver(agent, agent->neighbors[k]);
     }
+    return status;
 }
 
 void polka_agent_unheard(polka_agent *agent, size_t k) {
@@ -194,6 +227,9 @@ polka_status polka_agent_wire_doubles(const polka_plan *plan, const polka_data_f
 /* A sparsifier's copies: what the agent's neighbours hold of its vector and what it holds of
  * theirs (only the increments travel, so a resumed run needs both). */
 polka_status polka_agent_codec_save(const polka_agent *agent, polka_state *state) {
+    if (agent->reached_count > 0)
+        POLKA_CALL(polka_state_put_ref(state, "privacy.receivers", POLKA_STATE_U64, agent->reached,
+                                       agent->reached_count));
     if (!agent->wire.sparse) return POLKA_OK;
     size_t slots = agent->degree ? agent->degree : 1;
     POLKA_CALL(polka_state_put_ref(state, "codec.held", POLKA_STATE_F64, agent->wire.held,
@@ -202,7 +238,31 @@ polka_status polka_agent_codec_save(const polka_agent *agent, polka_state *state
                                slots * agent->send_block);
 }
 
+/* The receivers of its samples so far: as many as the counter says. */
+static polka_status restore_receivers(polka_agent *agent, const polka_state *state) {
+    size_t count = (size_t)agent->counters.receivers;
+    agent->reached_count = 0;
+    if (count == 0) return POLKA_OK;
+    uint64_t *ids = malloc(count * sizeof *ids);
+    POLKA_CHECK_ALLOC(ids);
+    polka_status status = polka_state_get(state, "privacy.receivers", POLKA_STATE_U64, ids, count);
+    for (size_t r = 1; r < count && status == POLKA_OK; r++)
+        if (ids[r] <= ids[r - 1])
+            status = polka_error_set(POLKA_ERR_FORMAT,
+                                     "checkpoint: agent %zu's privacy.receivers are not in order",
+                                     agent->id);
+    if (status != POLKA_OK) {
+        free(ids);
+        return status;
+    }
+    free(agent->reached);
+    agent->reached = ids;
+    agent->reached_count = agent->reached_room = count;
+    return POLKA_OK;
+}
+
 polka_status polka_agent_codec_restore(polka_agent *agent, const polka_state *state) {
+    POLKA_CALL(restore_receivers(agent, state));
     if (!agent->wire.sparse) return POLKA_OK;
     size_t slots = agent->degree ? agent->degree : 1;
     POLKA_CALL(

@@ -48,7 +48,12 @@ struct polka_agent {
     polka_wire wire;          /* the codecs of the blocks (codec_impl.h) */
     double *sent_wire;        /* wire.doubles[0]: the block encoded, as it travels */
     double *answers_wire;     /* degree × wire.doubles[1]: the answers encoded */
-    int classification;       /* the online error counts mistakes */
+    /* privacy accounting: the agents its own samples reached (ids, increasing); its samples
+     * travel when its phase-1 block carries points */
+    uint64_t *reached;
+    size_t reached_count, reached_room;
+    size_t samples_per_block;      /* own samples a phase-1 block carries (0: none) */
+    int classification;            /* the online error counts mistakes */
     polka_agent_counters counters; /* what the log steps report, and the checkpoints keep */
     double start;                  /* when the learning loop started (polka_now) */
 };
@@ -74,8 +79,10 @@ void polka_agent_links(polka_agent *agent, uint64_t t);
 polka_status polka_agent_prepare(polka_agent *agent, const polka_stream *stream);
 
 /** A censored agent's messages do not exist: out_point cleared, the bytes not counted. Runs
- * after prepare on every agent (the fabric then tells the neighbours, polka_agent_heard). */
-void polka_agent_settle_sends(polka_agent *agent);
+ * after prepare on every agent (the fabric then tells the neighbours, polka_agent_heard).
+ * Counts the bytes and (privacy) the own samples sent and their receivers; POLKA_ERR_MEM when
+ * the receivers cannot be kept (the messages are settled all the same). */
+polka_status polka_agent_settle_sends(polka_agent *agent);
 
 /** The method filled agent->sent: it is encoded into agent->sent_wire and then holds what the
  * neighbours decode (the method uses that from now on where it uses its own block). */

@@ -99,6 +99,8 @@ typedef struct {
 polka_status polka_wire_init(polka_wire *wire, const polka_plan *plan,
                              const polka_block_layout layout[2]);
 void polka_wire_free(polka_wire *wire);
+/** Rows of phase 1's block that carry a point: the own samples a message sends. */
+size_t polka_wire_points(const polka_wire *wire);
 /** Phase `phase`'s block (wire->block[phase] doubles) into `out` (wire->doubles[phase]); the
  * block then holds what the receivers decode. `rng` draws random-k's indices. */
 void polka_wire_encode(polka_wire *wire, int phase, double *block, double *out, polka_rng *rng);

@@ -77,6 +77,13 @@ polka_status polka_wire_init(polka_wire *wire, const polka_plan *plan,
     return POLKA_OK;
 }
 
+size_t polka_wire_points(const polka_wire *wire) {
+    const polka_block_layout *l = &wire->layout[0];
+    for (size_t p = 0; p < l->parts; p++)
+        if (l->part[p].kind == POLKA_MSG_POINTS) return l->rows;
+    return 0;
+}
+
 void polka_wire_free(polka_wire *wire) {
     free(wire->scratch);
     free(wire->other);

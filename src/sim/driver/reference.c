@@ -47,13 +47,14 @@ static polka_status resume_epoch(reference_run *run) {
 }
 
 /* A censoring method: the blocks withheld do not come; then every agent settles its sends. */
-static void settle_sends(reference_run *run) {
+static polka_status settle_sends(reference_run *run) {
     for (size_t a = 0; a < run->n; a++) {
         polka_agent *agent = &run->agents[a];
         for (size_t k = 0; k < agent->degree; k++)
             if (!run->agents[agent->neighbors[k]].sends) polka_agent_unheard(agent, k);
     }
-    for (size_t a = 0; a < run->n; a++) polka_agent_settle_sends(&run->agents[a]);
+    for (size_t a = 0; a < run->n; a++) POLKA_CALL(polka_agent_settle_sends(&run->agents[a]));
+    return POLKA_OK;
 }
 
 /* Phase 1: each agent's message to the neighbours it reaches, decoded there. */
@@ -86,7 +87,7 @@ static polka_status reference_round(reference_run *run, uint64_t t) {
     for (size_t a = 0; a < run->n; a++) polka_agent_links(&run->agents[a], t);
     for (size_t a = 0; a < run->n; a++)
         POLKA_CALL(polka_agent_prepare(&run->agents[a], run->stream));
-    settle_sends(run);
+    POLKA_CALL(settle_sends(run));
     copy_blocks(run);
     if (run->agents[0].answer_block > 0) {
         for (size_t a = 0; a < run->n; a++) POLKA_CALL(polka_agent_answer(&run->agents[a]));

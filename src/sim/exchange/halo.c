@@ -346,7 +346,10 @@ static polka_status exchange_answers(polka_halo *h, polka_exchange *exchange, po
 polka_status polka_halo_round(polka_halo *h, polka_exchange *exchange, polka_agent *agents,
                               polka_status local, int censors) {
     if (censors) POLKA_CALL(exchange_sends(h, exchange, agents));
-    for (size_t a = 0; a < h->count; a++) polka_agent_settle_sends(&agents[a]);
+    for (size_t a = 0; a < h->count; a++) {
+        polka_status settled = polka_agent_settle_sends(&agents[a]);
+        if (local == POLKA_OK) local = settled; /* the exchange goes on: no neighbour waits */
+    }
     pack_points(h, agents, 0);
     expect_points(h, agents, h->point_block);
     POLKA_CALL(polka_exchange_alltoallv(exchange, h->send, h->point_send_counts, h->recv,

@@ -30,7 +30,9 @@
     TOTAL(bytes_sent, bytes)                    /* the messages really sent (a lost one is not) */ \
     TOTAL(messages_lost, messages_lost)         /* messages to this agent lost on the way */       \
     TOTAL(rounds_offline, rounds_offline)       /* rounds this agent sat out */                    \
-    TOTAL(messages_censored, messages_censored) /* messages it withheld (censoring) */
+    TOTAL(messages_censored, messages_censored) /* messages it withheld (censoring) */             \
+    TOTAL(samples_out, samples_out) /* own samples sent to neighbours (the penalty's points) */    \
+    TOTAL(receivers, receivers)     /* distinct agents that got one (privacy.receivers) */
 
 #define POLKA_COUNTER_TOTAL_FIELD(field, metric)       double field;
 #define POLKA_COUNTER_MEAN_FIELDS(name, metric, reset) double name##_sum, name##_count;

@@ -44,7 +44,13 @@
       "online error: fraction of mistakes (classification), mean squared error (regression) or "   \
       "fraction flagged (novelty) on each training sample before it was learned, cumulative")      \
     X(messages_censored, "messages_censored", "messages_censored", "%.0f",                         \
-      "messages this agent withheld so far (a censoring method: net.method = coke)")
+      "messages this agent withheld so far (a censoring method: net.method = coke)")               \
+    X(samples_out, "samples_out", "samples_out", "%.0f",                                           \
+      "own samples this agent has sent to neighbours so far, one per point and neighbour "         \
+      "message (the penalty method; none leaves a random-feature agent). One hop: a "              \
+      "neighbour never forwards a point")                                                          \
+    X(receivers, "receivers", "receivers", "%.0f",                                                 \
+      "distinct agents that have received at least one of this agent's own samples so far")
 
 /* One agent's numbers at a log step; plain doubles so that MPI can gather them. */
 #define POLKA_METRIC_FIELD(field, ...) double field;
