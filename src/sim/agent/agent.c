@@ -2,6 +2,7 @@
  * method does the rest (method_impl.h). */
 #include "sim/agent/agent_impl.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -224,8 +225,9 @@ polka_status polka_agent_wire_doubles(const polka_plan *plan, const polka_data_f
     return status;
 }
 
-/* A sparsifier's copies: what the agent's neighbours hold of its vector and what it holds of
- * theirs (only the increments travel, so a resumed run needs both). */
+/* The receivers of the agent's samples, and a sparsifier's copies: what the agent's neighbours
+ * hold of its vector and what it holds of theirs (only the increments travel, so a resumed run
+ * needs both). */
 polka_status polka_agent_codec_save(const polka_agent *agent, polka_state *state) {
     if (agent->reached_count > 0)
         POLKA_CALL(polka_state_put_ref(state, "privacy.receivers", POLKA_STATE_U64, agent->reached,
@@ -238,19 +240,24 @@ polka_status polka_agent_codec_save(const polka_agent *agent, polka_state *state
                                slots * agent->send_block);
 }
 
-/* The receivers of its samples so far: as many as the counter says. */
+/* The receivers of its samples so far: as many as the counter says, agents of the graph. */
 static polka_status restore_receivers(polka_agent *agent, const polka_state *state) {
-    size_t count = (size_t)agent->counters.receivers;
+    double counted = agent->counters.receivers;
+    size_t nodes = polka_graph_nodes(agent->graph);
+    POLKA_CHECK(counted >= 0 && counted <= (double)nodes && counted == floor(counted),
+                POLKA_ERR_FORMAT, "checkpoint: agent %zu's receivers = %g is not a count of agents",
+                agent->id, counted);
+    size_t count = (size_t)counted;
     agent->reached_count = 0;
     if (count == 0) return POLKA_OK;
     uint64_t *ids = malloc(count * sizeof *ids);
     POLKA_CHECK_ALLOC(ids);
     polka_status status = polka_state_get(state, "privacy.receivers", POLKA_STATE_U64, ids, count);
-    for (size_t r = 1; r < count && status == POLKA_OK; r++)
-        if (ids[r] <= ids[r - 1])
-            status = polka_error_set(POLKA_ERR_FORMAT,
-                                     "checkpoint: agent %zu's privacy.receivers are not in order",
-                                     agent->id);
+    for (size_t r = 0; r < count && status == POLKA_OK; r++)
+        if (ids[r] >= nodes || (r > 0 && ids[r] <= ids[r - 1]))
+            status = polka_error_set(
+                POLKA_ERR_FORMAT,
+                "checkpoint: agent %zu's privacy.receivers are not agent ids in order", agent->id);
     if (status != POLKA_OK) {
         free(ids);
         return status;
