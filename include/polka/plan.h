@@ -72,7 +72,7 @@ typedef struct {
     size_t log_every;     /**< training samples (all agents) between log steps */
     size_t log_test;      /**< test points scored before the last log step; 0 = all */
     double watchdog;      /**< seconds a wait on the other ranks may last; 0 = no limit */
-    size_t central_batch; /**< 0: the union of one round (agents × learner batch) */
+    size_t central_batch; /**< 0: polka_plan_central_batch's default */
     char output[POLKA_PATH_LEN], csv[POLKA_PATH_LEN];
     char checkpoint[POLKA_PATH_LEN]; /**< as set (empty: the default, polka_ckpt_path) */
     size_t checkpoint_every;         /**< rounds between checkpoints; 0 = none */
@@ -178,6 +178,16 @@ void polka_source_print_table(FILE *out);
 
 /** 1 when the learner's loss is a classification loss (targets are classes). Pure. */
 int polka_plan_classifies(const polka_plan *plan);
+
+/** The default centralized mini-batch (run.central_batch = 0) holds at most this many
+ *  samples: a step's KOMP works on the dictionary grown by the batch, so its cost grows much
+ *  faster than the batch (one round of 16 384 agents as one step ran for over 12 minutes). */
+#define POLKA_CENTRAL_BATCH_MAX 256
+
+/** The centralized mini-batch of a run on the union of `agents` agents' streams:
+ *  run.central_batch, or (0) the union of one round, agents × learner.batch, at most
+ *  POLKA_CENTRAL_BATCH_MAX samples (or one agent's batch when that is larger). */
+size_t polka_plan_central_batch(const polka_plan *plan, size_t agents);
 
 /**
  * NULL when passes × n_train training samples can be counted exactly (at most 2^53), else
