@@ -88,7 +88,7 @@ set_tests_properties(run_file_full_midway PROPERTIES ENVIRONMENT "${RUN_ENV}" TI
 polka_mpi_fails(csv_full 3 "run.csv '/dev/full' is a character device"
                 --set run.csv=/dev/full --set data.n_train=600 --set data.n_test=100)
 
-# The default centralized mini-batch: one round, at most 256 samples.
+# The default centralized mini-batch: one round, at most 32 samples.
 add_test(NAME central_batch_default
          COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/central_batch_test.sh $<TARGET_FILE:polka>
                  ${POLKA_PY} ${RUN_DIR}/central_batch)

@@ -181,8 +181,9 @@ int polka_plan_classifies(const polka_plan *plan);
 
 /** The default centralized mini-batch (run.central_batch = 0) holds at most this many
  *  samples: a step's KOMP works on the dictionary grown by the batch, so its cost grows much
- *  faster than the batch (one round of 16 384 agents as one step ran for over 12 minutes). */
-#define POLKA_CENTRAL_BATCH_MAX 256
+ *  faster than the batch (one round of 16 384 agents as one step ran for over 12 minutes),
+ *  and batches of 64 and more lost the accuracy on multidist (README). */
+#define POLKA_CENTRAL_BATCH_MAX 32
 
 /** The centralized mini-batch of a run on the union of `agents` agents' streams:
  *  run.central_batch, or (0) the union of one round, agents × learner.batch, at most
