@@ -71,6 +71,7 @@ typedef struct {
     double passes;
     size_t log_every;     /**< training samples (all agents) between log steps */
     size_t log_test;      /**< test points scored before the last log step; 0 = all */
+    size_t log_agents;    /**< per-agent metric columns: about this many agents; 0 = all */
     double watchdog;      /**< seconds a wait on the other ranks may last; 0 = no limit */
     size_t central_batch; /**< 0: polka_plan_central_batch's default */
     char output[POLKA_PATH_LEN], csv[POLKA_PATH_LEN];
@@ -189,6 +190,11 @@ int polka_plan_classifies(const polka_plan *plan);
  *  run.central_batch, or (0) the union of one round, agents × learner.batch, at most
  *  POLKA_CENTRAL_BATCH_MAX samples (or one agent's batch when that is larger). */
 size_t polka_plan_central_batch(const polka_plan *plan, size_t agents);
+
+/** run.log_agents = K of `agents`: the agents 0, S, 2S, ... have per-agent metric columns;
+ *  returns S = ceil(agents / K) (1: every agent, also for K = 0). Their count is
+ *  ceil(agents / S), at most K. */
+size_t polka_plan_log_stride(const polka_plan *plan, size_t agents);
 
 /**
  * NULL when passes × n_train training samples can be counted exactly (at most 2^53), else

@@ -41,6 +41,11 @@ size_t polka_plan_central_batch(const polka_plan *plan, size_t agents) {
     return agents > most / batch ? most : agents * batch;
 }
 
+size_t polka_plan_log_stride(const polka_plan *plan, size_t agents) {
+    size_t most = plan->run.log_agents;
+    return most == 0 || most >= agents ? 1 : (agents + most - 1) / most;
+}
+
 const char *polka_plan_check_length(double passes, size_t n_train) {
     /* samples are counted in doubles and rounds in size_t: stay where both are exact */
     if (!(passes * (double)n_train <= 9007199254740992.0))
