@@ -15,9 +15,16 @@
 # each rank (/usr/bin/time) summed over the ranks; then the run file's size and the time of
 # `polka report` and `polka predict` (one agent) on it.
 #
+# CHECKPOINT=1 adds the checkpoint: the decentralized run again with a checkpoint after round
+# 150 of 200 (run.checkpoint_every), resumed from it on P ranks; the checkpoint's size, the
+# wall time and peak memory of both runs, and the resumed run file against the uninterrupted
+# one (tests/compare_runs.py: every metric row but the timers and every final model, bit for
+# bit). Rank 0 gathers every agent's state and builds the file in memory: its peak memory is
+# about twice the checkpoint's size (see README).
+#
 #   experiments/hundred_thousand.sh     Environment: N [100000], P [2], GRAPH [er], DEGREE
 #                                       [1.25 ln N], OUTPUT [1: write run files; 0: none],
-#                                       OUT [out/hundred_thousand], POLKA
+#                                       CHECKPOINT [0], OUT [out/hundred_thousand], POLKA
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 . "$root/experiments/locate.sh"
@@ -113,3 +120,25 @@ awk -v a="$(rate decentralized)" -v b="$(rate central)" \
 grep -h "placement\|across ranks" "$out/decentralized.log" | sed 's/^summary: /  /'
 reading decentralized
 reading central
+
+checkpoint() { # the checkpoint after round 150 of 200, the run resumed from it
+    local ckpt=$out/run.ckpt
+    rm -f "$ckpt"
+    # shellcheck disable=SC2046
+    measure ckpt_cut "$p" run --quiet $(settings) --set run.checkpoint="$ckpt" \
+        --set run.checkpoint_every=150 --set run.output="$out/ckpt_cut.h5"
+    # shellcheck disable=SC2046
+    measure ckpt_resumed "$p" run --quiet --resume "$ckpt" --set run.output="$out/ckpt_resumed.h5"
+    read -r plain _ _ <"$out/decentralized.cost"
+    read -r cut cut_all cut_top <"$out/ckpt_cut.cost"
+    read -r resumed res_all res_top <"$out/ckpt_resumed.cost"
+    printf '\ncheckpoint after round 150 of 200: %s MB (%s bytes per agent)\n' \
+        "$(du -m "$ckpt" | cut -f1)" "$(($(stat -c %s "$ckpt") / n))"
+    printf '  run with it: %s s (without: %s s), peak %s MiB in all, %s MiB the largest rank\n' \
+        "$cut" "$plain" "$cut_all" "$cut_top"
+    printf '  resumed (rounds 151-200): %s s, peak %s MiB in all, %s MiB the largest rank\n' \
+        "$resumed" "$res_all" "$res_top"
+    printf '  resumed against uninterrupted: %s\n' "$(/usr/bin/python3 "$root/tests/compare_runs.py" \
+        "$out/decentralized.h5" "$out/ckpt_resumed.h5" || true)"
+}
+[ "${CHECKPOINT:-0}" = 0 ] || [ "${OUTPUT:-1}" = 0 ] || checkpoint
