@@ -26,10 +26,17 @@
       "primal step: linear (linearized on the round's batch with step learner.eta: the online "    \
       "variant) | exact (squared loss: the exact minimiser on the agent's first batch, its "       \
       "fixed data set)")                                                                           \
-    X(net, censor_alpha, DOUBLE, "0.1", GE(0), FIXED, PARSED, "method coke",                       \
+    X(net, censor_alpha, DOUBLE, "0.3", GE(0), FIXED, PARSED, "method coke",                       \
       "censoring threshold h(k) = censor_alpha * censor_mu^k: an agent sends its variable only "   \
       "when it moved by h(k) since it last sent it; 0: always (dkla)")                             \
-    X(net, censor_mu, DOUBLE, "0.95", FROM_BELOW(0, 1), FIXED, PARSED, "method coke",              \
+    X(net, censor_mu, DOUBLE, "0.999", FROM_BELOW(0, 1), FIXED, PARSED, "method coke",             \
       "censoring threshold's decay per round")
+
+#include <stddef.h>
+
+/** The methods in list order: their count, and method k's name and one-line help. */
+size_t polka_method_count(void);
+const char *polka_method_name_at(size_t k);
+const char *polka_method_help_at(size_t k);
 
 #endif

@@ -35,6 +35,8 @@ typedef struct polka_method_ops {
     size_t (*answer_block)(const polka_plan *plan, const polka_data_facts *facts, size_t outputs);
     /* a clear error for a setting the method cannot run with (checked on every rank alike) */
     polka_status (*check)(const polka_plan *plan);
+    /* a clear error for a graph (each epoch's) the method cannot run on (NULL: any) */
+    polka_status (*check_graph)(const polka_plan *plan, const polka_graph *graph);
     /* POLKA_ERR_MEM when `count` agents (ids, or 0..count-1 when NULL) of graph would take
      * more than the memory limit (NULL: nothing to check before init) */
     polka_status (*fit)(const polka_plan *plan, const polka_graph *graph, const size_t *ids,

@@ -8,11 +8,13 @@
 
 #include <string.h>
 
-static polka_status diffusion_check(const polka_plan *plan) {
-    POLKA_CALL(polka_rf_check(plan));
-    POLKA_CHECK(plan->net.weights != POLKA_WEIGHTS_UNIFORM, POLKA_ERR_ARG,
-                "net.method = rf-diffusion combines with the graph's weights as an average: "
-                "net.weights = uniform gives rows that sum past 1; use metropolis");
+/* The combination is an average: every agent's neighbour weights sum to at most 1. */
+static polka_status diffusion_check_graph(const polka_plan *plan, const polka_graph *graph) {
+    double most = polka_graph_max_row_sum(graph);
+    POLKA_CHECK(most <= 1.0 + 1e-12, POLKA_ERR_ARG,
+                "net.method = rf-diffusion combines with the graph's weights as an average, but "
+                "an agent's neighbour weights sum to %.3g > 1 (net.weights = %s); use metropolis",
+                most, plan->settings.weights);
     return POLKA_OK;
 }
 
@@ -45,7 +47,8 @@ const polka_method_ops polka_method_rf_diffusion = {
             "combine the neighbours' with the graph's weights",
     POLKA_RF_OPS,
     .init = polka_rf_init,
-    .check = diffusion_check,
+    .check = polka_rf_check,
+    .check_graph = diffusion_check_graph,
     .prepare = diffusion_prepare,
     .update = diffusion_update,
 };

@@ -61,10 +61,12 @@ polka_status polka_sim_read_like_run(const polka_plan *plan, const char *path,
     return status;
 }
 
-/* A model of dimension dim with `outputs` outputs has the inputs of the data and the outputs
- * the run's loss and classes give. */
+/* The run's loss fits the data, and a model of dimension dim with `outputs` outputs has the
+ * inputs of the data and the outputs the loss and the classes give. */
 static polka_status check_model_fits(size_t dim, size_t outputs, const polka_loss *loss,
                                      const polka_dataset *data) {
+    const char *why = polka_loss_check(loss, data->classes);
+    POLKA_CHECK(why == NULL, POLKA_ERR_ARG, "%s", why);
     size_t wanted = polka_loss_outputs(loss->kind, data->classes);
     POLKA_CHECK(dim == data->p, POLKA_ERR_ARG, "the model has dimension %zu but the data %zu", dim,
                 data->p);
@@ -102,37 +104,20 @@ static polka_status kernel_values(const void *model, const polka_dataset *data, 
 polka_status polka_sim_predict(const polka_plan *plan, const polka_model *model,
                                const polka_dataset *data, double *predictions, double *score,
                                double *mean_loss) {
-    const polka_loss loss = plan->learner.params.loss;
-    const char *why = polka_loss_check(&loss, data->classes);
-    POLKA_CHECK(why == NULL, POLKA_ERR_ARG, "%s", why);
     size_t outputs = polka_model_outputs(model);
-    POLKA_CALL(check_model_fits(polka_model_dim(model), outputs, &loss, data));
+    POLKA_CALL(check_model_fits(polka_model_dim(model), outputs, &plan->learner.params.loss, data));
     return score_values(plan, data, outputs, kernel_values, model, predictions, score, mean_loss);
 }
 
-typedef struct {
-    const polka_rff *rff;
-    const double *theta;
-    size_t outputs;
-} rff_model;
-
-static polka_status rff_rows(const void *context, const double *x, size_t count, double *f) {
-    const rff_model *m = context;
-    return polka_rff_predict(m->rff, m->theta, m->outputs, x, count, f);
-}
-
 static polka_status rff_values(const void *model, const polka_dataset *data, double *f) {
-    const rff_model *m = model;
-    return polka_dataset_eval(data, m->outputs, rff_rows, m, f);
+    const polka_rff_model *m = model;
+    return polka_dataset_eval(data, m->outputs, polka_rff_model_rows, m, f);
 }
 
 polka_status polka_sim_predict_rff(const polka_plan *plan, const polka_rff *rff,
                                    const double *theta, size_t outputs, const polka_dataset *data,
                                    double *predictions, double *score, double *mean_loss) {
-    const polka_loss loss = plan->learner.params.loss;
-    const char *why = polka_loss_check(&loss, data->classes);
-    POLKA_CHECK(why == NULL, POLKA_ERR_ARG, "%s", why);
-    POLKA_CALL(check_model_fits(rff->dim, outputs, &loss, data));
-    rff_model m = {rff, theta, outputs};
+    POLKA_CALL(check_model_fits(rff->dim, outputs, &plan->learner.params.loss, data));
+    polka_rff_model m = {rff, theta, outputs};
     return score_values(plan, data, outputs, rff_values, &m, predictions, score, mean_loss);
 }
