@@ -49,8 +49,8 @@
       "seconds a rank waits in a round's collectives before the run ends naming the ranks "        \
       "that stopped; 0: forever")                                                                  \
     X(run, central_batch, SIZE, "0", UPTO(1 << 24), FIXED, TO(run.central_batch), "",              \
-      "centralized mini-batch; 0: the union of one round (agents x learner.batch), at most 32 "    \
-      "samples (or learner.batch when larger)")                                                    \
+      "centralized mini-batch; 0: the union of one round (agents x learner.batch), for POLK at "   \
+      "most 32 samples (or learner.batch when larger)")                                            \
     X(run, checkpoint, PATH, "", ANY, MAY_CHANGE, TO(run.checkpoint), "",                          \
       "checkpoint file (written on SIGTERM, SIGINT, SIGUSR1 and periodically; polka run --resume " \
       "FILE goes on from it); empty: run.output + .ckpt, or polka.ckpt without run.output")        \

@@ -186,7 +186,8 @@ int polka_plan_classifies(const polka_plan *plan);
  *  and batches of 64 and more lost the accuracy on multidist (README). */
 #define POLKA_CENTRAL_BATCH_MAX 32
 
-/** The centralized mini-batch of a run on the union of `agents` agents' streams:
+/** The centralized POLK mini-batch of a run on the union of `agents` agents' streams (the
+ *  random-feature methods take the whole round, their step being linear in the batch):
  *  run.central_batch, or (0) the union of one round, agents × learner.batch, at most
  *  POLKA_CENTRAL_BATCH_MAX samples (or one agent's batch when that is larger). */
 size_t polka_plan_central_batch(const polka_plan *plan, size_t agents);
