@@ -44,16 +44,26 @@ static polka_status write_array(hid_t loc, const char *name, polka_state_type ty
     return polka_h5_first(status, polka_h5_close(&space, path));
 }
 
-static void agent_name(size_t agent, char *out, size_t size) {
-    snprintf(out, size, "%06zu", agent);
+void polka_ckpt_group_path(size_t agent, char *out, size_t size) {
+    snprintf(out, size, "agents/%06zu", agent / POLKA_CKPT_GROUP_AGENTS * POLKA_CKPT_GROUP_AGENTS);
 }
 
-static polka_status write_agent(hid_t agents, size_t id, const polka_state *state,
-                                const char *path) {
-    char name[32];
-    agent_name(id, name, sizeof name);
+void polka_ckpt_agent_path(size_t agent, char *out, size_t size) {
+    size_t first = agent / POLKA_CKPT_GROUP_AGENTS * POLKA_CKPT_GROUP_AGENTS;
+    snprintf(out, size, "agents/%06zu/%06zu", first, agent);
+}
+
+static polka_status write_agent(hid_t file, size_t id, const polka_state *state, const char *path) {
+    char name[64];
+    polka_ckpt_agent_path(id, name, sizeof name);
     hid_t group = -1;
-    POLKA_CALL(polka_ckpt_group(agents, name, path, &group));
+    if (id % POLKA_CKPT_GROUP_AGENTS == 0) { /* the first agent of its group */
+        polka_ckpt_group_path(id, name, sizeof name);
+        POLKA_CALL(polka_ckpt_group(file, name, path, &group));
+        POLKA_CALL(polka_h5_close(&group, path));
+        polka_ckpt_agent_path(id, name, sizeof name);
+    }
+    POLKA_CALL(polka_ckpt_group(file, name, path, &group));
     polka_status status = POLKA_OK;
     for (size_t k = 0; k < polka_state_count(state) && status == POLKA_OK; k++) {
         const char *entry;
@@ -124,7 +134,7 @@ static polka_status write_contents(hid_t file, const char *tmp, const polka_plan
     POLKA_CALL(polka_ckpt_group(file, "agents", tmp, &group));
     polka_status status = POLKA_OK;
     for (size_t a = 0; a < agents && status == POLKA_OK; a++)
-        status = write_agent(group, a, states[a], tmp);
+        status = write_agent(file, a, states[a], tmp);
     status = polka_h5_first(status, polka_h5_close(&group, tmp));
     if (status == POLKA_OK) status = polka_ckpt_write_digest(file, tmp);
     return status;

@@ -347,9 +347,11 @@ static herr_t read_entry(hid_t group, const char *name, const H5L_info_t *info, 
 }
 
 polka_status polka_ckpt_agent(const polka_ckpt *ckpt, size_t agent, polka_state **out) {
-    char name[48];
-    snprintf(name, sizeof name, "agents/%06zu", agent);
+    char name[64], parent[32];
+    polka_ckpt_agent_path(agent, name, sizeof name);
+    polka_ckpt_group_path(agent, parent, sizeof parent);
     hid_t group = H5Lexists(ckpt->file, "agents", H5P_DEFAULT) > 0 &&
+                          H5Lexists(ckpt->file, parent, H5P_DEFAULT) > 0 &&
                           H5Lexists(ckpt->file, name, H5P_DEFAULT) > 0
                       ? H5Gopen2(ckpt->file, name, H5P_DEFAULT)
                       : -1;
