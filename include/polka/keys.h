@@ -38,7 +38,7 @@
       "test points scored at the log steps before the last (the first ones of the test set); "     \
       "0: all. The last log step scores the whole test set")                                       \
     X(run, log_agents, SIZE, "0", ANY, FIXED, TO(run.log_agents), "",                              \
-      "per-agent metric columns of the run file, the CSV and the checkpoint's rows: only the "    \
+      "per-agent metric columns of the run file, the CSV and the checkpoint's rows: only the "     \
       "agents 0, S, 2S, ... (S = ceil(agents / K): at most K of them); 0: every agent. The log "   \
       "lines and the summary cover every agent")                                                   \
     X(run, output, PATH, "", ANY, MAY_CHANGE, TO(run.output), "",                                  \
