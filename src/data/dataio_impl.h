@@ -53,8 +53,14 @@ polka_status dataio_stats_features(const dataio_stats *stats, uint32_t **feature
  * (sparse scan: one per feature that occurred) and the label map. */
 polka_status dataio_stats_finish(dataio_stats *stats, const char *path, polka_data_info *info);
 
-/* 1 and *entry = the entry of feature j in info's statistics, or 0 when j has none. */
-int dataio_info_entry(const polka_data_info *info, size_t j, size_t *entry);
+/* 1 and *entry = the entry of feature j in info's statistics, or 0 when j has none (*entry is
+ * then where it would be). Searches from entry `from` on (0, or where the last feature of a
+ * walk by increasing features was): O(1) when j is there, else O(log features). */
+int dataio_info_entry(const polka_data_info *info, size_t j, size_t from, size_t *entry);
+
+/* shift and factor of the scaling of kind for statistics f (a feature without an entry: zeros):
+ * scaled x = (x − shift)·factor. */
+void dataio_terms_of(polka_feature_stats f, polka_scale_kind kind, double *shift, double *factor);
 
 /* Frees the sparse table. */
 void dataio_stats_free_table(dataio_stats *stats);

@@ -99,12 +99,13 @@ void polka_data_info_free(polka_data_info *info) {
     *info = (polka_data_info){0};
 }
 
-int dataio_info_entry(const polka_data_info *info, size_t j, size_t *entry) {
+int dataio_info_entry(const polka_data_info *info, size_t j, size_t from, size_t *entry) {
     if (info->feature == NULL) {
         *entry = j;
         return j < info->features;
     }
-    size_t lo = 0, hi = info->features; /* the entry of j is in [lo, hi) if anywhere */
+    size_t lo = from, hi = info->features;          /* the entry of j is in [lo, hi) if anywhere */
+    if (lo < hi && info->feature[lo] >= j) hi = lo; /* the usual case of a walk: j is next */
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
         if (info->feature[mid] < j)
@@ -118,7 +119,7 @@ int dataio_info_entry(const polka_data_info *info, size_t j, size_t *entry) {
 
 polka_feature_stats polka_data_feature(const polka_data_info *info, size_t j) {
     size_t e = 0;
-    if (!dataio_info_entry(info, j, &e)) return (polka_feature_stats){0.0, 0.0, 0.0, 0.0};
+    if (!dataio_info_entry(info, j, 0, &e)) return (polka_feature_stats){0.0, 0.0, 0.0, 0.0};
     return (polka_feature_stats){info->min[e], info->max[e], info->mean[e], info->stddev[e]};
 }
 

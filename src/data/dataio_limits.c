@@ -216,7 +216,11 @@ int dataio_norm_finite(const double *x, size_t count) {
 
 void dataio_scale_terms(const polka_data_info *info, polka_scale_kind kind, size_t j, double *shift,
                         double *factor) {
-    polka_feature_stats f = polka_data_feature(info, j); /* zeros: a shift 0 and a factor 0 */
+    dataio_terms_of(polka_data_feature(info, j), kind, shift, factor);
+}
+
+void dataio_terms_of(polka_feature_stats f, polka_scale_kind kind, double *shift, double *factor) {
+    /* zeros (a feature that never occurs): a shift 0 and a factor 0 */
     if (kind == POLKA_SCALE_UNIT) {
         double range = f.max - f.min;
         *shift = f.min;

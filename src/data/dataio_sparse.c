@@ -84,13 +84,21 @@ static polka_status scale_bases(polka_sparse_rows *sparse, const polka_data_info
 }
 
 /* Every listed value v of feature j becomes (v − shift_j)·factor_j, the arithmetic of scaling
- * a dense value. */
-static void scale_values(polka_sparse_rows *sparse, const polka_data_info *info,
+ * a dense value; each row walks the entries by increasing features. */
+static void scale_values(polka_sparse_rows *sparse, size_t n, const polka_data_info *info,
                          polka_scale_kind kind) {
-    for (size_t k = 0; k < sparse->nnz; k++) {
-        double shift, factor;
-        dataio_scale_terms(info, kind, sparse->index[k], &shift, &factor);
-        sparse->value[k] = (sparse->value[k] - shift) * factor;
+    static const polka_feature_stats zero_column = {0.0, 0.0, 0.0, 0.0};
+    for (size_t i = 0; i < n; i++) {
+        size_t e = 0;
+        for (size_t k = sparse->start[i]; k < sparse->start[i + 1]; k++) {
+            int found = dataio_info_entry(info, sparse->index[k], e, &e);
+            polka_feature_stats f = found ? (polka_feature_stats){info->min[e], info->max[e],
+                                                                  info->mean[e], info->stddev[e]}
+                                          : zero_column;
+            double shift, factor;
+            dataio_terms_of(f, kind, &shift, &factor);
+            sparse->value[k] = (sparse->value[k] - shift) * factor;
+        }
     }
 }
 
@@ -148,7 +156,7 @@ polka_status dataio_scale_sparse(polka_dataset *data, const polka_data_info *inf
     polka_sparse_rows *sparse = data->sparse;
     POLKA_CHECK(!sparse->scaled, POLKA_ERR_ARG, "the data are scaled already");
     POLKA_CALL(scale_bases(sparse, info, kind));
-    scale_values(sparse, info, kind);
+    scale_values(sparse, data->n, info, kind);
     sparse->scaled = 1;
     /* every scaled row must keep a finite ‖x‖², as for dense storage */
     for (size_t i = 0; i < data->n; i++)
