@@ -40,8 +40,8 @@ wall() { # command... -> its wall seconds on stdout, its output in $out/last.log
 }
 
 echo "machine: $(nproc) cores; $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
-printf '%6s %2s | %7s %8s %10s %9s %12s %8s | %10s %8s %6s\n' N P wall_s start_s \
-    "loop_smp/s" "peak_MB" "B/round/rank" "error%" "central_s/s" "cent_err" ratio |
+printf '%6s %2s | %7s %8s %10s %9s %8s %12s %8s | %10s %8s %6s\n' N P wall_s start_s \
+    "loop_smp/s" "peak_MB" "all_MB" "B/round/rank" "error%" "central_s/s" "cent_err" ratio |
     tee "$out/many_agents.tsv"
 for n in $ns; do
     # shellcheck disable=SC2046
@@ -63,11 +63,13 @@ for n in $ns; do
         err=$(field "$log" '/test error/ { print $4 }')
         start=$(field "$log" '/start-up/ { print $3 }')
         peak=$(field "$log" '/peak memory/ { print $7 }')
+        all=$(field "$log" '/peak memory/ { print $12 }')
         bytes=$(field "$log" '/across ranks/ { print $4 }')
-        printf '%6s %2s | %7s %8s %10s %9s %12s %8s | %10s %8s %6s\n' "$n" "$p" "$secs" \
-            "$start" "$rate" "$peak" "$bytes" "$err" "$c_rate" "$c_err" \
+        printf '%6s %2s | %7s %8s %10s %9s %8s %12s %8s | %10s %8s %6s\n' "$n" "$p" "$secs" \
+            "$start" "$rate" "$peak" "$all" "$bytes" "$err" "$c_rate" "$c_err" \
             "$(awk -v a="$rate" -v b="$c_rate" 'BEGIN { if (b + 0 > 0) printf "%.2f", a / b; else print "-" }')" |
             tee -a "$out/many_agents.tsv"
     done
 done
-echo "ratio: the decentralized loop's samples/s over centralized POLK's (batch 1, same data)"
+echo "ratio: the decentralized loop's samples/s over centralized POLK's (batch 1, same data);"
+echo "peak_MB: the largest rank's peak resident memory, all_MB: the sum over the ranks (MiB)"

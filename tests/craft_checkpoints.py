@@ -7,7 +7,7 @@ that what refuses the file is the check behind it.
   order_huge.ckpt     model.order = 2^63 + 1 (polka_model_reserve looped forever)
   next_log.ckpt       root next_log = -1e300 (the loop's next log step never came)
   komp_pos.ckpt       komp.pos[5] = 10^12 (used as an index: a segfault)
-  komp_ld.ckpt        KOMP's leading dimension 2^25 (a 8 PB inverse)
+  komp_ld.ckpt        KOMP's span 2^25 (an inverse that once took 1.7 PB)
   nan_weights.ckpt    a NaN model weight (was reported as the resumed run diverging)
   counter.ckpt        agent.value_age_count = -1
   type.ckpt           agent.time_compute stored as uint64

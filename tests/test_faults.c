@@ -1,7 +1,7 @@
 /*
- * The network's faults (src/sim/exchange/fault.c, agent/agent.c, agent/agent_stale.c): the draws
- * keep their rates and are pure functions of (seed, round, edge or agent); the penalty sums over
- * the neighbours heard from, renormalised or not; late values are used at the points they were
+ * The network's faults (src/sim/exchange/fault.c, method/penalty.c, method/penalty_stale.c): the
+ * draws keep their rates and are pure functions of (seed, round, edge or agent); the penalty sums
+ * over the neighbours heard from, renormalised or not; late values are used at the points they were
  * computed at, and dropped once older than fault.delay.
  */
 #include <stdio.h>
@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "polka/config.h"
-#include "sim/agent/agent_impl.h"
+#include "sim/method/penalty_impl.h"
 #include "sim/exchange/fault_impl.h"
 #include "test_util.h"
 
@@ -201,16 +201,17 @@ static void own_gradient(const char *const *settings, const unsigned char heard[
     polka_agent agent;
     CHECK_OK(polka_agent_init(&agent, p, &facts, graph, &faults, 0));
     polka_agent_links(&agent, 0); /* no stream: the agent learns */
-    agent.cand_x[0] = 0.5, agent.cand_x[1] = -0.5;
-    agent.y[0] = 1;
-    memset(agent.f_own, 0, agent.outputs * sizeof *agent.f_own);
+    polka_penalty_of(&agent)->cand_x[0] = 0.5, polka_penalty_of(&agent)->cand_x[1] = -0.5;
+    polka_penalty_of(&agent)->y[0] = 1;
+    memset(polka_penalty_of(&agent)->f_own, 0,
+           agent.outputs * sizeof *polka_penalty_of(&agent)->f_own);
     for (size_t k = 0; k < 2; k++) {
         agent.in_value[k] = heard[k];
         for (size_t o = 0; o < agent.outputs; o++)
-            agent.nbr_values[k * agent.outputs + o] = k == 0 ? 1.0 : 3.0;
+            agent.answered[k * agent.outputs + o] = k == 0 ? 1.0 : 3.0;
     }
     CHECK_OK(polka_agent_update(&agent));
-    memcpy(g, agent.cand_g, agent.outputs * sizeof *g);
+    memcpy(g, polka_penalty_of(&agent)->cand_g, agent.outputs * sizeof *g);
     memcpy(weights, agent.weights, 2 * sizeof *weights);
     polka_agent_free(&agent);
     polka_faults_free(&faults);
@@ -239,12 +240,12 @@ static void test_penalty_sums_over_the_neighbours_heard(void **state) {
 /* Agent 0 of a ring of 3 with fault.delay = 2: its round-t points are (t, −t). */
 static void late_round(polka_agent *agent, uint64_t t, int value_in, size_t delay) {
     polka_agent_links(agent, t);
-    agent->cand_x[0] = (double)t, agent->cand_x[1] = -(double)t;
+    polka_penalty_of(agent)->cand_x[0] = (double)t, polka_penalty_of(agent)->cand_x[1] = -(double)t;
     polka_agent_stale_remember(agent);
     memset(agent->in_value, 0, agent->degree);
     agent->in_value[0] = (unsigned char)value_in;
     agent->in_delay[0] = delay;
-    for (size_t o = 0; o < agent->outputs; o++) agent->nbr_values[o] = 10.0 + (double)t;
+    for (size_t o = 0; o < agent->outputs; o++) agent->answered[o] = 10.0 + (double)t;
 }
 
 static void test_late_values_are_used_at_their_points(void **state) {
@@ -271,9 +272,12 @@ static void test_late_values_are_used_at_their_points(void **state) {
     polka_agent_stale_receive(&agent, agent.fresh);
     CHECK_OK(polka_agent_stale_rows(&agent, 1, 1.0, &added));
     assert_int_equal(added, 1); /* one row: at round 0's point (0, −0), age 2 */
-    assert_true(agent.cand_x[2] == 0.0 && agent.cand_x[3] == 0.0);
-    double cw = agent.c * agent.weights[0]; /* f_0 = 0 (a new model) against f_1 = 10 */
-    assert_true(close_rel(agent.cand_g[agent.outputs], cw * (0.0 - 10.0), 1e-14));
+    assert_true(polka_penalty_of(&agent)->cand_x[2] == 0.0 &&
+                polka_penalty_of(&agent)->cand_x[3] == 0.0);
+    double cw =
+        polka_penalty_of(&agent)->c * agent.weights[0]; /* f_0 = 0 (a new model) against f_1 = 10 */
+    assert_true(
+        close_rel(polka_penalty_of(&agent)->cand_g[agent.outputs], cw * (0.0 - 10.0), 1e-14));
     assert_true(agent.counters.value_age_sum == 2.0 && agent.counters.value_age_count == 1.0);
     late_round(&agent, 3, 1, 0); /* fresh values win over the late ones */
     polka_agent_stale_receive(&agent, agent.fresh);

@@ -22,6 +22,8 @@
 #ifndef POLKA_KEYS_H
 #define POLKA_KEYS_H
 
+#include "polka/methods.h"
+
 /** [run] */
 #define POLKA_KEYS_RUN(X)                                                                          \
     X(run, mode, NAME, "decentralized", ANY, FIXED, PARSED, "",                                    \
@@ -198,7 +200,11 @@
       "generated smallworld: rewiring probability")                                                \
     X(net, weights, NAME, "metropolis", ANY, FIXED, PARSED, "",                                    \
       "edge weights: uniform | metropolis | file")                                                 \
-    X(net, penalty, NAME, "paper", ANY, FIXED, PARSED, "", "consensus penalty: paper | symmetric") \
+    X(net, method, NAME, "penalty", ANY, FIXED, PARSED, "",                                        \
+      "decentralized method (the list below): penalty (paper 003, the default) | rf-diffusion "  \
+      "| dkla | coke (random features)")                                                          \
+    X(net, penalty, NAME, "paper", ANY, FIXED, PARSED, "method penalty",                          \
+      "consensus penalty: paper | symmetric") \
     X(net, c, DOUBLE, "1", GE(0), FIXED, TO(net.c), "", "consensus penalty coefficient")           \
     X(net, share, NAME, "points", ANY, FIXED, PARSED, "",                                          \
       "what a round sends with each point: points (paper 003: the point alone, the neighbour "     \
@@ -237,6 +243,7 @@
     POLKA_KEYS_DATA(X)                                                                             \
     POLKA_KEYS_LEARNER(X)                                                                          \
     POLKA_KEYS_NET(X)                                                                              \
+    POLKA_METHOD_KEYS(X)                                                                           \
     POLKA_KEYS_FAULT(X)
 
 #endif

@@ -40,8 +40,9 @@ polka_status polka_komp_create(double jitter, polka_komp **out);
 
 /**
  * Sets how many rank-one updates (borderings, removals) are kept beside G before G is
- * rewritten with one rank-T product (default 64, and at most an eighth of the inverse's
- * allocated rows, at least 8; 1 = rewrite after each update). The result
+ * rewritten with one rank-T product (default 64, and at most an eighth of the largest
+ * index space the inverse has had, rounded up to 32·2^j, at least 8; 1 = rewrite after each
+ * update). The result
  * is the same up to rounding; larger values read the M×M inverse fewer times.
  */
 polka_status polka_komp_set_pending(polka_komp *komp, size_t pending);

@@ -185,6 +185,15 @@ const double *polka_learner_offset(const polka_learner *learner);
 polka_status polka_learner_predict(const polka_learner *learner, const double *x, size_t n,
                                    double *f_out);
 
+/**
+ * polka_learner_predict at points the next update does not learn from (e.g. a neighbour's,
+ * when only the own points enter the update): the same values, but under KOMP the kernel
+ * rows are not kept for the update (it recomputes them should it need them), so that the
+ * learners of a rank do not all hold them between predictions and updates.
+ */
+polka_status polka_learner_predict_transient(const polka_learner *learner, const double *x,
+                                             size_t n, double *f_out);
+
 /** The output model (see polka_learner_output_model) at n points, plus its offset. */
 polka_status polka_learner_predict_output(const polka_learner *learner, const double *x, size_t n,
                                           double *f_out);

@@ -137,8 +137,8 @@ static void print_summary(const polka_plan *plan, const polka_sim_summary *s) {
         printf("summary: placement %s: %zu of %zu edges cross ranks\n",
                polka_placement_kind_name(plan->net.placement), s->edges_cut, s->edges);
     }
-    printf("summary: start-up %.2f s, peak memory %.0f MB per rank (largest)\n", s->setup_seconds,
-           s->peak_rss_mb);
+    printf("summary: start-up %.2f s, peak memory %.0f MB per rank (largest), %.0f MB in all\n",
+           s->setup_seconds, s->peak_rss_mb, s->peak_rss_total_mb);
 }
 
 /* 1, or 128 + the signal when a signal stopped the run without a checkpoint (the shells'

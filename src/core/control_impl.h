@@ -137,9 +137,9 @@ struct polka_maintenance_s {
     size_t *ids; /* per model row: the id of its point */
     size_t ids_cap;
     size_t next_id;
-    double *work; /* scratch, work_size doubles */
+    double *work; /* the thread's shared scratch (scratch_impl.h), work_size doubles */
     size_t work_size;
-    size_t *index_work; /* scratch, index_size indices */
+    size_t *index_work; /* ... and index_size indices */
     size_t index_size;
     polka_average *average; /* NULL unless suffix > 0 */
 };

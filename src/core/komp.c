@@ -15,6 +15,7 @@
 
 #include "komp_impl.h"
 #include "polka/stop.h"
+#include "scratch_impl.h"
 
 #define DEFAULT_JITTER 1e-10
 /* Rank-one terms kept before G_base is rewritten (polka_komp_set_pending). */
@@ -36,6 +37,7 @@ polka_status polka_komp_create(double jitter, polka_komp **out) {
     POLKA_CHECK_ALLOC(komp);
     komp->jitter = jitter > 0 ? jitter : DEFAULT_JITTER;
     komp->pending_max = DEFAULT_PENDING;
+    polka_scratch_hold();
     *out = komp;
     return POLKA_OK;
 }
@@ -48,66 +50,26 @@ polka_status polka_komp_set_pending(polka_komp *komp, size_t pending) {
 
 void polka_komp_free(polka_komp **komp) {
     if (komp == NULL || *komp == NULL) return;
-    polka_komp *k = *komp;
-    free(k->g);
-    free(k->diag);
-    free(k->pos);
-    free(k->terms);
-    free(k->sigma);
-    free(k->work);
-    free(k->gone);
-    free(k);
+    polka_komp_release(*komp);
+    free(*komp);
+    polka_scratch_release();
     *komp = NULL;
 }
 
 void polka_komp_reset(polka_komp *komp) {
-    komp->known = komp->base = komp->n = komp->nterms = 0;
+    komp->known = komp->base = komp->n = 0;
     komp->updates = 0;
+    polka_komp_settled(komp); /* no term pending, their pages and G_base's given back */
 }
 
-/* Grows a buffer of doubles to at least `count`; *cap tracks its size. */
-polka_status polka_komp_grow(double **buf, size_t *cap, size_t count) {
-    if (count <= *cap) return POLKA_OK;
-    size_t size = *cap ? *cap : 64;
-    while (size < count) size *= 2;
-    double *next = realloc(*buf, size * sizeof *next);
-    POLKA_CHECK(next != NULL, POLKA_ERR_MEM, "out of memory for KOMP scratch (%zu doubles)", size);
-    *buf = next;
-    *cap = size;
-    return POLKA_OK;
-}
-
-/* Room for an extended index space of n entries (G_base, its diagonal, positions, terms). */
-polka_status polka_komp_reserve(polka_komp *komp, size_t n) {
-    if (n <= komp->ld) return POLKA_OK;
-    size_t ld = komp->ld ? komp->ld : 32;
-    while (ld < n) ld *= 2;
-    double *g = malloc(ld * ld * sizeof *g), *diag = malloc(ld * sizeof *diag);
-    size_t *pos = malloc(ld * sizeof *pos);
-    unsigned char *gone = calloc(ld, 1);
-    double *terms = NULL;
-    size_t tcap = 0;
-    polka_status status = POLKA_ERR_MEM;
-    if (g && diag && pos && gone)
-        status = polka_komp_grow(&terms, &tcap, (komp->tcap / (komp->ld ? komp->ld : 1)) * ld);
-    if (status != POLKA_OK) {
-        free(g), free(diag), free(pos), free(gone), free(terms);
-        return polka_error_set(POLKA_ERR_MEM, "out of memory for a %zu×%zu KOMP inverse", ld, ld);
-    }
-    for (size_t r = 0; r < komp->base; r++)
-        memcpy(g + r * ld, komp->g + r * komp->ld, komp->base * sizeof *g);
-    /* the first reserve has nothing to copy (and NULL arrays: memcpy must not see them) */
-    if (komp->n > 0) memcpy(diag, komp->diag, komp->n * sizeof *diag);
-    if (komp->known > 0) memcpy(pos, komp->pos, komp->known * sizeof *pos);
-    for (size_t t = 0; t < komp->nterms; t++) {
-        memcpy(terms + t * ld, komp->terms + t * komp->ld, komp->n * sizeof *terms);
-        memset(terms + t * ld + komp->n, 0, (ld - komp->n) * sizeof *terms);
-    }
-    free(komp->g), free(komp->diag), free(komp->pos), free(komp->terms), free(komp->gone);
-    komp->g = g, komp->diag = diag, komp->pos = pos, komp->terms = terms, komp->gone = gone;
-    komp->tcap = tcap;
-    komp->ld = ld;
-    return POLKA_OK;
+/*
+ * Terms kept before a flush: pending_max, and at most an eighth of the span (at least 8).
+ * Each term is a row of G's length, so a small inverse (many agents per rank, M near 100)
+ * would otherwise spend half its memory on them; its flush is cheap anyway.
+ */
+size_t polka_komp_pending_limit(const polka_komp *komp) {
+    size_t share = komp->span / 8 > 8 ? komp->span / 8 : 8;
+    return komp->pending_max < share ? komp->pending_max : share;
 }
 
 /* G ← (K + jitter)⁻¹ for the whole dictionary from a fresh Cholesky factorisation. */
@@ -118,27 +80,26 @@ static polka_status rebuild_inverse(polka_komp *komp, const polka_model *model,
     polka_komp_reset(komp);
     if (m == 0) return POLKA_OK;
     POLKA_CALL(polka_komp_reserve(komp, m));
-    size_t ld = komp->ld;
+    POLKA_CALL(polka_komp_size_base(komp, m));
+    double *g = komp->g;
     POLKA_CALL(polka_kernel_block(&model->kernel, model->dict, m, model->dict, model->sqnorm, m,
-                                  model->p, komp->g));
-    /* The block is m×m with leading dimension m: spread it to leading dimension ld. */
-    for (size_t r = m; r-- > 1;) memmove(komp->g + r * ld, komp->g + r * m, m * sizeof *komp->g);
-    for (size_t r = 0; r < m; r++) komp->g[r * ld + r] *= 1.0 + komp->jitter;
+                                  model->p, g));
+    for (size_t r = 0; r < m; r++) g[r * m + r] *= 1.0 + komp->jitter;
     /* G is symmetric: its row-major lower triangle is the column-major upper one, so LAPACK
      * works in place without the row-major transposes. */
-    lapack_int info = LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'U', (lapack_int)m, komp->g, (lapack_int)ld);
-    if (info == 0)
-        info = LAPACKE_dpotri(LAPACK_COL_MAJOR, 'U', (lapack_int)m, komp->g, (lapack_int)ld);
+    lapack_int info = LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'U', (lapack_int)m, g, (lapack_int)m);
+    if (info == 0) info = LAPACKE_dpotri(LAPACK_COL_MAJOR, 'U', (lapack_int)m, g, (lapack_int)m);
     POLKA_CHECK(info == 0, POLKA_ERR_NUMERIC,
                 "KOMP: the kernel matrix of %zu points is not positive definite (LAPACK info %d); "
                 "raise the jitter or check the kernel parameters",
                 m, (int)info);
     for (size_t r = 0; r < m; r++) {
-        for (size_t s = r + 1; s < m; s++) komp->g[r * ld + s] = komp->g[s * ld + r];
-        komp->diag[r] = komp->g[r * ld + r];
+        for (size_t s = r + 1; s < m; s++) g[r * m + s] = g[s * m + r];
+        komp->diag[r] = g[r * m + r];
         komp->pos[r] = r;
     }
     komp->known = komp->base = komp->n = m;
+    polka_komp_settled(komp);
     if (stats) {
         stats->rebuilds++;
         stats->rebuild_seconds += polka_komp_clock() - t0;
@@ -167,23 +128,13 @@ static int cheapest_point(const polka_komp *komp, const polka_model *model, size
     return 1;
 }
 
-/*
- * Terms kept before a flush: pending_max, and at most an eighth of G's allocated rows (at
- * least 8). Each term is a row of G's length, so a small inverse (many agents per rank, M
- * near 100) would otherwise spend half its memory on them; its flush is cheap anyway.
- */
-static size_t pending_limit(const polka_komp *komp) {
-    size_t share = komp->ld / 8 > 8 ? komp->ld / 8 : 8;
-    return komp->pending_max < share ? komp->pending_max : share;
-}
-
 /* Applies the pending removals and terms: G_base ← G on the active points, then a rebuild if
  * the rounding budget of updates is spent. */
 static polka_status settle(polka_komp *komp, polka_model *model, polka_komp_stats *stats) {
     polka_komp_drop_gone(komp, model);
     size_t period = komp->known > REBUILD_PERIOD ? komp->known : REBUILD_PERIOD;
     if (komp->updates >= period) return rebuild_inverse(komp, model, stats);
-    if (komp->nterms >= pending_limit(komp)) polka_komp_flush(komp, stats);
+    if (komp->nterms >= polka_komp_pending_limit(komp)) POLKA_CALL(polka_komp_flush(komp, stats));
     return POLKA_OK;
 }
 
@@ -193,6 +144,14 @@ void polka_komp_offer_rows(polka_komp *komp, const double *x, const double *k, s
     komp->offer_k = k;
     komp->offer_count = count;
     komp->offer_m = m;
+    komp->offer_fetch = NULL;
+}
+
+void polka_komp_offer_fetch(polka_komp *komp, const double *x, size_t count, size_t m,
+                            polka_komp_fetch fetch, void *context) {
+    polka_komp_offer_rows(komp, x, NULL, count, m);
+    komp->offer_fetch = fetch;
+    komp->offer_context = context;
 }
 
 polka_status polka_komp_compress(polka_komp *komp, polka_model *model, double eps,
@@ -225,10 +184,10 @@ polka_status polka_komp_compress(polka_komp *komp, polka_model *model, double ep
         stats->sqerror += cost;
         stats->removed++;
         active--;
-        if (komp->nterms >= pending_limit(komp)) {
+        if (komp->nterms >= polka_komp_pending_limit(komp)) {
             double flushed = stats->flush_seconds;
             polka_komp_drop_gone(komp, model);
-            polka_komp_flush(komp, stats);
+            POLKA_CALL(polka_komp_flush(komp, stats));
             t0 += stats->flush_seconds - flushed; /* counted once, as the flush's */
         }
     }

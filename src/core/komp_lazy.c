@@ -9,6 +9,7 @@
 
 #include "komp_impl.h"
 #include "polka/stop.h"
+#include "scratch_impl.h"
 
 /* A stop request is polled every STOP_ROWS rows of a batch's O(batch²) buffers: a batch of
  * 16384 points fills 2 GB per buffer, seconds each. */
@@ -24,12 +25,11 @@
 
 /* Appends the term sigma·u (u has n entries; zero beyond). */
 static polka_status add_term(polka_komp *komp, const double *u, size_t n, double sigma) {
-    size_t t = komp->nterms, ld = komp->ld;
-    POLKA_CALL(polka_komp_grow(&komp->terms, &komp->tcap, (t + 1) * ld));
-    POLKA_CALL(polka_komp_grow(&komp->sigma, &komp->sigma_cap, t + 1));
-    double *slot = komp->terms + t * ld;
+    size_t t = komp->nterms, room = komp->room;
+    POLKA_CALL(polka_komp_reserve_term(komp));
+    double *slot = komp->terms + t * room;
     if (slot != u) memcpy(slot, u, n * sizeof *slot);
-    memset(slot + n, 0, (ld - n) * sizeof *slot);
+    memset(slot + n, 0, (room - n) * sizeof *slot);
     komp->sigma[t] = sigma;
     komp->nterms = t + 1;
     komp->updates++;
@@ -40,7 +40,7 @@ static polka_status add_term(polka_komp *komp, const double *u, size_t n, double
 static void apply_terms(const polka_komp *komp, size_t first, const double *x, size_t n,
                         double *y) {
     for (size_t t = first; t < komp->nterms; t++) {
-        const double *u = komp->terms + t * komp->ld;
+        const double *u = komp->terms + t * komp->room;
         double coef = komp->sigma[t] * cblas_ddot((int)n, u, 1, x, 1);
         if (coef != 0.0) cblas_daxpy((int)n, coef, u, 1, y, 1);
     }
@@ -55,11 +55,11 @@ static polka_status times_inverse(const polka_komp *komp, const double *bhat, si
     size_t base = komp->base, t = komp->nterms;
     if (base > 0 && k <= SYMV_ROWS) {
         for (size_t i = 0; i < k; i++)
-            cblas_dsymv(CblasRowMajor, CblasLower, (int)base, 1.0, komp->g, (int)komp->ld,
-                        bhat + i * n, 1, 0.0, y + i * n, 1);
+            cblas_dsymv(CblasRowMajor, CblasLower, (int)base, 1.0, komp->g, (int)base, bhat + i * n,
+                        1, 0.0, y + i * n, 1);
     } else if (base > 0) {
         cblas_dsymm(CblasRowMajor, CblasRight, CblasLower, (int)k, (int)base, 1.0, komp->g,
-                    (int)komp->ld, bhat, (int)n, 0.0, y, (int)n);
+                    (int)base, bhat, (int)n, 0.0, y, (int)n);
     }
     for (size_t i = 0; i < k; i++) {
         if (i % STOP_ROWS == 0) POLKA_CALL(polka_stop_check_overdue(BORDERING));
@@ -68,11 +68,11 @@ static polka_status times_inverse(const polka_komp *komp, const double *bhat, si
     if (t == 0) return POLKA_OK;
     /* P = B̂ Uᵀ diag(σ), Y += P U */
     cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)k, (int)t, (int)komp->n, 1.0, bhat,
-                (int)n, komp->terms, (int)komp->ld, 0.0, p, (int)t);
+                (int)n, komp->terms, (int)komp->room, 0.0, p, (int)t);
     for (size_t i = 0; i < k; i++)
         for (size_t s = 0; s < t; s++) p[i * t + s] *= komp->sigma[s];
     cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)k, (int)komp->n, (int)t, 1.0, p,
-                (int)t, komp->terms, (int)komp->ld, 1.0, y, (int)n);
+                (int)t, komp->terms, (int)komp->room, 1.0, y, (int)n);
     return POLKA_OK;
 }
 
@@ -124,8 +124,8 @@ static polka_status border_one(polka_komp *komp, polka_model *model, size_t row,
 static polka_status border_scratch(polka_komp *komp, size_t k, size_t q, size_t n, double **bt,
                                    double **bhat, double **y, double **p, double **knn) {
     size_t t = komp->nterms;
-    POLKA_CALL(polka_komp_grow(&komp->work, &komp->work_cap, k * (q + 2 * n + t + k) + 1));
-    *bt = komp->work;
+    *bt = polka_scratch(POLKA_SCRATCH_KOMP, (k * (q + 2 * n + t + k) + 1) * sizeof **bt);
+    if (*bt == NULL) return POLKA_ERR_MEM;
     *bhat = *bt + k * q;
     *y = *bhat + k * n;
     *p = *y + k * n;
@@ -139,21 +139,26 @@ static polka_status border_scratch(polka_komp *komp, size_t k, size_t q, size_t 
  * in the order they were predicted, the new points are a subsequence of it (those with a
  * non-zero gradient), so the search usually moves one step.
  */
-static int offered_rows(const polka_komp *komp, const polka_model *model, size_t q, size_t k,
-                        double *bt) {
+static polka_status offered_rows(const polka_komp *komp, const polka_model *model, size_t q,
+                                 size_t k, double *bt, int *covered) {
     size_t count = komp->offer_count, p = model->p, j = 0;
-    if (count == 0 || komp->offer_m != q) return 0;
+    *covered = 0;
+    if (count == 0 || komp->offer_m != q) return POLKA_OK;
     const double *xnew = model->dict + q * p;
     for (size_t i = 0; i < k; i++) {
         size_t tries = 0;
         while (memcmp(komp->offer_x + j * p, xnew + i * p, p * sizeof *xnew) != 0) {
-            if (++tries == count) return 0;
+            if (++tries == count) return POLKA_OK;
             j = (j + 1) % count;
         }
-        if (q > 0) memcpy(bt + i * q, komp->offer_k + j * q, q * sizeof *bt);
+        if (q > 0 && komp->offer_fetch)
+            POLKA_CALL(komp->offer_fetch(komp->offer_context, j, bt + i * q));
+        else if (q > 0)
+            memcpy(bt + i * q, komp->offer_k + j * q, q * sizeof *bt);
         j = (j + 1) % count;
     }
-    return 1;
+    *covered = 1;
+    return POLKA_OK;
 }
 
 polka_status polka_komp_border(polka_komp *komp, polka_model *model, polka_komp_stats *stats) {
@@ -165,7 +170,9 @@ polka_status polka_komp_border(polka_komp *komp, polka_model *model, polka_komp_
     double *bt, *bhat, *y, *pt, *knn;
     POLKA_CALL(border_scratch(komp, k, q, n, &bt, &bhat, &y, &pt, &knn));
     const double *xnew = model->dict + q * p;
-    if (!offered_rows(komp, model, q, k, bt))
+    int covered = 0;
+    POLKA_CALL(offered_rows(komp, model, q, k, bt, &covered));
+    if (!covered)
         POLKA_CALL(
             polka_kernel_block(&model->kernel, xnew, k, model->dict, model->sqnorm, q, p, bt));
     POLKA_CALL(polka_stop_check_overdue(BORDERING));
@@ -191,14 +198,14 @@ polka_status polka_komp_border(polka_komp *komp, polka_model *model, polka_komp_
 }
 
 polka_status polka_komp_remove(polka_komp *komp, polka_model *model, size_t j) {
-    size_t n = komp->n, e = komp->pos[j], c = model->c, t = komp->nterms;
-    POLKA_CALL(polka_komp_grow(&komp->terms, &komp->tcap, (t + 1) * komp->ld));
+    size_t n = komp->n, e = komp->pos[j], c = model->c, t = komp->nterms, room = komp->room;
+    POLKA_CALL(polka_komp_reserve_term(komp));
     /* The column G_{:,e}, written straight into the new term's slot. */
-    double *col = komp->terms + t * komp->ld;
+    double *col = komp->terms + t * room;
     memset(col, 0, n * sizeof *col);
-    if (e < komp->base) memcpy(col, komp->g + e * komp->ld, komp->base * sizeof *col);
+    if (e < komp->base) memcpy(col, komp->g + e * komp->base, komp->base * sizeof *col);
     for (size_t s = 0; s < t; s++) {
-        const double *u = komp->terms + s * komp->ld;
+        const double *u = komp->terms + s * room;
         if (u[e] != 0.0) cblas_daxpy((int)n, komp->sigma[s] * u[e], u, 1, col, 1);
     }
     double gjj = col[e];
@@ -226,45 +233,63 @@ void polka_komp_drop_gone(polka_komp *komp, polka_model *model) {
     memset(komp->gone, 0, m);
 }
 
-void polka_komp_flush(polka_komp *komp, polka_komp_stats *stats) {
-    size_t r = komp->known, ld = komp->ld, base = komp->base, t = komp->nterms;
-    double t0 = polka_komp_clock(), *g = komp->g;
+/* G_base's new array: the rows and columns of the active points (zero for those bordered
+ * since the last flush, which G_base does not hold yet). */
+static void gather_base(const polka_komp *komp, size_t r, double *g) {
+    size_t base = komp->base;
     const size_t *pos = komp->pos;
-    /* Gather the active rows and columns; pos is increasing, so in place front to back. */
     for (size_t i = 0; i < r; i++) {
-        double *dst = g + i * ld;
-        const double *src = g + pos[i] * ld;
+        double *dst = g + i * r;
         if (pos[i] >= base) {
             memset(dst, 0, r * sizeof *dst);
             continue;
         }
+        const double *src = komp->g + pos[i] * base;
         for (size_t s = 0; s < r; s++) dst[s] = pos[s] < base ? src[pos[s]] : 0.0;
     }
-    for (size_t s = 0; s < t; s++) {
-        double *u = komp->terms + s * ld;
-        for (size_t i = 0; i < r; i++) u[i] = u[pos[i]];
-    }
-    if (t > 0 && r > 0 && polka_komp_grow(&komp->work, &komp->work_cap, t * r) == POLKA_OK) {
-        double *scaled = komp->work;
+}
+
+/* G_base += Uᵀ diag(σ) U over the first r entries of the t terms. */
+static void add_terms(polka_komp *komp, size_t r, double *g) {
+    size_t t = komp->nterms, room = komp->room;
+    double *scaled =
+        t > 0 && r > 0 ? polka_scratch(POLKA_SCRATCH_KOMP, t * r * sizeof *scaled) : NULL;
+    if (scaled != NULL) {
         for (size_t s = 0; s < t; s++)
             for (size_t i = 0; i < r; i++)
-                scaled[s * r + i] = komp->sigma[s] * komp->terms[s * ld + i];
-        /* G_base += Uᵀ diag(σ) U */
+                scaled[s * r + i] = komp->sigma[s] * komp->terms[s * room + i];
         cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, (int)r, (int)r, (int)t, 1.0,
-                    komp->terms, (int)ld, scaled, (int)r, 1.0, g, (int)ld);
+                    komp->terms, (int)room, scaled, (int)r, 1.0, g, (int)r);
     } else {
         for (size_t s = 0; s < t; s++)
-            cblas_dger(CblasRowMajor, (int)r, (int)r, komp->sigma[s], komp->terms + s * ld, 1,
-                       komp->terms + s * ld, 1, g, (int)ld);
+            cblas_dger(CblasRowMajor, (int)r, (int)r, komp->sigma[s], komp->terms + s * room, 1,
+                       komp->terms + s * room, 1, g, (int)r);
     }
+}
+
+polka_status polka_komp_flush(polka_komp *komp, polka_komp_stats *stats) {
+    size_t r = komp->known, room = komp->room;
+    double t0 = polka_komp_clock();
+    /* gathered into the scratch, then into G_base's place (the terms move behind it) */
+    double *gathered = polka_scratch(POLKA_SCRATCH_KOMP, (r * r + 1) * sizeof *gathered);
+    if (gathered == NULL) return POLKA_ERR_MEM;
+    gather_base(komp, r, gathered);
+    POLKA_CALL(polka_komp_place_base(komp, r, gathered));
+    double *g = komp->g;
+    for (size_t s = 0; s < komp->nterms; s++) {
+        double *u = komp->terms + s * room;
+        for (size_t i = 0; i < r; i++) u[i] = u[komp->pos[i]];
+    }
+    add_terms(komp, r, g);
     for (size_t i = 0; i < r; i++) {
-        komp->diag[i] = g[i * ld + i];
+        komp->diag[i] = g[i * r + i];
         komp->pos[i] = i;
     }
-    komp->base = komp->n = r;
-    komp->nterms = 0;
+    komp->n = r;
+    polka_komp_settled(komp);
     if (stats) {
         stats->flushes++;
         stats->flush_seconds += polka_komp_clock() - t0;
     }
+    return POLKA_OK;
 }

@@ -12,6 +12,7 @@
 
 #include "komp_impl.h"
 #include "learner_impl.h"
+#include "scratch_impl.h"
 
 /* NORMA's global scale is folded into the stored weights before it can underflow. */
 #define SCALE_FLOOR 1e-100
@@ -126,6 +127,8 @@ static polka_status create_parts(polka_learner *learner, size_t p) {
     POLKA_CHECK(learner->cache && learner->offset && learner->output_offset, POLKA_ERR_MEM,
                 "out of memory for a learner");
     learner->cache->scale = 1.0;
+    polka_scratch_hold();
+    learner->holds_scratch = 1;
     POLKA_CALL(polka_model_create(&params->kernel, p, c, &learner->model));
     return learner->control->create ? learner->control->create(learner, p) : POLKA_OK;
 }
@@ -159,11 +162,12 @@ void polka_learner_free(polka_learner **learner) {
     if ((*learner)->cache) {
         free((*learner)->cache->rows.x);
         free((*learner)->cache->rows.k);
+        free((*learner)->cache->rows.blocks);
     }
     free((*learner)->cache);
     free((*learner)->offset);
     free((*learner)->output_offset);
-    free((*learner)->scratch);
+    if ((*learner)->holds_scratch) polka_scratch_release();
     free(*learner);
     *learner = NULL;
 }
@@ -222,29 +226,97 @@ static void add_offset(const double *offset, size_t c, size_t n, double *f) {
         for (size_t k = 0; k < c; k++) f[i * c + k] += offset[k];
 }
 
-/* polka_model_eval that keeps the kernel rows for the next update (learner_rows). */
-static polka_status eval_keeping_rows(const polka_learner *learner, const double *x, size_t n,
-                                      double *f_out) {
-    learner_rows *rows = &learner->cache->rows;
-    const polka_model *model = learner->model;
-    if (rows->version != model->version || rows->m != model->m || rows->count + n > ROWS_KEPT) {
-        rows->count = 0;
-        rows->m = model->m;
-        rows->version = model->version;
-    }
-    size_t total = rows->count + n, p = model->p;
-    POLKA_CALL(polka_komp_grow(&rows->x, &rows->x_cap, total * p));
-    POLKA_CALL(polka_komp_grow(&rows->k, &rows->k_cap, total * model->m + 1));
-    POLKA_CALL(polka_model_eval_keep(model, x, n, f_out, rows->k + rows->count * model->m));
-    memcpy(rows->x + rows->count * p, x, n * p * sizeof *x);
-    rows->count = total;
+#define NOT_STORED ((size_t)-1)
+
+/* Grows *buf to at least count doubles, an eighth to spare. */
+static polka_status reserve_doubles(double **buf, size_t *cap, size_t count) {
+    if (count <= *cap) return POLKA_OK;
+    size_t size = count + count / 8;
+    double *next = realloc(*buf, size * sizeof *next);
+    POLKA_CHECK_ALLOC(next);
+    *buf = next;
+    *cap = size;
     return POLKA_OK;
 }
 
-polka_status polka_learner_predict(const polka_learner *learner, const double *x, size_t n,
-                                   double *f_out) {
+/* Room for one more block of points. */
+static polka_status reserve_block(learner_rows *rows) {
+    if (rows->nblocks < rows->blocks_cap) return POLKA_OK;
+    size_t cap = rows->blocks_cap + 4;
+    learner_block *blocks = realloc(rows->blocks, cap * sizeof *blocks);
+    POLKA_CHECK_ALLOC(blocks);
+    rows->blocks = blocks;
+    rows->blocks_cap = cap;
+    return POLKA_OK;
+}
+
+/* polka_model_eval that keeps the points for the next update, and their kernel rows when
+ * `store` (learner_rows). Not storing them computes f the same way: polka_model_eval
+ * evaluates up to 256 points as one kernel block, as polka_model_eval_keep does. */
+static polka_status eval_keeping_rows(const polka_learner *learner, const double *x, size_t n,
+                                      double *f_out, int store) {
+    learner_rows *rows = &learner->cache->rows;
+    const polka_model *model = learner->model;
+    if (rows->version != model->version || rows->m != model->m || rows->count + n > ROWS_KEPT) {
+        rows->count = rows->nblocks = rows->k_used = 0;
+        rows->m = model->m;
+        rows->version = model->version;
+    }
+    size_t p = model->p, m = model->m;
+    POLKA_CALL(reserve_doubles(&rows->x, &rows->x_cap, (rows->count + n) * p));
+    POLKA_CALL(reserve_block(rows));
+    learner_block block = {rows->count, n, store ? rows->k_used : NOT_STORED};
+    if (store) {
+        POLKA_CALL(reserve_doubles(&rows->k, &rows->k_cap, rows->k_used + n * m + 1));
+        POLKA_CALL(polka_model_eval_keep(model, x, n, f_out, rows->k + rows->k_used));
+        rows->k_used += n * m;
+    } else {
+        POLKA_CALL(polka_model_eval(model, x, n, f_out));
+    }
+    memcpy(rows->x + rows->count * p, x, n * p * sizeof *x);
+    rows->blocks[rows->nblocks++] = block;
+    rows->count += n;
+    return POLKA_OK;
+}
+
+/* KOMP's fetch (polka_komp_offer_fetch): kept row j, stored or recomputed with its block. */
+static polka_status fetch_row(void *context, size_t j, double *out) {
+    const polka_learner *learner = context;
+    learner_rows *rows = &learner->cache->rows;
+    const polka_model *model = learner->model;
+    size_t m = rows->m, b = 0;
+    while (j >= rows->blocks[b].first + rows->blocks[b].n) b++;
+    const learner_block *block = &rows->blocks[b];
+    const double *k = rows->k + (block->k_at == NOT_STORED ? 0 : block->k_at);
+    if (block->k_at == NOT_STORED) {
+        double *again = polka_scratch(POLKA_SCRATCH_ROWS, block->n * m * sizeof *again);
+        if (again == NULL) return POLKA_ERR_MEM;
+        /* The whole block, as its prediction computed it: beyond POLKA_THIN_ROWS points a
+         * row's bits depend on the rows it is computed with (dgemm). */
+        if (rows->recomputed != b + 1)
+            POLKA_CALL(polka_kernel_block(&model->kernel, rows->x + block->first * model->p,
+                                          block->n, model->dict, model->sqnorm, m, model->p,
+                                          again));
+        rows->recomputed = b + 1;
+        k = again;
+    }
+    memcpy(out, k + (j - block->first) * m, m * sizeof *out);
+    return POLKA_OK;
+}
+
+void polka_learner_offer_rows(polka_learner *learner, polka_komp *komp, size_t first) {
+    learner_rows *rows = &learner->cache->rows;
+    if (rows->count > 0 && rows->version == learner->model->version && rows->m == first) {
+        rows->recomputed = 0;
+        polka_komp_offer_fetch(komp, rows->x, rows->count, rows->m, fetch_row, learner);
+    }
+    rows->count = rows->nblocks = rows->k_used = 0;
+}
+
+static polka_status predict(const polka_learner *learner, const double *x, size_t n, double *f_out,
+                            int store) {
     if (learner->control->keeps_rows && n > 0 && n <= ROWS_KEPT)
-        POLKA_CALL(eval_keeping_rows(learner, x, n, f_out));
+        POLKA_CALL(eval_keeping_rows(learner, x, n, f_out, store));
     else
         POLKA_CALL(polka_model_eval(learner->model, x, n, f_out));
     size_t c = learner->outputs;
@@ -252,6 +324,16 @@ polka_status polka_learner_predict(const polka_learner *learner, const double *x
         cblas_dscal((int)(n * c), learner->cache->scale, f_out, 1);
     if (learner->params.offset) add_offset(learner->offset, c, n, f_out);
     return POLKA_OK;
+}
+
+polka_status polka_learner_predict(const polka_learner *learner, const double *x, size_t n,
+                                   double *f_out) {
+    return predict(learner, x, n, f_out, 1);
+}
+
+polka_status polka_learner_predict_transient(const polka_learner *learner, const double *x,
+                                             size_t n, double *f_out) {
+    return predict(learner, x, n, f_out, 0);
 }
 
 polka_status polka_learner_predict_output(const polka_learner *learner, const double *x, size_t n,
@@ -280,12 +362,11 @@ double polka_learner_loss_grad(const polka_learner *learner, const double *f, co
     return total;
 }
 
+/* The thread's shared scratch (scratch_impl.h), laid out for `rows` rows. */
 static polka_status reserve_scratch(polka_learner *learner, size_t rows) {
-    if (rows <= learner->scratch_rows) return POLKA_OK;
     size_t per_row = 3 * learner->outputs + polka_model_dim(learner->model);
-    double *scratch = realloc(learner->scratch, rows * per_row * sizeof *scratch);
-    POLKA_CHECK_ALLOC(scratch);
-    learner->scratch = scratch;
+    learner->scratch = polka_scratch(POLKA_SCRATCH_LEARNER, rows * per_row * sizeof(double));
+    if (learner->scratch == NULL) return POLKA_ERR_MEM;
     learner->scratch_rows = rows;
     return POLKA_OK;
 }

@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "control_impl.h"
+#include "scratch_impl.h"
 
 #define DEFAULT_JITTER    1e-10
 #define GOLDEN_ITERATIONS 30 /* the bracket shrinks by 0.618^30 ≈ 5e-7 */
@@ -55,26 +56,19 @@ polka_status polka_maintenance_create(const polka_learner_params *params,
 void polka_maintenance_free(polka_maintenance **state) {
     if (state == NULL || *state == NULL) return;
     free((*state)->ids);
-    free((*state)->work);
-    free((*state)->index_work);
     polka_average_free(&(*state)->average);
     free(*state);
     *state = NULL;
 }
 
+/* The thread's shared scratch (scratch_impl.h): size doubles and `indices` indices. */
 static polka_status reserve_work(polka_maintenance *state, size_t size, size_t indices) {
-    if (size > state->work_size) {
-        double *work = realloc(state->work, size * sizeof *work);
-        POLKA_CHECK_ALLOC(work);
-        state->work = work;
-        state->work_size = size;
-    }
-    if (indices > state->index_size) {
-        size_t *index_work = realloc(state->index_work, indices * sizeof *index_work);
-        POLKA_CHECK_ALLOC(index_work);
-        state->index_work = index_work;
-        state->index_size = indices;
-    }
+    state->work = polka_scratch(POLKA_SCRATCH_MAINTENANCE, size * sizeof *state->work);
+    state->index_work =
+        polka_scratch(POLKA_SCRATCH_INDICES, (indices ? indices : 1) * sizeof *state->index_work);
+    if (state->work == NULL || state->index_work == NULL) return POLKA_ERR_MEM;
+    state->work_size = size;
+    state->index_size = indices;
     return POLKA_OK;
 }
 

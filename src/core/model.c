@@ -60,10 +60,19 @@ const double *polka_model_weights(const polka_model *model) {
     return model->weights;
 }
 
+/* Rows allocated for m points: at least 16 (a small model never moves: with a million
+ * features a point is 8 MB, and a move holds the old arrays and the new), beyond that a
+ * sixteenth to spare (at least 4), so that a model that grows and shrinks by a few points an
+ * update rarely moves, and stays near its size (many agents per rank: the model, not a
+ * doubled capacity). */
+static size_t rows_for(size_t m) {
+    size_t rows = m + (m / 16 > 4 ? m / 16 : 4);
+    return rows > 16 ? rows : 16;
+}
+
 polka_status polka_model_reserve(polka_model *model, size_t m) {
     if (m <= model->cap) return POLKA_OK;
-    size_t cap = model->cap ? model->cap : 16;
-    while (cap < m) cap *= 2;
+    size_t cap = rows_for(m);
     double *dict = realloc(model->dict, cap * model->p * sizeof *dict);
     POLKA_CHECK(dict != NULL, POLKA_ERR_MEM,
                 "out of memory for a model of %zu points of %zu features (%.0f MB; a point is "
@@ -152,6 +161,20 @@ void polka_model_remove(polka_model *model, size_t j) {
     model->version++;
 }
 
+/* Gives back the rows of a model that shrank well below its allocation (a failed shrink
+ * keeps the larger arrays). */
+static void shrink_to_fit(polka_model *model) {
+    if (model->cap <= rows_for(rows_for(model->m))) return;
+    size_t cap = rows_for(model->m);
+    double *dict = realloc(model->dict, cap * model->p * sizeof *dict);
+    if (dict != NULL) model->dict = dict;
+    double *weights = realloc(model->weights, cap * model->c * sizeof *weights);
+    if (weights != NULL) model->weights = weights;
+    double *sqnorm = realloc(model->sqnorm, cap * sizeof *sqnorm);
+    if (sqnorm != NULL) model->sqnorm = sqnorm;
+    model->cap = cap; /* every array has at least cap rows, shrunk or not */
+}
+
 void polka_model_keep(polka_model *model, const unsigned char *drop) {
     size_t kept = 0, p = model->p, c = model->c;
     for (size_t r = 0; r < model->m; r++) {
@@ -165,6 +188,7 @@ void polka_model_keep(polka_model *model, const unsigned char *drop) {
     }
     if (kept != model->m) model->version++;
     model->m = kept;
+    shrink_to_fit(model);
 }
 
 polka_status polka_model_sqnorm(const polka_model *model, double *out) {

@@ -6,18 +6,14 @@
 #include "polka/net.h"
 #include "sim/checkpoint/resume_impl.h"
 
-/* The counters include what the network did to the agent so far (the faults themselves are
- * drawn anew). */
+/* The method saves the agent's model and state and its counters, which include what the network
+ * did to the agent so far (the faults themselves are drawn anew). */
 polka_status polka_agent_save(const polka_agent *agent, polka_state *state) {
-    POLKA_CALL(polka_learner_save(agent->learner, state));
-    POLKA_CALL(polka_counters_save(&agent->counters, state));
-    return agent->stale ? polka_agent_stale_save(agent, state) : POLKA_OK;
+    return agent->method->save(agent, state);
 }
 
 polka_status polka_agent_restore(polka_agent *agent, const polka_state *state) {
-    POLKA_CALL(polka_learner_restore(agent->learner, state));
-    POLKA_CALL(polka_counters_restore(&agent->counters, state));
-    return agent->stale ? polka_agent_stale_restore(agent, state) : POLKA_OK;
+    return agent->method->restore(agent, state);
 }
 
 polka_status polka_sim_save(const polka_plan *plan, const polka_driver *driver,

@@ -1,5 +1,5 @@
 /*
- * The greedy projected penalty method over MPI (paper 003): net.agents agents placed on the
+ * A decentralized method (net.method, method_impl.h) over MPI: net.agents agents placed on the
  * ranks by net.placement (placement.c: contiguous blocks or graph parts; one per rank by
  * default), neighbours on the same rank by memory, across ranks through one message per
  * neighbouring rank and phase (halo.c). An agent is its id wherever it is placed.
@@ -93,7 +93,8 @@ static polka_status mpi_round(mpi_run *run, uint64_t t, int *wish) {
     for (size_t a = 0; a < run->halo.count && status == POLKA_OK; a++)
         status = polka_agent_prepare(&run->local[a], run->stream);
     double start = polka_now();
-    status = polka_halo_round(&run->halo, run->exchange, run->local, status);
+    status = polka_halo_round(&run->halo, run->exchange, run->local, status,
+                              polka_method_of(run->plan)->censors);
     double spent = polka_now() - start;
     for (size_t a = 0; a < run->halo.count; a++) run->local[a].counters.time_exchange += spent;
     for (size_t a = 0; a < run->halo.count && status == POLKA_OK; a++)
@@ -233,15 +234,16 @@ static polka_status mpi_setup(mpi_run *run, const polka_sim_hooks *hooks) {
     POLKA_CHECK(run->local, POLKA_ERR_MEM, "out of memory for %zu agents", count);
     POLKA_CALL(polka_faults_create(plan, run->agents, run->stream, &run->faults));
     size_t outputs = polka_loss_outputs(plan->learner.params.loss.kind, run->facts->classes);
-    POLKA_CALL(polka_agents_stale_fit(plan, run->graph, run->ids, count, run->facts->dim, outputs));
+    const polka_method_ops *method = polka_method_of(plan);
+    if (method->fit)
+        POLKA_CALL(method->fit(plan, run->graph, run->ids, count, run->facts->dim, outputs));
     for (size_t a = 0; a < count; a++)
         POLKA_CALL(polka_agent_init(&run->local[a], plan, run->facts, run->graph, &run->faults,
                                     run->ids[a]));
     /* the blocks an agent sends (as polka_agent_init sizes them; also on a rank without agents) */
-    size_t batch = plan->learner.batch, dim = run->facts->dim;
-    run->outputs = polka_loss_outputs(plan->learner.params.loss.kind, run->facts->classes);
-    run->point_block = batch * polka_agent_payload(plan, dim, run->outputs);
-    run->value_block = batch * run->outputs;
+    run->outputs = outputs;
+    run->point_block = method->send_block(plan, run->facts, outputs);
+    run->value_block = method->answer_block(plan, run->facts, outputs);
     POLKA_CALL(polka_halo_create(run->graph, &run->placement, run->rank, run->point_block,
                                  run->value_block, &run->halo));
     POLKA_CALL(polka_stream_test_set(run->stream, &run->test));
@@ -269,21 +271,47 @@ static void mpi_teardown(mpi_run *run) {
     free(run->displs);
 }
 
+/* The local agents' final models (as the methods give them), or NULL and the status. */
+static polka_model **final_models(const mpi_run *run, polka_status *status) {
+    size_t count = run->halo.count;
+    polka_model **models = calloc(count ? count : 1, sizeof *models);
+    *status = models ? POLKA_OK : polka_error_set(POLKA_ERR_MEM, "out of memory");
+    for (size_t a = 0; models && a < count && *status == POLKA_OK; a++)
+        *status = run->local[a].method->model(&run->local[a], &models[a]);
+    return models;
+}
+
+static void free_models(polka_model **models, size_t count) {
+    for (size_t a = 0; models && a < count; a++) polka_model_free(&models[a]);
+    free(models);
+}
+
 /* Collective, after the loop: the models and timing stages into the run file. */
 static polka_status mpi_finish(mpi_run *run, const polka_sim_summary *summary) {
     size_t count = run->halo.count;
-    const polka_model **models = malloc((count ? count : 1) * sizeof *models);
     double stages[4] = {0.0, 0.0, 0.0, summary->seconds};
-    for (size_t a = 0; models && a < count; a++) {
-        models[a] = polka_learner_model(run->local[a].learner);
+    for (size_t a = 0; a < count; a++) {
         stages[0] += run->local[a].counters.time_compute;
         stages[2] += run->local[a].counters.time_update;
     }
     stages[1] = count ? run->local[0].counters.time_exchange : 0.0;
-    polka_status status = models
-                              ? polka_netlog_finish_h5(&run->log, run->ids, count, models, stages)
-                              : polka_error_set(POLKA_ERR_MEM, "out of memory");
-    free(models);
+    const polka_method_ops *method = polka_method_of(run->plan);
+    if (method->write_models && run->log.h5) {
+        polka_status status = method->write_models(run->log.h5, run->local, run->ids, count);
+        if (status != POLKA_OK) polka_netlog_abandon_h5(&run->log);
+        return status != POLKA_OK
+                   ? status
+                   : polka_netlog_finish_h5(&run->log, run->ids, count, NULL, stages);
+    }
+    polka_status status = POLKA_OK;
+    polka_model **models = final_models(run, &status);
+    status = polka_net_agree(run->comm, status); /* the write is collective: all or none */
+    if (status == POLKA_OK)
+        status = polka_netlog_finish_h5(&run->log, run->ids, count, (const polka_model **)models,
+                                        stages);
+    else
+        polka_netlog_abandon_h5(&run->log);
+    free_models(models, count);
     return status;
 }
 
@@ -291,8 +319,7 @@ static polka_status mpi_finish(mpi_run *run, const polka_sim_summary *summary) {
 static polka_status copy_models(const mpi_run *run, polka_model **models) {
     polka_status status = POLKA_OK;
     for (size_t a = 0; a < run->halo.count && status == POLKA_OK; a++)
-        status =
-            polka_model_clone(polka_learner_model(run->local[a].learner), &models[run->ids[a]]);
+        status = run->local[a].method->model(&run->local[a], &models[run->ids[a]]);
     return status;
 }
 
@@ -300,7 +327,7 @@ static polka_status copy_models(const mpi_run *run, polka_model **models) {
 static polka_status check_models(const mpi_run *run) {
     polka_status status = POLKA_OK;
     for (size_t a = 0; a < run->halo.count && status == POLKA_OK; a++)
-        status = polka_sim_check_finite(polka_learner_model(run->local[a].learner), run->ids[a]);
+        status = polka_agent_check_finite(&run->local[a]);
     return status;
 }
 

@@ -25,13 +25,6 @@ typedef struct {
     polka_netlog log;
 } reference_run;
 
-/* Where agent a sits in agent j's neighbour list. */
-static size_t slot_of(const polka_agent *j, size_t a) {
-    size_t k = 0;
-    while (k < j->degree && j->neighbors[k] != a) k++;
-    return k;
-}
-
 /* net.resample_every: a new epoch's graph, and the agents' neighbours from it. */
 static polka_status next_epoch(reference_run *run, uint64_t t) {
     polka_graph *graph = NULL;
@@ -53,31 +46,53 @@ static polka_status resume_epoch(reference_run *run) {
     return drawn ? next_epoch(run, drawn) : POLKA_OK; /* 0: the first graph */
 }
 
-/* The two collectives, by copies: points to the neighbours, their values back (the messages
- * of the round only: a lost one is not copied). */
+/* A censoring method: the blocks withheld do not come; then every agent settles its sends. */
+static void settle_sends(reference_run *run) {
+    for (size_t a = 0; a < run->n; a++) {
+        polka_agent *agent = &run->agents[a];
+        for (size_t k = 0; k < agent->degree; k++)
+            if (!run->agents[agent->neighbors[k]].sends) polka_agent_unheard(agent, k);
+    }
+    for (size_t a = 0; a < run->n; a++) polka_agent_settle_sends(&run->agents[a]);
+}
+
+/* Phase 1: each agent's block to the neighbours it reaches. */
+static void copy_blocks(reference_run *run) {
+    for (size_t a = 0; a < run->n; a++) {
+        polka_agent *agent = &run->agents[a];
+        size_t block = agent->send_block;
+        for (size_t k = 0; k < agent->degree; k++)
+            if (agent->in_point[k])
+                memcpy(agent->received + k * block, run->agents[agent->neighbors[k]].sent,
+                       block * sizeof(double));
+    }
+}
+
+/* Phase 2: the answers to each agent's block back to it. */
+static void copy_answers(reference_run *run) {
+    for (size_t a = 0; a < run->n; a++) {
+        polka_agent *agent = &run->agents[a];
+        size_t block = agent->answer_block;
+        for (size_t k = 0; k < agent->degree; k++) {
+            if (!agent->in_value[k]) continue;
+            const polka_agent *j = &run->agents[agent->neighbors[k]];
+            memcpy(agent->answered + k * block, j->answers + polka_agent_slot_of(j, a) * block,
+                   block * sizeof(double));
+        }
+    }
+}
+
+/* The round's exchanges, by copies (the messages of the round only, as the MPI loop). */
 static polka_status reference_round(reference_run *run, uint64_t t) {
     POLKA_CALL(next_epoch(run, t));
     for (size_t a = 0; a < run->n; a++) polka_agent_links(&run->agents[a], t);
     for (size_t a = 0; a < run->n; a++)
         POLKA_CALL(polka_agent_prepare(&run->agents[a], run->stream));
-    for (size_t a = 0; a < run->n; a++) {
-        polka_agent *agent = &run->agents[a];
-        size_t block = agent->batch * agent->payload;
-        for (size_t k = 0; k < agent->degree; k++)
-            if (agent->in_point[k])
-                memcpy(agent->received + k * block, run->agents[agent->neighbors[k]].sent,
-                       block * sizeof(double));
-        POLKA_CALL(polka_agent_eval_received(agent));
-    }
-    for (size_t a = 0; a < run->n; a++) {
-        polka_agent *agent = &run->agents[a];
-        size_t block = agent->batch * agent->outputs;
-        for (size_t k = 0; k < agent->degree; k++) {
-            if (!agent->in_value[k]) continue;
-            const polka_agent *j = &run->agents[agent->neighbors[k]];
-            memcpy(agent->nbr_values + k * block, j->nbr_eval + slot_of(j, a) * block,
-                   block * sizeof(double));
-        }
+    settle_sends(run);
+    copy_blocks(run);
+    if (run->agents[0].answer_block > 0) {
+        for (size_t a = 0; a < run->n; a++) POLKA_CALL(polka_agent_answer(&run->agents[a]));
+        copy_answers(run);
     }
     for (size_t a = 0; a < run->n; a++) POLKA_CALL(polka_agent_update(&run->agents[a]));
     return POLKA_OK;
@@ -133,7 +148,8 @@ static polka_status reference_setup(reference_run *run, const polka_sim_hooks *h
     POLKA_CHECK(run->agents && run->metrics, POLKA_ERR_MEM, "out of memory for %zu agents", run->n);
     POLKA_CALL(polka_faults_create(plan, run->n, run->stream, &run->faults));
     size_t outputs = polka_loss_outputs(plan->learner.params.loss.kind, facts->classes);
-    POLKA_CALL(polka_agents_stale_fit(plan, run->graph, NULL, run->n, facts->dim, outputs));
+    const polka_method_ops *method = polka_method_of(plan);
+    if (method->fit) POLKA_CALL(method->fit(plan, run->graph, NULL, run->n, facts->dim, outputs));
     for (size_t a = 0; a < run->n; a++)
         POLKA_CALL(polka_agent_init(&run->agents[a], plan, facts, run->graph, &run->faults, a));
     POLKA_CALL(polka_stream_test_set(run->stream, &run->test));
@@ -147,8 +163,7 @@ static polka_status reference_setup(reference_run *run, const polka_sim_hooks *h
 static polka_status copy_models(const reference_run *run, polka_model **models) {
     for (size_t a = 0; a < run->n; a++) models[a] = NULL;
     for (size_t a = 0; a < run->n; a++) {
-        polka_status status =
-            polka_model_clone(polka_learner_model(run->agents[a].learner), &models[a]);
+        polka_status status = run->agents[a].method->model(&run->agents[a], &models[a]);
         if (status != POLKA_OK) {
             for (size_t b = 0; b < a; b++) polka_model_free(&models[b]);
             return status;
@@ -181,7 +196,7 @@ polka_status polka_sim_run_reference(const polka_plan *plan, size_t agents,
     polka_status closed = polka_netlog_close(&run.log);
     if (status == POLKA_OK) status = closed;
     for (size_t a = 0; a < agents && status == POLKA_OK; a++)
-        status = polka_sim_check_finite(polka_learner_model(run.agents[a].learner), a);
+        status = polka_agent_check_finite(&run.agents[a]);
     if (status == POLKA_OK && models) status = copy_models(&run, models);
     for (size_t a = 0; run.agents && a < agents; a++) polka_agent_free(&run.agents[a]);
     free(run.agents);

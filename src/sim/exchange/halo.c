@@ -215,24 +215,34 @@ void polka_halo_free(polka_halo *h) {
     memset(h, 0, sizeof *h);
 }
 
-/* Phase 1 out: the points of the local agents with a message to some agent of the rank. */
-static void pack_points(polka_halo *h, const polka_agent *agents) {
-    size_t pb = h->point_block, packed = 0;
+/* Whether local agent a's block may go to some agent of neighbouring rank q this round. */
+static int block_due(const polka_halo *h, const polka_agent *agent, size_t a, int q) {
+    for (size_t k = 0; k < agent->degree; k++)
+        if (agent->out_point[k] && h->slot_rank[h->slot_start[a] + k] == q) return 1;
+    return 0;
+}
+
+/* Phase 1 out: the blocks of the local agents with a message to some agent of the rank; with
+ * `flags`, instead of each block one double: whether it comes (a censoring method). */
+static void pack_points(polka_halo *h, const polka_agent *agents, int flags) {
+    size_t pb = flags ? 1 : h->point_block, packed = 0;
     memset(h->point_send_counts, 0, (size_t)h->degree * sizeof *h->point_send_counts);
     for (size_t s = 0; s < h->point_sends; s++) {
         size_t a = h->point_send[s];
-        int q = h->point_send_rank[s], due = 0;
-        for (size_t k = 0; k < agents[a].degree && !due; k++)
-            due = agents[a].out_point[k] && h->slot_rank[h->slot_start[a] + k] == q;
-        if (!due) continue;
-        memcpy(h->send + packed++ * pb, agents[a].sent, pb * sizeof *h->send);
+        int q = h->point_send_rank[s];
+        if (!block_due(h, &agents[a], a, q)) continue;
+        if (flags)
+            h->send[packed++] = agents[a].sends;
+        else
+            memcpy(h->send + packed++ * pb, agents[a].sent, pb * sizeof *h->send);
         h->point_send_counts[q] += (int)pb;
     }
     h->crossed += (double)(packed * pb);
 }
 
-/* Phase 1 in: a remote agent's block comes when its points reach some local agent. */
-static void expect_points(polka_halo *h, const polka_agent *agents) {
+/* Phase 1 in: a remote agent's block (or flag: width 1) comes when it reaches some local
+ * agent. */
+static void expect_points(polka_halo *h, const polka_agent *agents, size_t width) {
     memset(h->point_recv_counts, 0, (size_t)h->degree * sizeof *h->point_recv_counts);
     memset(h->point_block_due, 0, h->point_blocks);
     for (size_t a = 0; a < h->count; a++)
@@ -243,8 +253,7 @@ static void expect_points(polka_halo *h, const polka_agent *agents) {
     long at = 0;
     for (size_t b = 0; b < h->point_blocks; b++) {
         h->point_block_at[b] = h->point_block_due[b] ? at++ : -1;
-        if (h->point_block_due[b])
-            h->point_recv_counts[h->point_block_rank[b]] += (int)h->point_block;
+        if (h->point_block_due[b]) h->point_recv_counts[h->point_block_rank[b]] += (int)width;
     }
 }
 
@@ -271,7 +280,7 @@ static void pack_values(polka_halo *h, const polka_agent *agents) {
         const polka_agent *j = &agents[h->value_send_agent[s]];
         size_t slot = h->value_send_slot[s];
         if (!j->out_value[slot]) continue;
-        memcpy(h->send + packed++ * vb, j->nbr_eval + slot * vb, vb * sizeof *h->send);
+        memcpy(h->send + packed++ * vb, j->answers + slot * vb, vb * sizeof *h->send);
         h->value_send_counts[h->value_send_rank[s]] += (int)vb;
     }
     h->crossed += (double)(packed * vb);
@@ -289,7 +298,7 @@ static void expect_values(polka_halo *h, const polka_agent *agents) {
     }
 }
 
-/* Each local agent's neighbours' values at its points into agent->nbr_values. */
+/* Each local agent's neighbours' answers to its block into agent->answered. */
 static void unpack_values(const polka_halo *h, polka_agent *agents) {
     size_t block = h->value_block;
     for (size_t a = 0; a < h->count; a++) {
@@ -297,28 +306,55 @@ static void unpack_values(const polka_halo *h, polka_agent *agents) {
             if (!agents[a].in_value[k]) continue;
             size_t slot = h->slot_start[a] + k;
             long from = h->value_from[slot];
-            const double *src = from >= 0
-                                    ? h->recv + (size_t)h->value_block_at[from] * block
-                                    : agents[-1 - from].nbr_eval + h->local_slot[slot] * block;
-            memcpy(agents[a].nbr_values + k * block, src, block * sizeof *src);
+            const double *src = from >= 0 ? h->recv + (size_t)h->value_block_at[from] * block
+                                          : agents[-1 - from].answers + h->local_slot[slot] * block;
+            memcpy(agents[a].answered + k * block, src, block * sizeof *src);
         }
     }
 }
 
-polka_status polka_halo_round(polka_halo *h, polka_exchange *exchange, polka_agent *agents,
-                              polka_status local) {
-    pack_points(h, agents);
-    expect_points(h, agents);
+/* A censoring method, before phase 1: which heard blocks do not come (their agents censored
+ * them), told by one double per block that may cross; then every agent settles its sends. */
+static polka_status exchange_sends(polka_halo *h, polka_exchange *exchange, polka_agent *agents) {
+    pack_points(h, agents, 1);
+    expect_points(h, agents, 1);
     POLKA_CALL(polka_exchange_alltoallv(exchange, h->send, h->point_send_counts, h->recv,
                                         h->point_recv_counts));
-    if (local == POLKA_OK) unpack_points(h, agents);
-    for (size_t a = 0; a < h->count && local == POLKA_OK; a++)
-        local = polka_agent_eval_received(&agents[a]);
-    /* after an error the values sent are stale, but they are sent: no neighbour waits */
+    for (size_t a = 0; a < h->count; a++)
+        for (size_t k = 0; k < agents[a].degree; k++) {
+            if (!agents[a].in_point[k]) continue;
+            long from = h->point_from[h->slot_start[a] + k];
+            int comes =
+                from >= 0 ? h->recv[h->point_block_at[from]] != 0.0 : agents[-1 - from].sends;
+            if (!comes) polka_agent_unheard(&agents[a], k);
+        }
+    return POLKA_OK;
+}
+
+/* Phase 2: the answers to the blocks heard, back to their agents. */
+static polka_status exchange_answers(polka_halo *h, polka_exchange *exchange, polka_agent *agents,
+                                     polka_status local) {
     pack_values(h, agents);
     expect_values(h, agents);
     POLKA_CALL(polka_exchange_alltoallv(exchange, h->send, h->value_send_counts, h->recv,
                                         h->value_recv_counts));
     if (local == POLKA_OK) unpack_values(h, agents);
+    return POLKA_OK;
+}
+
+polka_status polka_halo_round(polka_halo *h, polka_exchange *exchange, polka_agent *agents,
+                              polka_status local, int censors) {
+    if (censors) POLKA_CALL(exchange_sends(h, exchange, agents));
+    for (size_t a = 0; a < h->count; a++) polka_agent_settle_sends(&agents[a]);
+    pack_points(h, agents, 0);
+    expect_points(h, agents, h->point_block);
+    POLKA_CALL(polka_exchange_alltoallv(exchange, h->send, h->point_send_counts, h->recv,
+                                        h->point_recv_counts));
+    if (local == POLKA_OK) unpack_points(h, agents);
+    if (h->value_block == 0) return local; /* a one-phase method */
+    for (size_t a = 0; a < h->count && local == POLKA_OK; a++)
+        local = polka_agent_answer(&agents[a]);
+    /* after an error the answers sent are stale, but they are sent: no neighbour waits */
+    POLKA_CALL(exchange_answers(h, exchange, agents, local));
     return local;
 }

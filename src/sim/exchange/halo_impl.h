@@ -62,14 +62,15 @@ polka_status polka_halo_create(const polka_graph *graph, const polka_placement *
 void polka_halo_free(polka_halo *halo);
 
 /**
- * Collective: one round's two exchanges for the local agents (their links set, prepared):
- * the neighbours' points into agent->received, the local agents' values at them
- * (eval_received), the neighbours' values at the own points into agent->nbr_values; only the
- * messages of the round (agent->in_point, in_value, out_point, out_value) are sent. Both
- * exchanges always run, so a local error never leaves a neighbouring rank waiting; the local
- * status is returned.
+ * Collective: one round's exchanges for the local agents (their links set, prepared): with
+ * `censors` (the method may withhold its block), first which blocks come; the neighbours'
+ * blocks into agent->received; for a two-phase method (value_block > 0) the local agents'
+ * answers to them (polka_agent_answer) and the neighbours' answers to the own block into
+ * agent->answered. Only the messages of the round (agent->in_point, in_value, out_point,
+ * out_value) are sent. Every exchange always runs, so a local error never leaves a
+ * neighbouring rank waiting; the local status is returned.
  */
 polka_status polka_halo_round(polka_halo *halo, polka_exchange *exchange, polka_agent *agents,
-                              polka_status local);
+                              polka_status local, int censors);
 
 #endif

@@ -17,6 +17,10 @@ static polka_status model_rows(const void *model, const double *x, size_t n, dou
     return polka_model_eval(model, x, n, f);
 }
 
+static polka_status agent_rows(const void *agent, const double *x, size_t n, double *f) {
+    return ((const polka_agent *)agent)->method->predict(agent, x, n, f);
+}
+
 polka_status polka_learner_data_values(const polka_learner *learner, const polka_dataset *data,
                                        double *f) {
     return polka_dataset_eval(data, polka_learner_outputs(learner), learner_rows, learner, f);
@@ -29,7 +33,8 @@ polka_status polka_model_data_values(const polka_model *model, const polka_datas
 
 polka_status polka_agent_test_values(const polka_agent *agent, const polka_dataset *test,
                                      double *f) {
-    return polka_learner_data_values(agent->learner, test, f);
+    if (agent->method->test_values) return agent->method->test_values(agent, test, f);
+    return polka_dataset_eval(test, agent->outputs, agent_rows, agent, f);
 }
 
 void polka_agent_collect(polka_agent *agent, const polka_dataset *test, const double *f,
@@ -38,11 +43,11 @@ void polka_agent_collect(polka_agent *agent, const polka_dataset *test, const do
     double sq = 0.0;
     for (size_t e = 0; e < test->n * c; e++) sq += (f[e] - fbar[e]) * (f[e] - fbar[e]);
     double loss = 0.0;
-    double score = polka_learner_score(agent->learner, f, test->y, test->n, &loss);
+    double score = agent->method->score(agent, f, test->y, test->n, &loss);
     *out = (polka_agent_metrics){
         .score = score,
         .loss = loss,
-        .order = (double)polka_model_order(polka_learner_model(agent->learner)),
+        .order = (double)agent->method->order(agent),
         .disagreement = sq / (double)test->n,
         .wall_time = polka_now() - agent->start,
     };
@@ -250,8 +255,10 @@ polka_status polka_netlog_finish_h5(polka_netlog *log, const size_t *agents, siz
                                     const polka_model *const *models, const double *stage_seconds) {
     if (log->h5 == NULL) return POLKA_OK;
     static const char *const stages[] = {"compute", "exchange", "update", "loop"};
-    polka_status status = agents ? polka_h5log_write_models_agents(log->h5, agents, count, models)
-                                 : polka_h5log_write_models(log->h5, 0, count, models);
+    polka_status status = POLKA_OK; /* models NULL: the caller wrote them */
+    if (models)
+        status = agents ? polka_h5log_write_models_agents(log->h5, agents, count, models)
+                        : polka_h5log_write_models(log->h5, 0, count, models);
     if (status == POLKA_OK) status = polka_h5log_write_timing(log->h5, 4, stages, stage_seconds);
     polka_status closed = polka_h5log_close(&log->h5);
     return status != POLKA_OK ? status : closed;

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "sim/exchange/fault_impl.h"
+#include "sim/method/method_impl.h"
 #include "sim/stream/source_impl.h"
 
 static const char *const mode_names[] = {"decentralized", "centralized"};
@@ -194,6 +195,8 @@ static polka_status plan_net(const polka_config *config, polka_net_spec *net) {
     POLKA_CALL(
         polka_name_find(config->share, share_names, POLKA_COUNT(share_names), "net.share", &share));
     net->share = (polka_share_kind)share;
+    POLKA_CHECK(polka_method_find(config->method) != NULL, POLKA_ERR_ARG,
+                "net.method = %s: no such method (%s)", config->method, polka_method_names());
     int placement;
     POLKA_CALL(polka_name_find(config->placement, placement_names, POLKA_COUNT(placement_names),
                                "net.placement", &placement));
@@ -228,7 +231,8 @@ polka_status polka_plan_build(const polka_config *config, polka_plan *plan) {
     POLKA_CALL(check_data(plan));
     PLAN_CHECK(check_learner(plan));
     POLKA_CALL(plan_fault(config));
-    return plan_net(config, &plan->net);
+    POLKA_CALL(plan_net(config, &plan->net));
+    return polka_method_of(plan)->check(plan);
 }
 
 void polka_plan_settings_with(const polka_plan *plan, const polka_data_facts *facts,

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "polka/dataio.h"
-#include "sim/agent/agent_impl.h"
+#include "sim/method/penalty_impl.h"
 
 #define NONE UINT64_MAX
 
@@ -85,7 +85,7 @@ polka_status polka_agents_stale_fit(const polka_plan *plan, const polka_graph *g
 polka_status polka_agent_stale_create(polka_agent *agent, size_t delay) {
     polka_agent_stale *s = calloc(1, sizeof *s);
     POLKA_CHECK_ALLOC(s);
-    agent->stale = s;
+    polka_penalty_of(agent)->stale = s;
     size_t b = agent->batch, block = b * agent->outputs;
     s->depth = delay + 1;
     s->own_x = malloc(s->depth * b * agent->dim * sizeof *s->own_x);
@@ -98,38 +98,37 @@ polka_status polka_agent_stale_create(polka_agent *agent, size_t delay) {
 }
 
 void polka_agent_stale_free(polka_agent *agent) {
-    polka_agent_stale *s = agent->stale;
+    polka_agent_stale *s = polka_penalty_of(agent)->stale;
     if (s == NULL) return;
     free_slots(s);
     free(s->own_x);
     free(s->own_round);
     free(s->f_late);
     free(s);
-    agent->stale = NULL;
+    polka_penalty_of(agent)->stale = NULL;
 }
 
 void polka_agent_stale_remember(polka_agent *agent) {
-    polka_agent_stale *s = agent->stale;
+    polka_agent_stale *s = polka_penalty_of(agent)->stale;
     size_t e = agent->round % s->depth, len = agent->batch * agent->dim;
-    memcpy(s->own_x + e * len, agent->cand_x, len * sizeof *s->own_x);
+    memcpy(s->own_x + e * len, polka_penalty_of(agent)->cand_x, len * sizeof *s->own_x);
     s->own_round[e] = agent->round;
 }
 
 /* Slot k's values of this round go in flight until round t + delay (a newer one wins). */
 static void file_in_flight(polka_agent *agent, size_t k, size_t block) {
-    polka_agent_stale *s = agent->stale;
+    polka_agent_stale *s = polka_penalty_of(agent)->stale;
     uint64_t t = agent->round, arrival = t + agent->in_delay[k];
     size_t e = k * s->depth + arrival % s->depth;
     if (s->pend_arrival[e] == arrival && s->pend_sent[e] != NONE && s->pend_sent[e] >= t) return;
     s->pend_arrival[e] = arrival;
     s->pend_sent[e] = t;
-    memcpy(s->pend_values + e * block, agent->nbr_values + k * block,
-           block * sizeof *s->pend_values);
+    memcpy(s->pend_values + e * block, agent->answered + k * block, block * sizeof *s->pend_values);
 }
 
 /* The values in flight that arrive now replace slot k's newest when they are newer. */
 static void take_arrivals(polka_agent *agent, size_t k, size_t block) {
-    polka_agent_stale *s = agent->stale;
+    polka_agent_stale *s = polka_penalty_of(agent)->stale;
     uint64_t t = agent->round;
     size_t e = k * s->depth + t % s->depth;
     if (s->pend_arrival[e] != t) return;
@@ -142,14 +141,14 @@ static void take_arrivals(polka_agent *agent, size_t k, size_t block) {
 }
 
 void polka_agent_stale_receive(polka_agent *agent, unsigned char *fresh) {
-    polka_agent_stale *s = agent->stale;
+    polka_agent_stale *s = polka_penalty_of(agent)->stale;
     uint64_t t = agent->round, oldest = s->depth - 1;
     size_t block = agent->batch * agent->outputs;
     for (size_t k = 0; k < agent->degree; k++) {
         fresh[k] = s->late[k] = 0;
         if (agent->in_value[k] && agent->in_delay[k] == 0) {
             s->newest_sent[k] = t;
-            memcpy(s->newest_values + k * block, agent->nbr_values + k * block,
+            memcpy(s->newest_values + k * block, agent->answered + k * block,
                    block * sizeof *s->newest_values);
         } else if (agent->in_value[k]) {
             file_in_flight(agent, k, block);
@@ -169,21 +168,22 @@ void polka_agent_stale_receive(polka_agent *agent, unsigned char *fresh) {
 double polka_agent_stale_weight(const polka_agent *agent) {
     double sum = 0.0;
     for (size_t k = 0; k < agent->degree; k++)
-        if (agent->fresh[k] || agent->stale->late[k]) sum += agent->weights[k];
+        if (agent->fresh[k] || polka_penalty_of(agent)->stale->late[k]) sum += agent->weights[k];
     return sum;
 }
 
 /* The rows of the late values computed at the own points of round `sent`, after `row` rows. */
 static polka_status late_round_rows(polka_agent *agent, uint64_t sent, size_t row, double scale) {
-    polka_agent_stale *s = agent->stale;
+    polka_agent_stale *s = polka_penalty_of(agent)->stale;
     size_t b = agent->batch, c = agent->outputs, p = agent->dim;
-    double *x = agent->cand_x + row * p, *g = agent->cand_g + row * c;
+    double *x = polka_penalty_of(agent)->cand_x + row * p,
+           *g = polka_penalty_of(agent)->cand_g + row * c;
     memcpy(x, s->own_x + (sent % s->depth) * b * p, b * p * sizeof *x);
-    POLKA_CALL(polka_learner_predict(agent->learner, x, b, s->f_late));
+    POLKA_CALL(polka_learner_predict(polka_penalty_of(agent)->learner, x, b, s->f_late));
     memset(g, 0, b * c * sizeof *g);
     for (size_t k = 0; k < agent->degree; k++) {
         if (!s->late[k] || s->newest_sent[k] != sent) continue;
-        double cw = agent->c * agent->weights[k];
+        double cw = polka_penalty_of(agent)->c * agent->weights[k];
         if (scale != 1.0) cw *= scale;
         const double *f_j = s->newest_values + k * b * c;
         for (size_t e = 0; e < b * c; e++) g[e] += cw * (s->f_late[e] - f_j[e]);
@@ -194,7 +194,7 @@ static polka_status late_round_rows(polka_agent *agent, uint64_t sent, size_t ro
 }
 
 polka_status polka_agent_stale_rows(polka_agent *agent, size_t rows, double scale, size_t *added) {
-    polka_agent_stale *s = agent->stale;
+    polka_agent_stale *s = polka_penalty_of(agent)->stale;
     *added = 0;
     for (uint64_t age = 1; age < s->depth && age <= agent->round; age++) {
         uint64_t sent = agent->round - age;
@@ -217,7 +217,7 @@ typedef struct {
 } stale_entry;
 
 static size_t stale_entries(const polka_agent *agent, stale_entry *out) {
-    polka_agent_stale *s = agent->stale;
+    polka_agent_stale *s = polka_penalty_of(agent)->stale;
     size_t slots = agent->degree ? agent->degree : 1, block = agent->batch * agent->outputs;
     stale_entry entries[] = {
         {"stale.own_x", POLKA_STATE_F64, s->own_x, s->depth * agent->batch * agent->dim},
@@ -259,7 +259,7 @@ static size_t old_slot(const size_t *old_neighbors, size_t old_degree, size_t id
 
 polka_status polka_agent_stale_rewire(polka_agent *agent, const size_t *old_neighbors,
                                       size_t old_degree) {
-    polka_agent_stale *s = agent->stale, old = *s;
+    polka_agent_stale *s = polka_penalty_of(agent)->stale, old = *s;
     size_t block = agent->batch * agent->outputs, depth = s->depth;
     polka_status status = alloc_slots(s, agent->degree, block);
     if (status != POLKA_OK) {

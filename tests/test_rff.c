@@ -1,0 +1,339 @@
+/* Random Fourier features and the random-feature methods (rff.h, rff_methods.h): the kernel
+ * they approximate, their gradients, and DKLA / COKE / rf-diffusion on a ring of agents. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "polka/graph.h"
+#include "polka/kernel.h"
+#include "polka/rff.h"
+#include "polka/rff_methods.h"
+#include "polka/rff_network.h"
+#include "test_util.h"
+
+enum { AGENTS = 6, PER_AGENT = 40, DIM = 2, FEATURES = 32 };
+
+/* ------------------------------------------------------------------------------ helpers */
+
+/* Every agent's fixed data set: points, their features and labels, agents × PER_AGENT. */
+typedef struct {
+    polka_rff rff;
+    double x[AGENTS * PER_AGENT * DIM], z[AGENTS * PER_AGENT * FEATURES], y[AGENTS * PER_AGENT];
+    polka_rff_batch batch[AGENTS];
+} agents_data;
+
+/* Regression targets sin(3 x1) + cos(2 x2)/2 + noise, or (classes > 0) the class of the
+ * point's angle sector. Agent a's points are shifted by a/AGENTS: the local data differ. */
+static void fill_agents(agents_data *data, size_t classes, uint64_t seed) {
+    CHECK_OK(polka_rff_draw(FEATURES, DIM, 0.8, seed, &data->rff));
+    fill_uniform(data->x, AGENTS * PER_AGENT * DIM, -1, 1, seed + 1);
+    double noise[AGENTS * PER_AGENT];
+    fill_uniform(noise, AGENTS * PER_AGENT, -0.1, 0.1, seed + 2);
+    for (size_t k = 0; k < AGENTS * PER_AGENT; k++) {
+        double *x = data->x + k * DIM;
+        x[0] += (double)(k / PER_AGENT) / AGENTS;
+        double angle = atan2(x[1], x[0]) + 3.141592653589793;
+        data->y[k] = classes ? floor(angle / (6.283185307179586 / (double)classes))
+                             : sin(3 * x[0]) + 0.5 * cos(2 * x[1]) + noise[k];
+        if (classes && data->y[k] >= (double)classes) data->y[k] = (double)classes - 1;
+    }
+    polka_rff_map(&data->rff, data->x, AGENTS * PER_AGENT, data->z);
+    for (size_t a = 0; a < AGENTS; a++)
+        data->batch[a] = (polka_rff_batch){
+            .z = data->z + a * PER_AGENT * FEATURES, .y = data->y + a * PER_AGENT, .n = PER_AGENT};
+}
+
+/* The ring of AGENTS agents with Metropolis weights, as adjacency lists. */
+typedef struct {
+    size_t offsets[AGENTS + 1], adj[2 * AGENTS];
+    double weight[2 * AGENTS];
+    polka_rff_graph graph;
+} ring_graph;
+
+static void make_ring(ring_graph *ring) {
+    polka_graph *g = NULL;
+    CHECK_OK(polka_graph_generate(&(polka_graph_spec){.kind = POLKA_GRAPH_RING, .n = AGENTS}, &g));
+    CHECK_OK(polka_graph_set_weights(g, POLKA_WEIGHTS_METROPOLIS));
+    ring->offsets[0] = 0;
+    for (size_t i = 0; i < AGENTS; i++) {
+        size_t degree = polka_graph_degree(g, i), first = ring->offsets[i];
+        memcpy(ring->adj + first, polka_graph_neighbors(g, i), degree * sizeof(size_t));
+        memcpy(ring->weight + first, polka_graph_neighbor_weights(g, i), degree * sizeof(double));
+        ring->offsets[i + 1] = first + degree;
+    }
+    polka_graph_free(&g);
+    ring->graph = (polka_rff_graph){
+        .agents = AGENTS, .offsets = ring->offsets, .adj = ring->adj, .weight = ring->weight};
+}
+
+static polka_rff_problem square_problem(void) {
+    return (polka_rff_problem){
+        .features = FEATURES, .outputs = 1, .loss = {.kind = POLKA_LOSS_SQUARE}, .lambda = 1e-3};
+}
+
+/* ----------------------------------------------------------------------------- features */
+
+/* z(x)ᵀz(y) → exp(−‖x−y‖²/(2σ²)) with an error of order 1/√D (each of the D terms has a
+ * standard deviation below 1): seeded, so the bound 4/√D either always holds or never. */
+static void test_features_approximate_the_gaussian_kernel(void **state) {
+    (void)state;
+    enum { PAIRS = 20, P = 3 };
+    polka_kernel kernel = {.kind = POLKA_KERNEL_GAUSSIAN, .sigma = 0.9};
+    double x[2 * PAIRS * P];
+    fill_uniform(x, 2 * PAIRS * P, -1, 1, 11);
+    double mean_error[3];
+    size_t sizes[3] = {64, 1024, 16384};
+    for (size_t s = 0; s < 3; s++) {
+        polka_rff rff;
+        CHECK_OK(polka_rff_draw(sizes[s], P, kernel.sigma, 5, &rff));
+        double *z = malloc(2 * PAIRS * sizes[s] * sizeof *z);
+        assert_non_null(z);
+        polka_rff_map(&rff, x, 2 * PAIRS, z);
+        mean_error[s] = 0.0;
+        for (size_t k = 0; k < PAIRS; k++) {
+            const double *zx = z + 2 * k * sizes[s], *zy = zx + sizes[s];
+            double dot = 0.0;
+            for (size_t d = 0; d < sizes[s]; d++) dot += zx[d] * zy[d];
+            const double *a = x + 2 * k * P, *b = a + P;
+            assert_true(close_rel(dot, polka_rff_kernel_ref(&rff, a, b), 1e-12));
+            double error = fabs(dot - polka_kernel_eval(&kernel, a, b, P));
+            assert_true(error <= 4.0 / sqrt((double)sizes[s]));
+            mean_error[s] += error / PAIRS;
+        }
+        free(z);
+        polka_rff_free(&rff);
+    }
+    assert_true(mean_error[2] < mean_error[1] && mean_error[1] < mean_error[0]);
+}
+
+/* The features are a pure function of the seed; the first D of a larger draw are a smaller
+ * draw; adopting stored arrays gives the same map; bad shapes are refused by name. */
+static void test_features_are_a_function_of_the_seed(void **state) {
+    (void)state;
+    polka_rff small, large, again, other, adopted;
+    CHECK_OK(polka_rff_draw(8, 3, 0.5, 42, &small));
+    CHECK_OK(polka_rff_draw(16, 3, 0.5, 42, &large));
+    CHECK_OK(polka_rff_draw(8, 3, 0.5, 42, &again));
+    CHECK_OK(polka_rff_draw(8, 3, 0.5, 43, &other));
+    assert_memory_equal(small.omega, large.omega, 8 * 3 * sizeof(double));
+    assert_memory_equal(small.phase, large.phase, 8 * sizeof(double));
+    assert_memory_equal(small.omega, again.omega, 8 * 3 * sizeof(double));
+    assert_true(memcmp(small.omega, other.omega, 8 * 3 * sizeof(double)) != 0);
+    CHECK_OK(polka_rff_adopt(8, 3, 0.5, 42, small.omega, small.phase, &adopted));
+    double x[3] = {0.1, -0.4, 0.7}, z1[8], z2[8];
+    polka_rff_map(&small, x, 1, z1);
+    polka_rff_map(&adopted, x, 1, z2);
+    assert_memory_equal(z1, z2, sizeof z1);
+    polka_rff bad = {0};
+    assert_int_equal(polka_rff_draw(8, 3, 0.0, 1, &bad), POLKA_ERR_ARG);
+    assert_non_null(strstr(polka_error_message(), "learner.sigma"));
+    assert_int_equal(polka_rff_draw(0, 3, 1.0, 1, &bad), POLKA_ERR_ARG);
+    small.omega[4] = NAN;
+    assert_int_equal(polka_rff_adopt(8, 3, 0.5, 42, small.omega, small.phase, &bad), POLKA_ERR_ARG);
+    assert_null(bad.omega);
+    polka_rff *all[] = {&small, &large, &again, &other, &adopted};
+    for (size_t k = 0; k < 5; k++) polka_rff_free(all[k]);
+}
+
+/* ------------------------------------------------------------------------------ model */
+
+static void check_gradient(polka_rff_problem problem, size_t classes) {
+    agents_data *data = calloc(1, sizeof *data);
+    assert_non_null(data);
+    fill_agents(data, classes, 21);
+    size_t len = FEATURES * problem.outputs;
+    double theta[FEATURES * 3], grad[FEATURES * 3];
+    fill_uniform(theta, len, -0.5, 0.5, 22);
+    CHECK_OK(polka_rff_gradient(&problem, &data->batch[1], theta, grad, NULL));
+    for (size_t k = 0; k < len; k++) {
+        double h = 1e-6, saved = theta[k], up, down;
+        theta[k] = saved + h;
+        CHECK_OK(polka_rff_objective(&problem, &data->batch[1], theta, &up));
+        theta[k] = saved - h;
+        CHECK_OK(polka_rff_objective(&problem, &data->batch[1], theta, &down));
+        theta[k] = saved;
+        assert_true(fabs((up - down) / (2 * h) - grad[k]) <= 1e-6);
+    }
+    polka_rff_free(&data->rff);
+    free(data);
+}
+
+/* G = Zᵀ∇ℓ/n + λθ is the derivative of f_i (central differences) for smooth losses. */
+static void test_gradient_matches_finite_differences(void **state) {
+    (void)state;
+    polka_rff_problem square = square_problem();
+    square.lambda = 0.3;
+    check_gradient(square, 0);
+    check_gradient((polka_rff_problem){.features = FEATURES,
+                                       .outputs = 3,
+                                       .loss = {.kind = POLKA_LOSS_MULTI_LOGISTIC},
+                                       .lambda = 0.05},
+                   3);
+    check_gradient((polka_rff_problem){.features = FEATURES,
+                                       .outputs = 1,
+                                       .loss = {.kind = POLKA_LOSS_LOGISTIC},
+                                       .lambda = 0.0},
+                   2);
+}
+
+/* The centralized ridge solution zeroes Σ_i ∇f_i, and is refused for other losses. */
+static void test_central_ridge_is_the_minimiser(void **state) {
+    (void)state;
+    agents_data *data = calloc(1, sizeof *data);
+    assert_non_null(data);
+    fill_agents(data, 0, 31);
+    polka_rff_problem problem = square_problem();
+    double star[FEATURES], total[FEATURES] = {0}, grad[FEATURES];
+    CHECK_OK(polka_rff_central_ridge(&problem, data->batch, AGENTS, star));
+    double scale = 0.0;
+    for (size_t a = 0; a < AGENTS; a++) {
+        CHECK_OK(polka_rff_gradient(&problem, &data->batch[a], star, grad, NULL));
+        for (size_t k = 0; k < FEATURES; k++) total[k] += grad[k];
+        scale = fmax(scale, fabs(grad[0]));
+    }
+    for (size_t k = 0; k < FEATURES; k++) assert_true(fabs(total[k]) <= 1e-10 * fmax(scale, 1));
+    problem.loss.kind = POLKA_LOSS_HUBER;
+    assert_int_equal(polka_rff_central_ridge(&problem, data->batch, AGENTS, star), POLKA_ERR_ARG);
+    assert_non_null(strstr(polka_error_message(), "square loss"));
+    polka_rff_free(&data->rff);
+    free(data);
+}
+
+/* ---------------------------------------------------------------------------- methods */
+
+/* Runs ADMM rounds until every agent is within 1e-6 (relative) of target or max_rounds;
+ * returns the rounds it took (max_rounds + 1: never) and the transmissions in *sent. */
+static size_t rounds_to_converge(const agents_data *data, const ring_graph *ring,
+                                 const polka_rff_admm *admm, const double *target,
+                                 size_t max_rounds, uint64_t *sent) {
+    polka_rff_problem problem = square_problem();
+    polka_rff_net net;
+    CHECK_OK(polka_rff_net_create(&ring->graph, FEATURES, &net));
+    size_t rounds = max_rounds + 1;
+    for (size_t k = 1; k <= max_rounds && rounds > max_rounds; k++) {
+        CHECK_OK(polka_rff_net_admm_round(&net, &ring->graph, &problem, data->batch, admm, NULL));
+        if (polka_rff_net_max_distance(&net, target) <= 1e-6) rounds = k;
+    }
+    *sent = net.transmissions;
+    polka_rff_net_free(&net);
+    return rounds;
+}
+
+/* The fixed problem of the method tests: data, ring, θ*, and each agent's exact primal. */
+typedef struct {
+    agents_data data;
+    ring_graph ring;
+    double star[FEATURES];
+    polka_dkla_exact exact[AGENTS];
+} admm_setup;
+
+static admm_setup *setup_admm(void) {
+    admm_setup *s = calloc(1, sizeof *s);
+    assert_non_null(s);
+    fill_agents(&s->data, 0, 41);
+    make_ring(&s->ring);
+    polka_rff_problem problem = square_problem();
+    CHECK_OK(polka_rff_central_ridge(&problem, s->data.batch, AGENTS, s->star));
+    for (size_t a = 0; a < AGENTS; a++)
+        CHECK_OK(polka_dkla_exact_init(&problem, &s->data.batch[a], &s->exact[a]));
+    return s;
+}
+
+static void free_admm(admm_setup *s) {
+    for (size_t a = 0; a < AGENTS; a++) polka_dkla_exact_free(&s->exact[a]);
+    polka_rff_free(&s->data.rff);
+    free(s);
+}
+
+/* DKLA with the exact primal reaches the centralized solution (relative distance ≤ 1e-6 at
+ * every agent); COKE reaches it too with fewer transmissions. */
+static void test_dkla_and_coke_reach_the_central_solution(void **state) {
+    (void)state;
+    admm_setup *s = setup_admm();
+    polka_rff_admm dkla = {.rho = 0.01, .exact = s->exact};
+    uint64_t dkla_sent, coke_sent;
+    size_t dkla_rounds = rounds_to_converge(&s->data, &s->ring, &dkla, s->star, 3000, &dkla_sent);
+    polka_rff_admm coke = {.rho = 0.01, .alpha = 0.5, .mu = 0.98, .exact = s->exact};
+    size_t coke_rounds = rounds_to_converge(&s->data, &s->ring, &coke, s->star, 3000, &coke_sent);
+    print_message("dkla: %zu rounds, %llu transmissions; coke: %zu rounds, %llu transmissions\n",
+                  dkla_rounds, (unsigned long long)dkla_sent, coke_rounds,
+                  (unsigned long long)coke_sent);
+    assert_true(dkla_rounds <= 3000);
+    assert_true(coke_rounds <= 3000);
+    assert_true(coke_sent <= 0.75 * (double)dkla_sent);
+    free_admm(s);
+}
+
+/* With α = 0 COKE never censors and is DKLA bit for bit; the linearized primal with the
+ * full local gradient also reaches θ*. */
+static void test_coke_without_censoring_is_dkla(void **state) {
+    (void)state;
+    admm_setup *s = setup_admm();
+    polka_rff_problem problem = square_problem();
+    polka_rff_net a, b;
+    CHECK_OK(polka_rff_net_create(&s->ring.graph, FEATURES, &a));
+    CHECK_OK(polka_rff_net_create(&s->ring.graph, FEATURES, &b));
+    polka_rff_admm dkla = {.rho = 0.01, .eta = 1.0}, coke = {.rho = 0.01, .eta = 1.0, .mu = 0.9};
+    for (size_t k = 0; k < 50; k++) {
+        CHECK_OK(
+            polka_rff_net_admm_round(&a, &s->ring.graph, &problem, s->data.batch, &dkla, NULL));
+        CHECK_OK(
+            polka_rff_net_admm_round(&b, &s->ring.graph, &problem, s->data.batch, &coke, NULL));
+    }
+    assert_memory_equal(a.theta, b.theta, AGENTS * FEATURES * sizeof(double));
+    assert_int_equal(a.transmissions, AGENTS * 50);
+    polka_rff_net_free(&a);
+    polka_rff_net_free(&b);
+    uint64_t sent;
+    size_t rounds = rounds_to_converge(&s->data, &s->ring, &dkla, s->star, 20000, &sent);
+    print_message("linearized dkla: %zu rounds\n", rounds);
+    assert_true(rounds <= 20000);
+    free_admm(s);
+}
+
+/* rf-diffusion (Metropolis weights) lowers Σ_i f_i(θ_i) on a 3-class logistic problem; the
+ * uniform weights of a ring (row sum 2) are refused. */
+static void test_rf_diffusion_decreases_the_loss(void **state) {
+    (void)state;
+    agents_data *data = calloc(1, sizeof *data);
+    ring_graph ring;
+    assert_non_null(data);
+    fill_agents(data, 3, 51);
+    make_ring(&ring);
+    polka_rff_problem problem = {
+        .features = FEATURES, .outputs = 3, .loss = {.kind = POLKA_LOSS_MULTI_LOGISTIC}};
+    polka_rff_net net;
+    CHECK_OK(polka_rff_net_create(&ring.graph, FEATURES * 3, &net));
+    double before = 0.0, after = 0.0, value;
+    for (size_t a = 0; a < AGENTS; a++) {
+        CHECK_OK(polka_rff_objective(&problem, &data->batch[a], net.theta, &value));
+        before += value;
+    }
+    for (size_t k = 0; k < 300; k++)
+        CHECK_OK(polka_rff_net_diffusion_round(&net, &ring.graph, &problem, data->batch, 1.0));
+    for (size_t a = 0; a < AGENTS; a++) {
+        CHECK_OK(
+            polka_rff_objective(&problem, &data->batch[a], net.theta + a * FEATURES * 3, &value));
+        after += value;
+    }
+    print_message("rf-diffusion: sum of local losses %.4f -> %.4f\n", before, after);
+    assert_true(after < 0.6 * before);
+    double ones[2] = {1.0, 1.0}, self;
+    assert_int_equal(polka_rf_diffusion_self_weight(ones, 2, &self), POLKA_ERR_ARG);
+    assert_non_null(strstr(polka_error_message(), "metropolis"));
+    polka_rff_net_free(&net);
+    polka_rff_free(&data->rff);
+    free(data);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_features_approximate_the_gaussian_kernel),
+        cmocka_unit_test(test_features_are_a_function_of_the_seed),
+        cmocka_unit_test(test_gradient_matches_finite_differences),
+        cmocka_unit_test(test_central_ridge_is_the_minimiser),
+        cmocka_unit_test(test_dkla_and_coke_reach_the_central_solution),
+        cmocka_unit_test(test_coke_without_censoring_is_dkla),
+        cmocka_unit_test(test_rf_diffusion_decreases_the_loss),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
