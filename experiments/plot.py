@@ -29,7 +29,10 @@ the system python: /usr/bin/python3 experiments/plot.py.
 the fraction of agents offline and the mean age of the values used, per log interval.
 """
 import argparse
+import contextlib
 import os
+import secrets
+import signal
 import sys
 
 # The package's folder relative to this file, written by cmake --install (cmake/PolkaPython.cmake).
@@ -52,7 +55,28 @@ polka = import_polka()
 
 
 def save(figure, output):
-    figure.savefig(output, dpi=110)
+    """Writes the figure as polka writes its outputs: into OUTPUT.XXXXXX.tmp beside it (O_EXCL,
+    never an existing file), renamed over OUTPUT once whole, so a failed or interrupted plot
+    leaves no partial file and an earlier OUTPUT whole. The format is OUTPUT's extension."""
+    folder = os.path.dirname(os.path.abspath(output))
+    while True:
+        temp = os.path.join(folder, f"{os.path.basename(output)}.{secrets.token_hex(3)}.tmp")
+        try:
+            fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+            break
+        except FileExistsError:
+            continue
+    try:
+        with os.fdopen(fd, "wb") as file:
+            extension = os.path.splitext(output)[1][1:].lower()
+            figure.savefig(file, dpi=110, format=extension or None)
+            file.flush()
+            os.fsync(file.fileno())
+        os.replace(temp, output)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+        raise
     print(f"wrote {output}")
 
 
@@ -113,7 +137,14 @@ def parser():
     return p
 
 
+def exit_on_sigterm():
+    """SIGTERM (polka data split stopped, a job's end) unwinds like SIGINT, through save()'s
+    removal of its temporary file. Returns the handler it replaced."""
+    return signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
+
+
 def main(argv):
+    exit_on_sigterm()
     args = parser().parse_args(argv)
     figures = {
         "run": lambda: polka.plot.run(args.decentralized, args.centralized, args.label),

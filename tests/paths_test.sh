@@ -69,6 +69,17 @@ cp "$here/data/x1_x2.csv" tr.csv
 refuse "2 data split -o = training file" "-o '\./tr.csv' and data.train 'tr.csv' $same" tr.csv -- \
     "$polka" data split -o ./tr.csv --set data.source=file --set data.train=tr.csv \
     --set data.test=tr.csv
+# polka predict --output: the rule, then the predictions through a temporary name
+"$polka" run --quiet "${file_run[@]}" --set run.log_every=100 --set run.output=m.h5 >/dev/null
+refuse "2 predict --output = the run file" "--output '\./m.h5' and --model 'm.h5' $same" m.h5 -- \
+    "$polka" predict --model m.h5 --data tr.svm.t --output ./m.h5
+refuse "2 predict --output = the run's training file" "--output '\./tr.svm' and data.train 'tr.svm' $same" \
+    tr.svm -- "$polka" predict --model m.h5 --data tr.svm.t --output ./tr.svm
+echo "earlier predictions" >pred.txt
+runs "2 predict --output replaces an earlier file" "$polka" predict --model m.h5 --data tr.svm.t \
+    --output pred.txt
+[ "$(wc -l <pred.txt)" = 50 ] && ! ls pred.txt.*.tmp >/dev/null 2>&1 &&
+    ok "2 predict wrote 50 lines, no temporary file left" || bad "2 predict: $(head -2 pred.txt)"
 # 3. two spellings of one file (neither existing yet), and the checkpoint's temporary file
 refuse "3 output o2.h5, csv ./o2.h5" "run.output 'o2.h5' and run.csv '\./o2.h5' $same" "" -- \
     "$polka" run "${small[@]}" --set run.output=o2.h5 --set run.csv=./o2.h5

@@ -29,9 +29,10 @@ static void check_stats(const polka_data_info *info, const double *x, size_t n, 
         }
         double mean = sum / (double)n;
         for (size_t i = 0; i < n; i++) dev += (x[i * p + j] - mean) * (x[i * p + j] - mean);
-        assert_true(info->min[j] == lo && info->max[j] == hi);
-        assert_true(close_rel(info->mean[j], mean, 1e-14));
-        assert_true(close_rel(info->stddev[j], sqrt(dev / (double)n), 1e-12));
+        polka_feature_stats f = polka_data_feature(info, j);
+        assert_true(f.min == lo && f.max == hi);
+        assert_true(close_rel(f.mean, mean, 1e-14));
+        assert_true(close_rel(f.stddev, sqrt(dev / (double)n), 1e-12));
     }
 }
 

@@ -60,7 +60,7 @@ static void test_csr_arrays(void **state) {
     assert_memory_equal(data.sparse->start, want_start, sizeof want_start);
     assert_memory_equal(data.sparse->index, want_index, sizeof want_index);
     assert_memory_equal(data.sparse->value, want_value, sizeof want_value); /* -0 kept */
-    assert_null(data.sparse->shift);
+    assert_false(data.sparse->scaled);
     for (uint64_t i = 0; i < 6; i++) assert_int_equal(index[i], i);
     free(index);
 
@@ -112,7 +112,7 @@ static void test_scaled_rows_match_dense(void **state) {
             CHECK_OK(polka_data_read(paths[f], NULL, &info, NULL, NULL, &dense, NULL));
             CHECK_OK(polka_data_scale(&sparse, &info, kinds[k]));
             CHECK_OK(polka_data_scale(&dense, &info, kinds[k]));
-            assert_true((sparse.sparse->shift != NULL) == (kinds[k] != POLKA_SCALE_NONE));
+            assert_true(sparse.sparse->scaled == (kinds[k] != POLKA_SCALE_NONE));
             assert_rows_equal(&sparse, &dense);
             polka_dataset_free(&sparse);
             polka_dataset_free(&dense);
@@ -188,10 +188,11 @@ static void test_huge_dimension(void **state) {
                               .memory_limit = (size_t)8 << 30,
                               .feature_bytes = 101 * sizeof(double)};
     expect_scan_error(path, &run, POLKA_ERR_MEM,
-                      "one.svm:1: 16777216 features: their statistics (512.0 MB) and the run's "
-                      "dense rows of them (12928.0 MB, 808 bytes per feature) take 13440.0 MB, "
-                      "over the memory limit of 8192.0 MB");
-    /* (the scan's running sums are kept for the 2 features that occur: 1280 MB before) */
+                      "one.svm:1: 16777216 features: their statistics (196 bytes, kept for the "
+                      "1 that occurs) and the run's dense rows of them (12928.0 MB, 808 bytes "
+                      "per feature) take 12928.0 MB, over the memory limit of 8192.0 MB");
+    /* (the statistics are kept for the features that occur: 1280 MB of running sums, then
+     * 512 MB in the info, before) */
     /* the same shape at 65536 features: scanned and stored in a few bytes */
     polka_data_info info;
     const char *small = write_text("two.svm", "1 1:0.5 65536:1\n-1 7:2\n");

@@ -18,19 +18,22 @@
 /**
  * Sparse rows (compressed sparse row): row i lists value[k] at feature index[k] for
  * k in [start[i], start[i+1]), features increasing; every value the file listed is kept, zeros
- * included. A feature the row does not list reads as base[j] (0 when base is NULL); a listed
- * value v reads as (v − shift[j])·factor[j] when shift is not NULL (scaling, set by
- * polka_data_scale), else as v. base[j] = (0 − shift[j])·factor[j], so a row reads as the very
- * doubles the dense storage of the same file holds after the same scaling.
+ * included. A feature the row does not list reads as its base: base[b] for the feature
+ * base_index[b], +0 for any other. Scaling (polka_data_scale, scaled set) replaces each listed
+ * value v by (v − shift_j)·factor_j and makes the bases (0 − shift_j)·factor_j of the features
+ * where that is not +0, so a row reads as the very doubles the dense storage of the same file
+ * holds after the same scaling; the bases take memory only for the features that occur in the
+ * training file.
  */
 typedef struct {
     double *value;   /**< nnz */
     uint32_t *index; /**< nnz, 0-based features */
     size_t *start;   /**< n + 1 */
     size_t nnz;
-    double *shift;  /**< p, or NULL (unscaled) */
-    double *factor; /**< p, or NULL */
-    double *base;   /**< p, or NULL (absent features are 0) */
+    int scaled;           /**< 1: the values are scaled (polka_data_scale) */
+    size_t bases;         /**< the features whose absence does not read as +0 */
+    uint32_t *base_index; /**< bases, increasing (NULL when bases is 0) */
+    double *base;         /**< bases: what the feature reads as where a row does not list it */
 } polka_sparse_rows;
 
 typedef struct {

@@ -49,9 +49,12 @@
  * --mem (SLURM_MEM_PER_NODE, or SLURM_MEM_PER_CPU × SLURM_CPUS_ON_NODE), divided among the
  * processes that share the node (polka_data_memory_share), and less under `ulimit -v`/`-d`),
  * and refuse with POLKA_ERR_MEM naming the file, the place and the sizes:
- * - a scan keeps 48 bytes of statistics per feature and returns 32 (80·p in all), plus what
- *   the caller declares it needs per feature (polka_read_options.feature_bytes: a run's dense
- *   batch rows and dictionary points), all counted as the features grow; a scan that records
+ * - a scan of a dense format keeps 48 bytes of statistics per feature and returns 32 (80·p in
+ *   all); a LIBSVM scan keeps them only for the features that occur (the others are the zero
+ *   column, whose statistics are known): 160 bytes of running sums and table per feature that
+ *   occurs, and 36 in the info. Plus what the caller declares it needs per feature up to the
+ *   largest index (polka_read_options.feature_bytes: a run's dense batch rows and dictionary
+ *   points), all counted as the features grow; a scan that records
  *   every sample's class (polka_read_options.row_classes) needs 8 + 1 to 4 bytes per sample
  *   for it, counted when the label map is made;
  * - a read keeps 8·p bytes per kept sample (dense) or 12 per listed value and 24 per kept
@@ -163,18 +166,33 @@ typedef struct {
     size_t n, p;    /**< samples, dimension (LIBSVM: the largest index seen) */
     size_t classes; /**< distinct labels (0 for regression) */
     double *labels; /**< the distinct labels, increasing (classes entries): class k is labels[k] */
-    double *min;    /**< per feature over the file (p entries; absent LIBSVM features count 0) */
-    double *max;    /**< per feature */
-    double *mean;   /**< per feature */
-    double *stddev; /**< per feature, the population standard deviation (divides by n) */
-    char *path;     /**< the training file scanned, for messages (NULL: not from a file) */
-    size_t columns; /**< CSV: the header's columns, the label's included (0: other formats) */
-    char **column_names;      /**< CSV: the header's names in file order (columns entries) */
-    size_t values;            /**< LIBSVM: the values the file lists (0: other formats) */
+    /* The per-feature statistics over the file, for `features` entries (read them with
+     * polka_data_feature): entry e is feature feature[e] (LIBSVM: the features that occur,
+     * increasing; absent values count 0), or feature e when feature is NULL (CSV, IDX: all p).
+     * A feature without an entry never occurs: min = max = mean = stddev = 0. */
+    size_t features;     /**< entries of the arrays below */
+    uint32_t *feature;   /**< the 0-based feature of each entry, increasing; NULL: entry e is e */
+    double *min;         /**< per entry */
+    double *max;         /**< per entry */
+    double *mean;        /**< per entry */
+    double *stddev;      /**< per entry, the population standard deviation (divides by n) */
+    char *path;          /**< the training file scanned, for messages (NULL: not from a file) */
+    size_t columns;      /**< CSV: the header's columns, the label's included (0: other formats) */
+    char **column_names; /**< CSV: the header's names in file order (columns entries) */
+    size_t values;       /**< LIBSVM: the values the file lists (0: other formats) */
     polka_file_format format; /**< the format the file was read as */
     void *row_class;          /**< polka_read_options.row_classes: n class indices, each of */
     size_t row_class_bytes;   /**< 1, 2 or 4 bytes (the fewest that hold classes − 1); else 0 */
 } polka_data_info;
+
+/** The training statistics of one feature. */
+typedef struct {
+    double min, max, mean, stddev;
+} polka_feature_stats;
+
+/** The statistics of feature j (< info->p) of a scan: its entry, or zeros when it has none
+ *  (a LIBSVM feature that never occurs). O(log features). */
+polka_feature_stats polka_data_feature(const polka_data_info *info, size_t j);
 
 /** The class index of sample i (< n) of a scan with row_classes set. */
 size_t polka_data_row_class(const polka_data_info *info, size_t i);

@@ -20,9 +20,11 @@ static polka_status check_on_root(int argc, char **argv, const polka_plan *plan,
             k++;
         else if (strcmp(argv[k], "--config") == 0)
             uses[count++] = (polka_file_use){.what = "--config", .path = argv[++k]};
+    /* the command's own files before the plan's: a clash names its option first (predict's
+     * --data before the run's data.test, when they are one file) */
+    for (size_t k = 0; k < extra_count; k++) uses[count++] = extra[k];
     for (size_t k = 0; k < listed.count; k++)
         if (run || listed.uses[k].role == POLKA_FILE_INPUT) uses[count++] = listed.uses[k];
-    for (size_t k = 0; k < extra_count; k++) uses[count++] = extra[k];
     polka_status status = polka_files_check(uses, count);
     free(uses);
     return status;

@@ -30,8 +30,9 @@ polka_status polka_app_read_plan(int argc, char **argv, MPI_Comm comm, polka_pla
 
 /**
  * Collective: rank 0 applies the rule of polka/paths.h to the files of the command: the
- * --config files of argv, the plan's input files, its run's outputs and --resume when run is
- * 1, and extra (the command's own); every rank returns the same status.
+ * --config files of argv, extra (the command's own: a clash names them before the plan's),
+ * the plan's input files, and its run's outputs and --resume when run is 1; every rank
+ * returns the same status (a serial command passes MPI_COMM_SELF).
  */
 polka_status polka_app_check_files(int argc, char **argv, MPI_Comm comm, const polka_plan *plan,
                                    int run, const polka_file_use *extra, size_t extra_count);

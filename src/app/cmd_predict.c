@@ -9,6 +9,7 @@
 #include "polka/dataio.h"
 #include "polka/h5log.h"
 #include "polka/loss.h"
+#include "polka/paths.h"
 #include "polka/sim.h"
 
 typedef struct {
@@ -96,19 +97,45 @@ static polka_status split_model(const char *spec, char *path, size_t size, size_
     return POLKA_OK;
 }
 
+/* The rule of polka/paths.h before anything is written: --output names none of the files
+ * read (the run file, --data, --labels, the run's data and graph files), however spelled. */
+static polka_status check_files(const predict_args *args, const char *model,
+                                const polka_plan *plan) {
+    const polka_file_use uses[] = {
+        {.what = "--model", .path = model, .role = POLKA_FILE_INPUT},
+        {.what = "--data", .path = args->data, .role = POLKA_FILE_INPUT},
+        {.what = "--labels", .path = args->labels, .role = POLKA_FILE_INPUT},
+        {.what = "--output", .path = args->output, .role = POLKA_FILE_OUTPUT},
+    };
+    return polka_app_check_files(0, NULL, MPI_COMM_SELF, plan, 0, uses, POLKA_COUNT(uses));
+}
+
+typedef struct {
+    const double *predictions, *class_labels;
+    size_t n, classes;
+} prediction_list;
+
 /* One prediction per line: the file's label of a class index (classes > 0), else the value. */
-static polka_status write_predictions(const char *path, const double *predictions, size_t n,
-                                      const double *class_labels, size_t classes) {
-    for (size_t i = 0; i < n; i++)
-        POLKA_CHECK(classes == 0 || predictions[i] < (double)classes, POLKA_ERR_ARG,
-                    "prediction %zu is class %g of %zu", i, predictions[i], classes);
+static polka_status write_predictions(const char *path, void *context) {
+    const prediction_list *list = context;
     FILE *file = fopen(path, "w");
     POLKA_CHECK(file != NULL, POLKA_ERR_IO, "cannot write '%s': %s", path, strerror(errno));
-    for (size_t i = 0; i < n; i++)
-        fprintf(file, "%.17g\n", classes ? class_labels[(size_t)predictions[i]] : predictions[i]);
+    for (size_t i = 0; i < list->n; i++) {
+        double value = list->predictions[i];
+        fprintf(file, "%.17g\n", list->classes ? list->class_labels[(size_t)value] : value);
+    }
     int failed = ferror(file) | (fclose(file) != 0);
     POLKA_CHECK(!failed, POLKA_ERR_IO, "error while writing '%s'", path);
     return POLKA_OK;
+}
+
+/* --output, written under a temporary name renamed over it when whole (polka/paths.h). */
+static polka_status save_predictions(const char *path, const prediction_list *list) {
+    for (size_t i = 0; i < list->n; i++)
+        POLKA_CHECK(list->classes == 0 || list->predictions[i] < (double)list->classes,
+                    POLKA_ERR_ARG, "prediction %zu is class %g of %zu", i, list->predictions[i],
+                    list->classes);
+    return polka_write_through_temp(path, write_predictions, (void *)list);
 }
 
 /* An agent's saved model, of either kind (h5log.h). */
@@ -166,6 +193,7 @@ static polka_status predict(const predict_args *args) {
     if (status == POLKA_OK) status = run_plan(run, path, &plan);
     if (status == POLKA_OK) status = load_model(run, path, agent, &model);
     polka_app_read_done();
+    if (status == POLKA_OK) status = check_files(args, path, &plan);
     if (status == POLKA_OK)
         status =
             polka_sim_read_like_run(&plan, args->data, args->labels, args->format, &data, &labels);
@@ -180,8 +208,8 @@ static polka_status predict(const predict_args *args) {
         printf("%s %.17g on %zu samples of %s (agent %zu of %s, %s), mean loss %.6g\n",
                polka_loss_score_name(plan.learner.params.loss.kind), score, data.n, args->data,
                agent, path, what, loss);
-        if (args->output)
-            status = write_predictions(args->output, predictions, data.n, labels, data.classes);
+        prediction_list list = {predictions, labels, data.n, data.classes};
+        if (args->output) status = save_predictions(args->output, &list);
     }
     free(predictions);
     free(labels);

@@ -259,89 +259,6 @@ static void stats_free(dataio_stats *stats) {
     *stats = (dataio_stats){0};
 }
 
-static int compare_double(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* The distinct labels, increasing, into info; sorted in place, or in a copy when every sample's
- * class is wanted (dataio_row_classes maps the labels in file order). */
-static polka_status stats_label_map(dataio_stats *stats, polka_data_info *info) {
-    if (stats->regression) return POLKA_OK;
-    double *sorted = stats->labels;
-    if (stats->row_classes) {
-        sorted = malloc((stats->n ? stats->n : 1) * sizeof *sorted);
-        POLKA_CHECK(sorted, POLKA_ERR_MEM, "out of memory for the labels of %zu samples", stats->n);
-        memcpy(sorted, stats->labels, stats->n * sizeof *sorted);
-    }
-    qsort(sorted, stats->n, sizeof *sorted, compare_double);
-    size_t classes = 0;
-    for (size_t i = 0; i < stats->n; i++)
-        if (classes == 0 || sorted[i] != sorted[classes - 1]) sorted[classes++] = sorted[i];
-    info->labels = malloc(classes * sizeof *info->labels);
-    if (info->labels) memcpy(info->labels, sorted, classes * sizeof *info->labels);
-    if (sorted != stats->labels) free(sorted);
-    POLKA_CHECK_ALLOC(info->labels);
-    info->classes = classes;
-    return stats->row_classes ? dataio_row_classes(stats, info) : POLKA_OK;
-}
-
-/* Per-feature statistics over n samples: feature j has count values, the rest are zeros. */
-static void stats_feature(const dataio_stats *stats, size_t j, polka_data_info *info) {
-    double n = (double)stats->n;
-    size_t at = dataio_stats_find(stats, j);
-    int none = at == SIZE_MAX;
-    size_t count = (none ? 0 : stats->count[at]) + stats->dense_rows;
-    size_t zeros = stats->n - count;
-    double shift = none ? 0.0 : stats->shift[at];
-    double s1 = (none ? 0.0 : stats->s1[at]) - (double)zeros * shift;
-    double s2 = (none ? 0.0 : stats->s2[at]) + (double)zeros * shift * shift;
-    double var = (s2 - s1 * s1 / n) / n;
-    info->mean[j] = shift + s1 / n;
-    /* an overflow (var NaN or infinite) stays visible: dataio_check_feature refuses it */
-    info->stddev[j] = var > 0 || isnan(var) ? sqrt(var) : 0.0;
-    info->min[j] = count == 0 ? 0.0 : stats->min[at];
-    info->max[j] = count == 0 ? 0.0 : stats->max[at];
-    if (zeros > 0 && info->min[j] > 0) info->min[j] = 0.0;
-    if (zeros > 0 && info->max[j] < 0) info->max[j] = 0.0;
-}
-
-/* Turns the accumulated statistics of the file path into info. */
-static polka_status stats_finish(dataio_stats *stats, const char *path, polka_data_info *info) {
-    info->n = stats->n;
-    info->p = stats->p;
-    info->path = malloc(strlen(path) + 1);
-    POLKA_CHECK_ALLOC(info->path);
-    strcpy(info->path, path);
-    info->columns = stats->columns;
-    info->column_names = stats->column_names; /* handed over */
-    stats->column_names = NULL;
-    size_t p = stats->p ? stats->p : 1;
-    info->min = malloc(p * sizeof *info->min);
-    info->max = malloc(p * sizeof *info->max);
-    info->mean = malloc(p * sizeof *info->mean);
-    info->stddev = malloc(p * sizeof *info->stddev);
-    POLKA_CHECK_ALLOC(info->min && info->max && info->mean && info->stddev ? info->min : NULL);
-    for (size_t j = 0; j < stats->p; j++) {
-        stats_feature(stats, j, info);
-        POLKA_CALL(dataio_check_feature(info, j));
-    }
-    return stats_label_map(stats, info);
-}
-
-void polka_data_info_free(polka_data_info *info) {
-    if (info == NULL) return;
-    free(info->labels);
-    free(info->min);
-    free(info->max);
-    free(info->mean);
-    free(info->stddev);
-    free(info->path);
-    free(info->column_names);
-    free(info->row_class);
-    *info = (polka_data_info){0};
-}
-
 /* ---- passes ------------------------------------------------------------------------------ */
 
 /* options with the defaults filled in and the format resolved. */
@@ -396,7 +313,7 @@ polka_status polka_data_scan(const char *path, const polka_read_options *options
     if (status == POLKA_OK && stats.p == 0)
         status = polka_error_set(POLKA_ERR_FORMAT, "%s: no features in the file", path);
     if (status == POLKA_OK) status = dataio_stats_check_density(&stats, path);
-    if (status == POLKA_OK) status = stats_finish(&stats, path, info);
+    if (status == POLKA_OK) status = dataio_stats_finish(&stats, path, info);
     info->values = (size_t)stats.values;
     info->format = resolved.format;
     stats_free(&stats);

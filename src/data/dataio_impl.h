@@ -45,6 +45,23 @@ polka_status dataio_stats_slot(dataio_stats *stats, size_t j, size_t *slot);
 /* The index of feature j's sums: its slot (SIZE_MAX: it never occurred) or, dense, j. */
 size_t dataio_stats_find(const dataio_stats *stats, size_t j);
 
+/* The features of a sparse scan that occurred (stats->slots of them), increasing, in an array
+ * allocated here; POLKA_ERR_MEM without a location. */
+polka_status dataio_stats_features(const dataio_stats *stats, uint32_t **features);
+
+/* Turns the statistics of a scanned file (path) into info: its size, the per-feature entries
+ * (sparse scan: one per feature that occurred) and the label map. */
+polka_status dataio_stats_finish(dataio_stats *stats, const char *path, polka_data_info *info);
+
+/* 1 and *entry = the entry of feature j in info's statistics, or 0 when j has none (*entry is
+ * then where it would be). Searches from entry `from` on (0, or where the last feature of a
+ * walk by increasing features was): O(1) when j is there, else O(log features). */
+int dataio_info_entry(const polka_data_info *info, size_t j, size_t from, size_t *entry);
+
+/* shift and factor of the scaling of kind for statistics f (a feature without an entry: zeros):
+ * scaled x = (x − shift)·factor. */
+void dataio_terms_of(polka_feature_stats f, polka_scale_kind kind, double *shift, double *factor);
+
 /* Frees the sparse table. */
 void dataio_stats_free_table(dataio_stats *stats);
 
@@ -81,8 +98,9 @@ polka_status dataio_stats_check_density(const dataio_stats *stats, const char *p
 /* 1 when ‖x‖² of the count values is finite (what the kernels compute). */
 int dataio_norm_finite(const double *x, size_t count);
 
-/* POLKA_ERR_FORMAT naming info->path and feature j when its statistics are not finite. */
-polka_status dataio_check_feature(const polka_data_info *info, size_t j);
+/* POLKA_ERR_FORMAT naming info->path and the feature when the statistics of entry e are not
+ * finite. */
+polka_status dataio_check_entry(const polka_data_info *info, size_t e);
 
 /* A copy of count names in one allocation (the pointers, then the strings), so that one
  * free() releases it; POLKA_ERR_MEM without a location. */
@@ -155,10 +173,14 @@ polka_status dataio_scale_sparse(polka_dataset *data, const polka_data_info *inf
 void dataio_scale_terms(const polka_data_info *info, polka_scale_kind kind, size_t j, double *shift,
                         double *factor);
 
-/* The error for scaled sample i (from 0) whose values x (p of them) have a non-finite value or
- * ‖x‖². */
-polka_status dataio_scale_error(const double *x, size_t p, const polka_data_info *info,
-                                polka_scale_kind kind, size_t i);
+/* The error for scaled sample i (from 0) whose ‖x‖² is not finite: feature j (from 0) is the
+ * first whose value x_j is not finite or not below 1e150 (else the last). */
+polka_status dataio_scale_error(const polka_data_info *info, polka_scale_kind kind, size_t i,
+                                size_t j, double x_j);
+
+/* 1 when a scaled value is the one dataio_scale_error names: not finite, or 1e150 or more in
+ * magnitude. */
+int dataio_scaled_too_large(double x);
 
 /* One pass over a file: a scan (stats set) or a read (info and rows set). */
 typedef struct {

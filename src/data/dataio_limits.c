@@ -147,24 +147,33 @@ polka_status polka_memory_parse(const char *text, size_t *bytes) {
 }
 
 polka_status dataio_stats_fit(const dataio_stats *stats, size_t p) {
-    /* 48 bytes of running sums per feature in the scan (sparse: per feature that occurs, with
-     * two 16-byte cells of the table), then 32 per feature in the info it returns */
-    double sums = stats->sparse ? 80.0 * 2.0 * (double)(stats->slots + 1) : 48.0 * (double)p;
-    double bytes = 32.0 * (double)p + sums, caller = (double)stats->feature_bytes * (double)p;
+    /* dense: 48 bytes of running sums per feature in the scan and 32 in the info it returns;
+     * sparse: per feature that occurs (with the next one), 48 of sums and two 16-byte cells of
+     * the table, room for as many again as the arrays grow, and 36 in the info (its index) */
+    size_t counted = stats->sparse ? stats->slots + 1 : p;
+    double bytes = (stats->sparse ? 2.0 * 80.0 + 36.0 : 80.0) * (double)counted;
+    double caller = (double)stats->feature_bytes * (double)p;
     double limit = (double)stats->memory_limit;
     if (bytes + caller <= limit) return POLKA_OK;
+    char kept[96] = ""; /* sparse: the features whose statistics are kept */
+    if (stats->sparse)
+        snprintf(kept, sizeof kept, "kept for the %zu that occur%s", counted,
+                 counted == 1 ? "s" : "");
     if (caller == 0)
-        return polka_error_set(
-            POLKA_ERR_MEM, "the statistics of %zu features take %s, over the memory limit of %s%s",
-            p, dataio_size_text(bytes), dataio_size_text(limit),
-            dataio_memory_origin(stats->memory_limit));
+        return polka_error_set(POLKA_ERR_MEM,
+                               "the statistics of %zu features%s%s%s take %s, over the memory "
+                               "limit of %s%s",
+                               p, *kept ? " (" : "", kept, *kept ? ")" : "",
+                               dataio_size_text(bytes), dataio_size_text(limit),
+                               dataio_memory_origin(stats->memory_limit));
     return polka_error_set(POLKA_ERR_MEM,
-                           "%zu features: their statistics (%s) and the run's dense rows of "
+                           "%zu features: their statistics (%s%s%s) and the run's dense rows of "
                            "them (%s, %zu bytes per feature) take %s, over the memory "
                            "limit of %s%s",
-                           p, dataio_size_text(bytes), dataio_size_text(caller),
-                           stats->feature_bytes, dataio_size_text(bytes + caller),
-                           dataio_size_text(limit), dataio_memory_origin(stats->memory_limit));
+                           p, dataio_size_text(bytes), *kept ? ", " : "", kept,
+                           dataio_size_text(caller), stats->feature_bytes,
+                           dataio_size_text(bytes + caller), dataio_size_text(limit),
+                           dataio_memory_origin(stats->memory_limit));
 }
 
 /* The sparsity rule: n samples of p features stored dense, for `values` listed values. */
@@ -203,27 +212,22 @@ int dataio_norm_finite(const double *x, size_t count) {
     return isfinite(sum);
 }
 
-polka_status dataio_check_feature(const polka_data_info *info, size_t j) {
-    double range = info->max[j] - info->min[j];
-    if (isfinite(range) && isfinite(info->mean[j]) && isfinite(info->stddev[j])) return POLKA_OK;
-    return polka_error_set(POLKA_ERR_FORMAT,
-                           "%s: feature %zu: its values, from %g to %g, overflow its statistics "
-                           "(range %g, mean %g, standard deviation %g): rescale the data",
-                           info->path, j + 1, info->min[j], info->max[j], range, info->mean[j],
-                           info->stddev[j]);
-}
-
 /* ---- scaling ----------------------------------------------------------------------------- */
 
 void dataio_scale_terms(const polka_data_info *info, polka_scale_kind kind, size_t j, double *shift,
                         double *factor) {
+    dataio_terms_of(polka_data_feature(info, j), kind, shift, factor);
+}
+
+void dataio_terms_of(polka_feature_stats f, polka_scale_kind kind, double *shift, double *factor) {
+    /* zeros (a feature that never occurs): a shift 0 and a factor 0 */
     if (kind == POLKA_SCALE_UNIT) {
-        double range = info->max[j] - info->min[j];
-        *shift = info->min[j];
+        double range = f.max - f.min;
+        *shift = f.min;
         *factor = range > 0 ? 1.0 / range : 0.0;
     } else {
-        *shift = info->mean[j];
-        *factor = info->stddev[j] > 0 ? 1.0 / info->stddev[j] : 0.0;
+        *shift = f.mean;
+        *factor = f.stddev > 0 ? 1.0 / f.stddev : 0.0;
     }
 }
 
@@ -238,17 +242,28 @@ static void scale_feature(polka_dataset *data, const polka_data_info *info, polk
     }
 }
 
-polka_status dataio_scale_error(const double *x, size_t p, const polka_data_info *info,
-                                polka_scale_kind kind, size_t i) {
-    size_t j = 0;
-    while (j + 1 < p && isfinite(x[j]) && fabs(x[j]) < 1e150) j++;
+int dataio_scaled_too_large(double x) {
+    return !(isfinite(x) && fabs(x) < 1e150);
+}
+
+polka_status dataio_scale_error(const polka_data_info *info, polka_scale_kind kind, size_t i,
+                                size_t j, double x_j) {
+    polka_feature_stats f = polka_data_feature(info, j);
     return polka_error_set(POLKA_ERR_FORMAT,
                            "sample %zu: feature %zu is %g after %s scaling with the statistics of "
                            "'%s' (from %g to %g, mean %g, standard deviation %g): its squared "
                            "norm is not finite",
-                           i + 1, j + 1, x[j], polka_scale_kind_name(kind),
-                           info->path ? info->path : "(the training data)", info->min[j],
-                           info->max[j], info->mean[j], info->stddev[j]);
+                           i + 1, j + 1, x_j, polka_scale_kind_name(kind),
+                           info->path ? info->path : "(the training data)", f.min, f.max, f.mean,
+                           f.stddev);
+}
+
+/* The error for dense row i (p values x) whose ‖x‖² is not finite. */
+static polka_status dense_scale_error(const double *x, size_t p, const polka_data_info *info,
+                                      polka_scale_kind kind, size_t i) {
+    size_t j = 0;
+    while (j + 1 < p && !dataio_scaled_too_large(x[j])) j++;
+    return dataio_scale_error(info, kind, i, j, x[j]);
 }
 
 polka_status polka_data_scale(polka_dataset *data, const polka_data_info *info,
@@ -258,6 +273,6 @@ polka_status polka_data_scale(polka_dataset *data, const polka_data_info *info,
     for (size_t j = 0; j < data->p; j++) scale_feature(data, info, kind, j);
     for (size_t i = 0; i < data->n; i++)
         if (!dataio_norm_finite(data->x + i * data->p, data->p))
-            return dataio_scale_error(data->x + i * data->p, data->p, info, kind, i);
+            return dense_scale_error(data->x + i * data->p, data->p, info, kind, i);
     return POLKA_OK;
 }

@@ -76,3 +76,19 @@ void dataio_stats_free_table(dataio_stats *stats) {
     stats->table_key = stats->table_slot = NULL;
     stats->table_bits = 0;
 }
+
+static int compare_feature(const void *a, const void *b) {
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+polka_status dataio_stats_features(const dataio_stats *stats, uint32_t **features) {
+    *features = malloc((stats->slots ? stats->slots : 1) * sizeof **features);
+    POLKA_CHECK(*features != NULL, POLKA_ERR_MEM, "out of memory for the %zu features that occur",
+                stats->slots);
+    size_t cells = stats->table_bits ? (size_t)1 << stats->table_bits : 0, count = 0;
+    for (size_t h = 0; h < cells; h++)
+        if (stats->table_key[h] != EMPTY) (*features)[count++] = (uint32_t)stats->table_key[h];
+    qsort(*features, count, sizeof **features, compare_feature); /* < 2^24 each */
+    return POLKA_OK;
+}

@@ -21,8 +21,7 @@ static void sparse_free(polka_sparse_rows *sparse) {
     free(sparse->value);
     free(sparse->index);
     free(sparse->start);
-    free(sparse->shift);
-    free(sparse->factor);
+    free(sparse->base_index);
     free(sparse->base);
     free(sparse);
 }
@@ -42,19 +41,9 @@ void polka_dataset_row(const polka_dataset *data, size_t i, double *row) {
         memcpy(row, data->x + i * p, p * sizeof *row);
         return;
     }
-    if (s->base)
-        memcpy(row, s->base, p * sizeof *row);
-    else
-        memset(row, 0, p * sizeof *row);
-    if (s->shift) {
-        /* the arithmetic of scaling a dense value: (x − shift)·factor */
-        for (size_t k = s->start[i]; k < s->start[i + 1]; k++) {
-            size_t j = s->index[k];
-            row[j] = (s->value[k] - s->shift[j]) * s->factor[j];
-        }
-    } else {
-        for (size_t k = s->start[i]; k < s->start[i + 1]; k++) row[s->index[k]] = s->value[k];
-    }
+    memset(row, 0, p * sizeof *row);
+    for (size_t b = 0; b < s->bases; b++) row[s->base_index[b]] = s->base[b];
+    for (size_t k = s->start[i]; k < s->start[i + 1]; k++) row[s->index[k]] = s->value[k];
 }
 
 const double *polka_dataset_rows(const polka_dataset *data, size_t first, size_t count,

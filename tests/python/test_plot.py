@@ -3,6 +3,7 @@ import importlib.util
 import math
 import os
 import re
+import signal
 import subprocess
 import sys
 
@@ -26,12 +27,18 @@ def plot_script(*args):
 
 
 @pytest.fixture(scope="module")
-def plot_main():
-    """experiments/plot.py's main, loaded in this process (a python start costs seconds)."""
+def plot_module():
+    """experiments/plot.py, loaded in this process (a python start costs seconds)."""
     spec = importlib.util.spec_from_file_location("plot_command_line", PLOT_PY)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    return module.main
+    return module
+
+
+@pytest.fixture(scope="module")
+def plot_main(plot_module):
+    """experiments/plot.py's main."""
+    return plot_module.main
 
 
 @pytest.fixture
@@ -113,3 +120,39 @@ def test_drift_scores_the_frozen_model_as_polka(runs, tmp_path):
 def test_split_histogram(tmp_path):
     polka_cli("data", "split", "-o", tmp_path / "split.csv", "--set", "net.agents=4", "--set", "data.split=shards")
     assert len(polka.plot.split(tmp_path / "split.csv").axes[0].patches) == 4 * 5  # agents × classes
+
+
+def test_split_figure_replaces_an_earlier_one_whole(tmp_path):
+    figure = tmp_path / "split.png"
+    figure.write_bytes(b"an earlier figure")
+    polka_cli("data", "split", "-o", figure, "--set", "net.agents=4", "--set", "data.split=shards")
+    assert_png(figure)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["split.png", "split.png.csv"]
+
+
+class HalfWritten:
+    """A figure whose saving stops after some bytes: interrupted (SIGINT), or SIGTERM."""
+
+    def __init__(self, stop):
+        self.stop = stop
+
+    def savefig(self, file, **options):
+        file.write(b"\x89PNG half a figure")
+        file.flush()
+        if self.stop == "sigint":
+            raise KeyboardInterrupt
+        os.kill(os.getpid(), signal.SIGTERM)
+
+
+@pytest.mark.parametrize("stop", ["sigint", "sigterm"])
+def test_interrupted_plot_leaves_the_earlier_file_whole(plot_module, tmp_path, stop):
+    figure = tmp_path / "fig.png"
+    figure.write_bytes(b"an earlier figure")
+    previous = plot_module.exit_on_sigterm()
+    try:
+        with pytest.raises(KeyboardInterrupt if stop == "sigint" else SystemExit):
+            plot_module.save(HalfWritten(stop), str(figure))
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    assert figure.read_bytes() == b"an earlier figure"
+    assert [p.name for p in tmp_path.iterdir()] == ["fig.png"]  # no temporary file left
