@@ -123,7 +123,14 @@ static const char *check_learner(const polka_plan *plan) {
     if (polka_control_is_batch(l->params.control)) return check_batch_learner(plan);
     polka_learner_params params = l->params;
     params.horizon = 1; /* the run sets the horizon from its rounds */
-    return polka_learner_check(&params);
+    const char *why = polka_learner_check(&params);
+    if (why) return why;
+    if (l->refit == 0)
+        return l->refit_iterations ? "learner.refit_iterations needs learner.refit > 0" : NULL;
+    if (plan->run.mode != POLKA_MODE_CENTRALIZED)
+        return "learner.refit fits on the whole training set: use run.mode = centralized";
+    if (plan->data.drift > 0) return "learner.refit needs a fixed distribution (data.drift = 0)";
+    return polka_learner_refit_check(&params, l->refit_iterations);
 }
 
 /* The loss fits the targets of the source (and, when the settings fix them, its classes). */
