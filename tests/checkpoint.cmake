@@ -36,6 +36,14 @@ polka_ckpt_test(log_step_p4 periodic 4 4 125 ${CKPT_SMALL} --set run.passes=2)
 polka_ckpt_test(p1 periodic 1 1 125 ${CKPT_SMALL} --set net.agents=4 --set run.passes=2)
 polka_ckpt_test(central periodic 0 0 40 ${CKPT_SMALL} --centralized --set net.agents=4)
 polka_ckpt_test(ranks_2_to_4 periodic 2 4 70 ${CKPT_SMALL} --set net.agents=8)
+# the random-feature methods (issue 28): their variables, duals, neighbours' last variables heard
+polka_ckpt_test(coke_2_to_3 periodic 2 3 70 ${CKPT_SMALL} --set net.agents=8 --set net.method=coke
+                --set net.features=64 --set fault.link_loss=0.2)
+polka_ckpt_test(rf_diffusion_p1 periodic 1 1 70 ${CKPT_SMALL} --set net.agents=6
+                --set net.method=rf-diffusion --set net.features=64 --set net.resample_every=9)
+polka_ckpt_test(dkla_exact_sigterm signal 0 0 0 ${CKPT_SMALL} --set net.agents=4 --set net.method=dkla
+                --set net.rf_solve=exact --set learner.loss=square --set data.source=sinc
+                --set learner.batch=10 --set run.passes=30)
 # Another placement on resume: METIS parts on 3 ranks to blocks on 2, blocks on 2 to parts on 4
 # (the checkpoint names its agents by id, wherever they were placed).
 set(CKPT_ER --set net.agents=11 --set net.graph=er --set net.p=0.4)

@@ -52,7 +52,14 @@ def main():
             fail("a file has no /models (an unfinished run)")
         if sorted(a["models"]) != sorted(b["models"]):
             fail("the files hold different agents' models")
+        for key in set(a["models"].attrs) | set(b["models"].attrs):  # random features: kind, D, ...
+            if not np.array_equal(np.asarray(a["models"].attrs.get(key)),
+                                  np.asarray(b["models"].attrs.get(key))):
+                fail(f"/models attribute {key} differs")
         for agent in a["models"]:
+            if isinstance(a["models"][agent], h5py.Dataset):  # random features: omega, phase, theta
+                same(f"/models/{agent}", a["models"][agent][()], b["models"][agent][()])
+                continue
             for field in ("dictionary", "weights"):
                 same(f"/models/{agent}/{field}", a["models"][agent][field][()],
                      b["models"][agent][field][()])

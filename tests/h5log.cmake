@@ -1,11 +1,17 @@
 # The HDF5 run file (src/io/h5log*.c) and `polka report`.
 #   h5log_npK        test_h5log under mpiexec -n K: writes, reads back and checks two files
 #   h5log_py_npK     tests/check_h5.py reads the same files with h5py
+#   h5log_rff_npK    test_h5log_rff: random-feature models (src/io/h5log_rff.c,
+#                    h5log_read_rff.c), agents dealt round-robin to the ranks, read back in C
+#   h5log_rff_py_npK tests/check_rff_h5.py: h5py, the Python package, polka predict and
+#                    polka report on that file
 #   h5log_kill       a writer killed with SIGKILL leaves a readable file (tests/h5_kill_test.sh)
 #   h5log_report_*   `polka report` on a good file and on bad ones
 add_executable(test_h5log test_h5log.c)
 target_include_directories(test_h5log PRIVATE ${PROJECT_SOURCE_DIR}/src)
 target_link_libraries(test_h5log PRIVATE polka_par)
+add_executable(test_h5log_rff test_h5log_rff.c)
+target_link_libraries(test_h5log_rff PRIVATE polka_par)
 
 if(MPIEXEC_EXECUTABLE)
   set(H5LOG_MPIEXEC ${MPIEXEC_EXECUTABLE})
@@ -24,17 +30,26 @@ if(H5LOG_NO_H5PY)
 endif()
 
 foreach(np 1 2 3)
-  add_test(NAME h5log_np${np}
-           COMMAND ${H5LOG_MPIEXEC} --oversubscribe -n ${np} $<TARGET_FILE:test_h5log>
-                   ${H5LOG_DIR}/np${np})
-  set_tests_properties(h5log_np${np} PROPERTIES ENVIRONMENT "${H5LOG_ENV}" TIMEOUT 120
-                       PASS_REGULAR_EXPRESSION "PASS: 0 failure" FIXTURES_SETUP h5log_files_np${np})
+  foreach(kind "" _rff)
+    add_test(NAME h5log${kind}_np${np}
+             COMMAND ${H5LOG_MPIEXEC} --oversubscribe -n ${np} $<TARGET_FILE:test_h5log${kind}>
+                     ${H5LOG_DIR}/${kind}np${np})
+    set_tests_properties(h5log${kind}_np${np} PROPERTIES ENVIRONMENT "${H5LOG_ENV}" TIMEOUT 120
+                         PASS_REGULAR_EXPRESSION "PASS: 0 failure"
+                         FIXTURES_SETUP h5log${kind}_files_np${np})
+  endforeach()
   if(NOT H5LOG_NO_H5PY)
     add_test(NAME h5log_py_np${np}
              COMMAND ${POLKA_H5PY_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/check_h5.py
                      ${H5LOG_DIR}/np${np} ${np})
+    add_test(NAME h5log_rff_py_np${np}
+             COMMAND ${POLKA_H5PY_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/check_rff_h5.py
+                     ${H5LOG_DIR}/_rffnp${np} $<TARGET_FILE:polka>)
     set_tests_properties(h5log_py_np${np} PROPERTIES TIMEOUT 60
                          FIXTURES_REQUIRED h5log_files_np${np})
+    set_tests_properties(h5log_rff_py_np${np} PROPERTIES TIMEOUT 60
+                         FIXTURES_REQUIRED h5log_rff_files_np${np} ENVIRONMENT
+                         "PYTHONPATH=${PROJECT_BINARY_DIR}/python;OPENBLAS_NUM_THREADS=1")
   endif()
 endforeach()
 
@@ -68,3 +83,4 @@ add_test(NAME h5log_report_missing
                  $<TARGET_FILE:polka> report no/such/run.h5)
 set_tests_properties(h5log_report_not_hdf5 h5log_report_missing PROPERTIES
                      ENVIRONMENT "${H5LOG_ENV}" TIMEOUT 60)
+

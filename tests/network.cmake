@@ -95,3 +95,37 @@ add_test(NAME log_step_one_agreement
 # no_asan: the counter is LD_PRELOADed, and ASan's runtime must come first in the library list
 set_tests_properties(log_step_one_agreement PROPERTIES TIMEOUT 120 ENVIRONMENT "${POLKA_MPI_ENV}"
                      LABELS no_asan)
+
+# The methods (issue 28): a method that does not exist, and settings a method cannot run with,
+# get one clear message on every rank.
+polka_mpi_fails(method_unknown 2 "net.method = admm: no such method \\(penalty \\| rf-diffusion \\| dkla \\| coke\\)"
+                --set net.method=admm)
+polka_mpi_fails(method_rf_delay 2 "fault.delay applies to the penalty method's values; net.method = dkla"
+                --set net.method=dkla --set fault.delay=2)
+polka_mpi_fails(method_rf_kernel 2 "random Fourier features need learner.kernel = gaussian"
+                --set net.method=coke --set learner.kernel=laplacian)
+polka_mpi_fails(method_rf_solve 2 "net.rf_solve = newton: linear \\| exact" --set net.method=dkla
+                --set net.rf_solve=newton)
+polka_mpi_fails(method_exact_hinge 2 "net.rf_solve = exact needs the square loss" --set net.agents=4 --set net.method=dkla
+                --set net.rf_solve=exact)
+polka_mpi_fails(method_diffusion_weights 2 "rf-diffusion combines with the graph's weights as an average"
+                --set net.method=rf-diffusion --set net.weights=uniform --set net.agents=6)
+polka_mpi_fails(method_features_range 2 "net.features must be" --set net.method=dkla
+                --set net.features=0)
+
+# dkla's agents reach the centralized random-feature solution (exact primal, fixed data):
+# the simulator-level curve of experiments/dkla_convergence_sim.py, its last point.
+add_test(NAME dkla_converges COMMAND /usr/bin/python3 ${PROJECT_SOURCE_DIR}/experiments/dkla_convergence_sim.py
+         --polka $<TARGET_FILE:polka> --out ${CMAKE_CURRENT_BINARY_DIR}/dkla_convergence_sim --rounds 600)
+set_tests_properties(dkla_converges PROPERTIES ENVIRONMENT "${POLKA_MPI_ENV}" TIMEOUT 300)
+
+# --centralized with a random-feature method: the method's one agent on the union of the
+# streams (a batch of every agent's round) — the same run as asking for it key by key.
+add_test(NAME central_random_features COMMAND bash -c
+         "set -e; d=${CMAKE_CURRENT_BINARY_DIR}/central_rf; rm -rf $d; mkdir -p $d; \
+          p=$<TARGET_FILE:polka>; s='--set data.n_train=800 --set net.method=dkla --set net.features=64'; \
+          $p run --quiet $s --set net.agents=8 --set data.split=dirichlet --centralized --set run.output=$d/central.h5; \
+          $p run --quiet $s --set net.agents=1 --set net.graph=complete --set learner.batch=8 --set run.output=$d/one.h5; \
+          /usr/bin/python3 -c \"import h5py, numpy, sys; a, b = (h5py.File(f)['models/theta'][...] for f in sys.argv[1:]); \
+            assert numpy.array_equal(a, b), 'theta differs'; print('same theta', a.shape)\" $d/central.h5 $d/one.h5")
+set_tests_properties(central_random_features PROPERTIES ENVIRONMENT "${POLKA_MPI_ENV}" TIMEOUT 120)

@@ -21,6 +21,7 @@
 
 #include "polka/h5log.h"
 #include "polka/net.h"
+#include "expect_util.h"
 
 #define AGENTS  7
 #define ROWS    5
@@ -46,24 +47,6 @@ static const char *const descriptions[METRICS] = {"accuracy on the test set",
                                                   "update time (s)"};
 
 static const char *const stage_names[STAGES] = {"compute", "exchange", "io"};
-
-static int failures = 0;
-
-#define EXPECT(cond, ...)                                                                          \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            failures++;                                                                            \
-            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                                   \
-            fprintf(stderr, __VA_ARGS__);                                                          \
-            fprintf(stderr, "\n");                                                                 \
-        }                                                                                          \
-    } while (0)
-
-#define EXPECT_OK(expr)                                                                            \
-    do {                                                                                           \
-        polka_status expect_status_ = (expr);                                                      \
-        EXPECT(expect_status_ == POLKA_OK, "%s: %s", #expr, polka_error_message());                \
-    } while (0)
 
 /* ---- the known contents ----------------------------------------------------------------- */
 

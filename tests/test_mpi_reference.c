@@ -209,6 +209,21 @@ int main(int argc, char **argv) {
                                              "fault.delay=2",         "net.resample_every=5",
                                              "net.gossip=1",          "fault.renormalise=1",
                                              "net.penalty=symmetric", NULL};
+    /* the random-feature methods (one phase, D·C doubles per message, no sample travels) */
+    static const char *const diffusion[] = {"net.method=rf-diffusion", "net.features=32",
+                                            "fault.link_loss=0.2", "data.split=dirichlet", NULL};
+    static const char *const dkla[] = {"net.method=dkla",   "net.features=32",
+                                       "fault.offline=0.1", "net.resample_every=9",
+                                       "learner.batch=2",   NULL};
+    static const char *const dkla_exact[] = {"net.method=dkla",
+                                             "net.features=16",
+                                             "net.rf_solve=exact",
+                                             "learner.loss=square",
+                                             "data.source=sinc",
+                                             "net.gossip=1",
+                                             NULL};
+    static const char *const coke[] = {"net.method=coke", "net.features=32",
+                                       "net.censor_alpha=0.05", "fault.link_loss=0.1", NULL};
     const char *const file_shards[] = {"data.source=file",  train_set,       test_set,
                                        "data.split=shards", "data.shards=1", NULL};
     /* class splits of a file: each rank reads only the rows its agents draw */
@@ -261,6 +276,10 @@ int main(int argc, char **argv) {
         {"graph resampled every 7 rounds, late 2", resample},
         {"one-peer gossip, symmetric", gossip},
         {"every fault at once, renormalised", everything},
+        {"rf-diffusion, dirichlet, link loss 0.2", diffusion},
+        {"dkla, offline 0.1, resampled, batch 2", dkla},
+        {"dkla exact, sinc, one-peer gossip", dkla_exact},
+        {"coke, censoring 0.05, link loss 0.1", coke},
     };
     static const char *const controls[] = {"none",         "norma",      "bsgd-remove",
                                            "bsgd-project", "bsgd-merge", "nbsgd-remove",

@@ -14,6 +14,11 @@
  *                              and weights (E doubles)
  *     /models/agent_NNNN       dictionary (M×p), weights (M×C); attributes "order", "kernel",
  *                              "sigma", "degree", "coef0"
+ *   or, for the random-feature methods (rff.h):
+ *     /models                  attributes "kind" = "random-features", "features" (D), "dim"
+ *                              (p), "outputs" (C), "sigma", "seed"
+ *         omega, phase         the shared features: Ω (D×p) and b (D)
+ *         theta                every agent's θ (agents × D × C)
  *     /timing/STAGE            3 doubles: min, mean, max of the ranks' seconds; attribute
  *                              "ranks" on /timing
  *
@@ -36,6 +41,10 @@
 #include "polka/error.h"
 #include "polka/graph.h"
 #include "polka/model.h"
+#include "polka/rff.h"
+
+/** The "kind" attribute of /models holding random-feature models (none: kernel expansions). */
+#define POLKA_H5_MODELS_RFF "random-features"
 
 /** An open run file being written. */
 typedef struct polka_h5log_s polka_h5log;
@@ -93,6 +102,17 @@ polka_status polka_h5log_write_models(polka_h5log *log, size_t first_agent, size
  *  any placement); models[k] is agent agents[k]'s. */
 polka_status polka_h5log_write_models_agents(polka_h5log *log, const size_t *agents, size_t count,
                                              const polka_model *const *models);
+
+/**
+ * Collective: writes /models as random-feature models, replacing whatever /models held: the
+ * features rff once (rank 0's; every rank must pass the same shape, seed, σ and outputs C) and
+ * /models/theta (agents × D × C), to which each rank writes its agents agents[0 .. count)
+ * (increasing ids, any placement), theta[k] being agent agents[k]'s D×C array. Every agent of
+ * the file must be passed by exactly one rank. Flushes the file.
+ */
+polka_status polka_h5log_write_rff_models(polka_h5log *log, const polka_rff *rff, size_t outputs,
+                                          const size_t *agents, size_t count,
+                                          const double *const *theta);
 
 /**
  * Collective: the attribute /config/NAME = value (the same on every rank): facts of the run
@@ -164,6 +184,25 @@ polka_status polka_h5run_config_string(const polka_h5run *run, const char *key, 
 /** Rebuilds the model of an agent from /models/agent_NNNN (kernel from its attributes).
  *  The caller owns *out. POLKA_ERR_FORMAT when it is missing or inconsistent. */
 polka_status polka_h5run_load_model(const polka_h5run *run, size_t agent, polka_model **out);
+
+/** What a run file's /models holds. */
+typedef enum {
+    POLKA_H5RUN_MODELS_NONE,   /**< no /models (a run killed before its end, a batch run) */
+    POLKA_H5RUN_MODELS_KERNEL, /**< /models/agent_NNNN kernel expansions */
+    POLKA_H5RUN_MODELS_RFF,    /**< random features and every agent's θ */
+} polka_h5run_models;
+
+/** What /models holds; POLKA_ERR_FORMAT when its "kind" attribute names no kind polka writes. */
+polka_status polka_h5run_models_kind(const polka_h5run *run, polka_h5run_models *kind);
+
+/**
+ * Agent agent's random-feature model: the shared features into *rff (owned by the caller:
+ * polka_rff_free), its θ (D×C) into *theta (malloc'ed) and C into *outputs. POLKA_ERR_ARG for
+ * an agent the file does not have; POLKA_ERR_FORMAT when /models is not of this kind, or
+ * damaged: an attribute or a shape that does not fit, a number that is not finite.
+ */
+polka_status polka_h5run_load_rff(const polka_h5run *run, size_t agent, polka_rff *rff,
+                                  double **theta, size_t *outputs);
 
 /**
  * Writes the HDF5 library polka runs with into text (at most size bytes, NUL-terminated):

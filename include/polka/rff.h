@@ -96,6 +96,18 @@ void polka_rff_values(const double *z, size_t n, size_t features, const double *
 polka_status polka_rff_predict(const polka_rff *rff, const double *theta, size_t outputs,
                                const double *x, size_t n, double *f);
 
+/** A model on the features, for callers that evaluate rows through a callback
+ * (polka_dataset_eval's polka_rows_eval_fn, sparse data sets). */
+typedef struct {
+    const polka_rff *rff;
+    const double *theta; /**< D × outputs */
+    size_t outputs;
+} polka_rff_model;
+
+/** polka_rff_predict of the polka_rff_model `model` at count rows x: the shape of
+ * polka_rows_eval_fn (data.h), so polka_dataset_eval(data, C, polka_rff_model_rows, &m, f). */
+polka_status polka_rff_model_rows(const void *model, const double *x, size_t count, double *f);
+
 /**
  * The gradient of f_i at θ on a batch: G = Zᵀ ∇ℓ(Zθ, y) / n + λθ (D×C), with ∇ℓ row by
  * row from polka_loss_eval. *mean_loss (when not NULL) gets (1/n) Σ_k ℓ. A batch of n = 0

@@ -13,6 +13,7 @@
 #include "polka/learner.h"
 #include "polka/model.h"
 #include "polka/plan.h"
+#include "polka/rff.h"
 
 /** Where the library's progress lines go (rank 0 by default); NULL to stay quiet. */
 typedef void (*polka_log_fn)(void *context, const char *line);
@@ -124,6 +125,11 @@ polka_status polka_sim_read_like_run(const polka_plan *plan, const char *path,
 polka_status polka_sim_predict(const polka_plan *plan, const polka_model *model,
                                const polka_dataset *data, double *predictions, double *score,
                                double *mean_loss);
+
+/** polka_sim_predict for a random-feature model: the features rff and θ (D × outputs). */
+polka_status polka_sim_predict_rff(const polka_plan *plan, const polka_rff *rff,
+                                   const double *theta, size_t outputs, const polka_dataset *data,
+                                   double *predictions, double *score, double *mean_loss);
 
 /** The realised per-agent class histogram of a configuration (`polka data split`). */
 typedef struct {

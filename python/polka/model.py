@@ -1,5 +1,7 @@
-"""An agent's saved model, f(x) = Σ_m w_m k(d_m, x), evaluated in numpy as `polka predict`
-evaluates it (src/core/kernel.c): the squared distance as ‖x‖² + ‖d‖² − 2 x·d, clipped at 0."""
+"""An agent's saved model, evaluated in numpy as `polka predict` evaluates it: a kernel
+expansion f(x) = Σ_m w_m k(d_m, x) (src/core/kernel.c: the squared distance as
+‖x‖² + ‖d‖² − 2 x·d, clipped at 0), or a linear model on random Fourier features
+f(x) = θᵀ z(x), z(x) = √(2/D) cos(Ωx + b) (src/core/rff.c)."""
 import numpy as np
 
 from .errors import PolkaError
@@ -28,50 +30,14 @@ def kernel_matrix(kernel, x, dictionary, sigma, degree, coef0):
     raise PolkaError(f"unknown kernel '{kernel}' (gaussian, laplacian, polynomial, linear)")
 
 
-class Model:
-    """One agent's final model from a run file (/models/agent_NNNN).
+class _SavedModel:
+    """What both kinds of model share: the run's loss, the data's scaling, predict."""
 
-    Attributes: agent, kernel ('gaussian', 'laplacian', 'polynomial', 'linear'), sigma, degree,
-    coef0, dictionary (order × dim), weights (order × outputs), loss and rho (the run's
-    learner.loss and learner.rho, which `predict` reads), scale (the run's data.scale: points
-    must be given as the model saw them)."""
-
-    def __init__(self, agent, attrs, dictionary, weights, settings):
+    def __init__(self, agent, settings):
         self.agent = agent
-        self.kernel = attrs["kernel"]
-        self.sigma, self.coef0 = float(attrs["sigma"]), float(attrs["coef0"])
-        self.degree = int(attrs["degree"])
-        self.dictionary = np.asarray(dictionary, dtype=float)
-        self.weights = np.asarray(weights, dtype=float)
         self.loss = settings.get("learner.loss", "multi-hinge")
         self.rho = float(settings.get("learner.rho", 1.0))
         self.scale = settings.get("data.scale", "none") if settings.get("data.source") == "file" else "none"
-
-    @property
-    def order(self):
-        """Model order M: the dictionary's points."""
-        return self.dictionary.shape[0]
-
-    @property
-    def dim(self):
-        return self.dictionary.shape[1]
-
-    @property
-    def outputs(self):
-        """Outputs per point: one per class for the multi-class losses, else 1."""
-        return self.weights.shape[1]
-
-    def values(self, x, scaled=False):
-        """f at the points x (n × dim, or one point of dim values): an n × outputs array."""
-        x = self._points(x, scaled)
-        f = np.zeros((x.shape[0], self.outputs))
-        if self.order == 0:
-            return f
-        for start in range(0, x.shape[0], BLOCK_ROWS):
-            block = x[start:start + BLOCK_ROWS]
-            k = kernel_matrix(self.kernel, block, self.dictionary, self.sigma, self.degree, self.coef0)
-            f[start:start + BLOCK_ROWS] = k @ self.weights
-        return f
 
     def predict(self, x, scaled=False):
         """What `polka predict` writes per point: the class index (0..C−1; binary losses 1 when
@@ -99,7 +65,97 @@ class Model:
             raise PolkaError(f"the model has dimension {self.dim} but the points have shape {x.shape}")
         return x
 
+
+class Model(_SavedModel):
+    """One agent's final model from a run file (/models/agent_NNNN).
+
+    Attributes: agent, kernel ('gaussian', 'laplacian', 'polynomial', 'linear'), sigma, degree,
+    coef0, dictionary (order × dim), weights (order × outputs), loss and rho (the run's
+    learner.loss and learner.rho, which `predict` reads), scale (the run's data.scale: points
+    must be given as the model saw them)."""
+
+    def __init__(self, agent, attrs, dictionary, weights, settings):
+        super().__init__(agent, settings)
+        self.kernel = attrs["kernel"]
+        self.sigma, self.coef0 = float(attrs["sigma"]), float(attrs["coef0"])
+        self.degree = int(attrs["degree"])
+        self.dictionary = np.asarray(dictionary, dtype=float)
+        self.weights = np.asarray(weights, dtype=float)
+
+    @property
+    def order(self):
+        """Model order M: the dictionary's points."""
+        return self.dictionary.shape[0]
+
+    @property
+    def dim(self):
+        return self.dictionary.shape[1]
+
+    @property
+    def outputs(self):
+        """Outputs per point: one per class for the multi-class losses, else 1."""
+        return self.weights.shape[1]
+
+    def values(self, x, scaled=False):
+        """f at the points x (n × dim, or one point of dim values): an n × outputs array."""
+        x = self._points(x, scaled)
+        f = np.zeros((x.shape[0], self.outputs))
+        if self.order == 0:
+            return f
+        for start in range(0, x.shape[0], BLOCK_ROWS):
+            block = x[start:start + BLOCK_ROWS]
+            k = kernel_matrix(self.kernel, block, self.dictionary, self.sigma, self.degree, self.coef0)
+            f[start:start + BLOCK_ROWS] = k @ self.weights
+        return f
+
     def __repr__(self):
         return (f"<polka.Model agent {self.agent}: {self.kernel} kernel, order {self.order}, "
                 f"dim {self.dim}, {self.outputs} output(s)>")
 
+
+
+class RandomFeatureModel(_SavedModel):
+    """One agent's final model of a random-feature method (rf-diffusion, dkla, coke):
+    f(x) = θᵀ z(x) with the features the agents share (/models/omega, phase) and the agent's
+    θ (/models/theta[agent]).
+
+    Attributes: agent, features (D), sigma, seed, omega (D × dim), phase (D), theta
+    (D × outputs), loss, rho and scale (as Model)."""
+
+    kernel = "gaussian"
+
+    def __init__(self, agent, attrs, omega, phase, theta, settings):
+        super().__init__(agent, settings)
+        self.sigma, self.seed = float(attrs["sigma"]), int(attrs["seed"])
+        self.omega = np.asarray(omega, dtype=float)
+        self.phase = np.asarray(phase, dtype=float)
+        self.theta = np.asarray(theta, dtype=float)
+
+    @property
+    def features(self):
+        return self.omega.shape[0]
+
+    @property
+    def dim(self):
+        return self.omega.shape[1]
+
+    @property
+    def outputs(self):
+        return self.theta.shape[1]
+
+    def transform(self, x, scaled=False):
+        """z(x) = √(2/D) cos(Ωx + b) for the points x: an n × D array."""
+        x = self._points(x, scaled)
+        return np.sqrt(2.0 / self.features) * np.cos(x @ self.omega.T + self.phase)
+
+    def values(self, x, scaled=False):
+        """f at the points x (n × dim, or one point of dim values): an n × outputs array."""
+        x = self._points(x, scaled)
+        f = np.zeros((x.shape[0], self.outputs))
+        for start in range(0, x.shape[0], BLOCK_ROWS):
+            f[start:start + BLOCK_ROWS] = self.transform(x[start:start + BLOCK_ROWS], True) @ self.theta
+        return f
+
+    def __repr__(self):
+        return (f"<polka.RandomFeatureModel agent {self.agent}: {self.features} random features "
+                f"of the gaussian kernel (sigma {self.sigma}), dim {self.dim}, {self.outputs} output(s)>")

@@ -9,15 +9,17 @@ import h5py
 import numpy as np
 
 from .errors import RunFileVersionWarning, RunFileError
-from .model import CLASSIFICATION_LOSSES, Model
+from .model import CLASSIFICATION_LOSSES, Model, RandomFeatureModel
 from .version import __version__
 
 # The per-agent metrics this package's polka writes (src/sim/metrics_impl.h), in file order.
 CURRENT_METRICS = ("test_score", "test_loss", "train_loss", "model_order", "disagreement",
                    "bytes_sent", "messages_lost", "rounds_offline", "value_age", "wall_time",
-                   "time_compute", "time_exchange", "time_update", "online_error")
+                   "time_compute", "time_exchange", "time_update", "online_error",
+                   "messages_censored")
 # Without these a file is refused: no polka version wrote a run file without them.
 REQUIRED_METRICS = ("test_score", "model_order")
+RFF_MODELS = "random-features"  # /models "kind" of the random-feature methods (h5log.h)
 CHECKPOINT_FORMAT = "polka checkpoint"
 # polka's reader's bounds (include/polka/h5log.h): the agents of a run, a polynomial model's
 # degree, and how many times its stored bytes a dataset may declare (a damaged header must
@@ -58,11 +60,16 @@ def _version(text):
 def _whole(dataset, where):
     """A dataset's values as doubles (one h5py read), unless it declares far more bytes than
     the file stores of it."""
-    declared = math.prod(dataset.shape) * 8  # dataset.size wraps at 2^64
+    _refuse_inflated(dataset, where)
+    return np.asarray(dataset[...], dtype=float)
+
+
+def _refuse_inflated(dataset, where):
+    """Refuses a dataset that declares far more bytes than the file stores of it (as _whole)."""
+    declared = math.prod(dataset.shape) * 8
     if declared > MAX_EXPANSION * dataset.id.get_storage_size() + 8:
         raise RunFileError(f"{where} declares {dataset.shape} values ({declared} bytes) but the "
                            f"file stores {dataset.id.get_storage_size()} bytes of it")
-    return np.asarray(dataset[...], dtype=float)
 
 
 def _open_hdf5(path):
@@ -126,9 +133,24 @@ class Run:
         self._read_metrics(f["metrics"])
         self._graph = self._read_graph(f["config"])
         self.timing = {name: np.asarray(data) for name, data in f["timing"].items()} if "timing" in f else {}
-        self._model_names = sorted(f["models"]) if "models" in f else []
+        self._read_models_kind(f)
 
     # ---- reading ----------------------------------------------------------------------------
+
+    def _read_models_kind(self, f):
+        """/models: kernel expansions (agent_NNNN groups) or random features (kind attribute)."""
+        models = f["models"] if "models" in f else None
+        kind = _text(models.attrs["kind"]) if models is not None and "kind" in models.attrs else None
+        if kind not in (None, RFF_MODELS):
+            raise RunFileError(f"run file '{self.path}': /models is of kind '{kind}', which this "
+                               f"package does not know ({RFF_MODELS}, or none: kernel expansions)")
+        self._rff = kind == RFF_MODELS
+        if models is None:
+            self._model_names = []
+        elif self._rff:
+            self._model_names = [f"agent_{a:04d}" for a in range(models["theta"].shape[0])]
+        else:
+            self._model_names = sorted(models)
 
     def _check_version(self):
         mine, theirs = _version(__version__), _version(self.facts.get("polka_version"))
@@ -309,6 +331,8 @@ class Run:
         if name not in self._model_names:
             raise RunFileError(f"run file '{self.path}' has no model for agent {agent} "
                                f"({len(self._model_names)} models: a run killed before its end has none)")
+        if self._rff:
+            return self._rff_model(agent)
         with _open_hdf5(self.path) as f:
             try:
                 group = f["models"][name]
@@ -320,6 +344,39 @@ class Run:
                 raise RunFileError(f"run file '{self.path}': /models/{name} is damaged: {error}") from None
         self._check_model(name, attrs, dictionary, weights)
         return Model(agent, attrs, dictionary, weights, self.settings)
+
+    def _rff_model(self, agent):
+        """Agent agent's random-feature model: the shared features and its slab of /models/theta."""
+        where = f"run file '{self.path}': /models"
+        with _open_hdf5(self.path) as f:
+            try:
+                models = f["models"]
+                attrs = {k: _typed(v) for k, v in models.attrs.items()}
+                omega = _whole(models["omega"], f"{where}/omega")
+                phase = _whole(models["phase"], f"{where}/phase")
+                theta = models["theta"]
+                _refuse_inflated(theta, f"{where}/theta")
+                shape = theta.shape
+                mine = np.asarray(theta[agent], dtype=float)
+            except (OSError, KeyError, TypeError, ValueError) as error:
+                raise RunFileError(f"{where} is damaged: {error}") from None
+        self._check_rff(attrs, omega, phase, shape, mine)
+        return RandomFeatureModel(agent, attrs, omega, phase, mine, self.settings)
+
+    def _check_rff(self, attrs, omega, phase, theta_shape, theta):
+        where = f"run file '{self.path}': /models"
+        missing = [k for k in ("features", "dim", "outputs", "sigma", "seed") if k not in attrs]
+        if missing:
+            raise RunFileError(f"{where} has no attribute {', '.join(missing)}")
+        d, p, c = attrs["features"], attrs["dim"], attrs["outputs"]
+        if (omega.shape != (d, p) or phase.shape != (d,) or len(theta_shape) != 3
+                or theta_shape[1:] != (d, c)):
+            raise RunFileError(f"{where}: omega {omega.shape}, phase {phase.shape} and theta "
+                               f"{theta_shape} do not fit {d} features in {p} dimensions, {c} outputs")
+        if not attrs["sigma"] > 0:
+            raise RunFileError(f"{where}: sigma {attrs['sigma']} is not > 0")
+        if not all(np.all(np.isfinite(a)) for a in (omega, phase, theta)):
+            raise RunFileError(f"{where}: the model is corrupt (values that are not finite)")
 
     def _check_model(self, name, attrs, dictionary, weights):
         where = f"run file '{self.path}': /models/{name}"

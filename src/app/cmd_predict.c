@@ -111,23 +111,60 @@ static polka_status write_predictions(const char *path, const double *prediction
     return POLKA_OK;
 }
 
+/* An agent's saved model, of either kind (h5log.h). */
+typedef struct {
+    polka_model *kernel; /* a kernel expansion, or NULL */
+    polka_rff rff;       /* else random features and θ (D × outputs) */
+    double *theta;
+    size_t outputs;
+} saved_model;
+
+static polka_status load_model(const polka_h5run *run, const char *path, size_t agent,
+                               saved_model *m) {
+    POLKA_CHECK(agent < polka_h5run_agents(run), POLKA_ERR_ARG, "%s has %zu agents, no agent %zu",
+                path, polka_h5run_agents(run), agent);
+    polka_h5run_models kind;
+    POLKA_CALL(polka_h5run_models_kind(run, &kind));
+    if (kind == POLKA_H5RUN_MODELS_RFF)
+        return polka_h5run_load_rff(run, agent, &m->rff, &m->theta, &m->outputs);
+    return polka_h5run_load_model(run, agent, &m->kernel);
+}
+
+static void free_model(saved_model *m) {
+    polka_model_free(&m->kernel);
+    polka_rff_free(&m->rff);
+    free(m->theta);
+}
+
+static polka_status predict_with(const polka_plan *plan, const saved_model *m,
+                                 const polka_dataset *data, double *predictions, double *score,
+                                 double *loss) {
+    if (m->kernel) return polka_sim_predict(plan, m->kernel, data, predictions, score, loss);
+    return polka_sim_predict_rff(plan, &m->rff, m->theta, m->outputs, data, predictions, score,
+                                 loss);
+}
+
+/* "model order M" or "D random features". */
+static void describe_model(const saved_model *m, char *text, size_t size) {
+    if (m->kernel)
+        snprintf(text, size, "model order %zu", polka_model_order(m->kernel));
+    else
+        snprintf(text, size, "%zu random features", m->rff.features);
+}
+
 static polka_status predict(const predict_args *args) {
     char path[POLKA_PATH_LEN];
     size_t agent = 0;
     POLKA_CALL(split_model(args->model, path, sizeof path, &agent));
     polka_h5run *run = NULL;
     polka_plan plan;
-    polka_model *model = NULL;
+    saved_model model = {0};
     polka_dataset data = {0};
     double *labels = NULL, *predictions = NULL;
     polka_app_read_deadline("predict", path, args->timeout);
     polka_status status = polka_h5run_open(path, &run);
     if (status == POLKA_OK) status = run_plan(run, path, &plan);
-    if (status == POLKA_OK)
-        status = agent < polka_h5run_agents(run)
-                     ? polka_h5run_load_model(run, agent, &model)
-                     : polka_error_set(POLKA_ERR_ARG, "%s has %zu agents, no agent %zu", path,
-                                       polka_h5run_agents(run), agent);
+    if (status == POLKA_OK) status = load_model(run, path, agent, &model);
     polka_app_read_done();
     if (status == POLKA_OK)
         status =
@@ -136,20 +173,20 @@ static polka_status predict(const predict_args *args) {
         (predictions = malloc((data.n ? data.n : 1) * sizeof *predictions)) == NULL)
         status = polka_error_set(POLKA_ERR_MEM, "out of memory");
     double score = 0.0, loss = 0.0;
-    if (status == POLKA_OK)
-        status = polka_sim_predict(&plan, model, &data, predictions, &score, &loss);
+    if (status == POLKA_OK) status = predict_with(&plan, &model, &data, predictions, &score, &loss);
     if (status == POLKA_OK) {
-        printf("%s %.17g on %zu samples of %s (agent %zu of %s, model order %zu), mean loss "
-               "%.6g\n",
+        char what[64];
+        describe_model(&model, what, sizeof what);
+        printf("%s %.17g on %zu samples of %s (agent %zu of %s, %s), mean loss %.6g\n",
                polka_loss_score_name(plan.learner.params.loss.kind), score, data.n, args->data,
-               agent, path, polka_model_order(model), loss);
+               agent, path, what, loss);
         if (args->output)
             status = write_predictions(args->output, predictions, data.n, labels, data.classes);
     }
     free(predictions);
     free(labels);
     polka_dataset_free(&data);
-    polka_model_free(&model);
+    free_model(&model);
     polka_h5run_close(&run);
     return status;
 }

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "app_impl.h"
+#include "polka/methods.h"
 #include "polka/plan.h"
 
 static const char *const usage_lines[] = {
@@ -75,13 +76,17 @@ static const char *graph_kind_line(polka_graph_kind kind, char *text, size_t siz
     return text;
 }
 
+static const char methods_title[] = "Decentralized methods (net.method):";
 static const char controls_title[] = "Model-order controls and batch learners (learner.control):";
 static const char graphs_title[] = "Graph generators (net.graph; a random one is seeded by "
                                    "run.seed and retried until connected):";
 
 /* The tables of controls and graph generators, from the registries. */
 static void print_tables(void) {
-    printf("%s\n", controls_title);
+    printf("%s\n", methods_title);
+    for (size_t k = 0; k < polka_method_count(); k++)
+        printf("  %-14s %s\n", polka_method_name_at(k), polka_method_help_at(k));
+    printf("\n%s\n", controls_title);
     for (int k = 0; k < POLKA_CONTROL_COUNT; k++)
         printf("  %-14s %s\n", polka_control_kind_name((polka_control_kind)k),
                polka_control_help((polka_control_kind)k));
@@ -221,6 +226,11 @@ static void man_entry(FILE *out, const char *name, const char *text) {
 }
 
 static void man_tables(FILE *out) {
+    fputs(".SH DECENTRALIZED METHODS\n", out);
+    roff(out, methods_title);
+    fputs("\n", out);
+    for (size_t k = 0; k < polka_method_count(); k++)
+        man_entry(out, polka_method_name_at(k), polka_method_help_at(k));
     fputs(".SH MODEL-ORDER CONTROLS\n", out);
     roff(out, controls_title);
     fputs("\n", out);

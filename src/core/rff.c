@@ -128,6 +128,11 @@ polka_status polka_rff_predict(const polka_rff *rff, const double *theta, size_t
     return POLKA_OK;
 }
 
+polka_status polka_rff_model_rows(const void *model, const double *x, size_t count, double *f) {
+    const polka_rff_model *m = model;
+    return polka_rff_predict(m->rff, m->theta, m->outputs, x, count, f);
+}
+
 /* The n×C loss gradients ∇ℓ(f_k, y_k) in place of the values f; returns Σ_k ℓ. */
 static double loss_gradients(const polka_loss *loss, double *f, const double *y, size_t n,
                              size_t outputs, double *row) {

@@ -60,6 +60,25 @@ polka_status polka_h5_dataset(hid_t loc, const char *name, hid_t type, int rank,
 /** Collective: H5Fflush of the whole run file. */
 polka_status polka_h5log_flush(polka_h5log *log);
 
+/* The reader's pieces, for the readers in other files (h5log_read.c has the details). */
+hid_t polka_h5run_file_id(const polka_h5run *run);
+const char *polka_h5run_path(const polka_h5run *run);
+/** A numeric attribute holding one value, converted to mem_type. */
+polka_status polka_h5_read_number(hid_t obj, const char *name, const char *where, hid_t mem_type,
+                                  void *value, const char *path);
+/** An integer attribute in [low, high] (a float one is refused). */
+polka_status polka_h5_read_integer(hid_t obj, const char *name, const char *where, int64_t low,
+                                   int64_t high, int64_t *value, const char *path);
+/** An attribute of any type as text. */
+polka_status polka_h5_read_text(hid_t obj, const char *name, const char *where, char *out,
+                                size_t size, const char *path);
+/** Opens dataset name under loc; POLKA_ERR_FORMAT "has no WHAT 'NAME'" when missing. */
+polka_status polka_h5_open_dataset(hid_t loc, const char *name, const char *what, const char *path,
+                                   hid_t *out);
+/** POLKA_ERR_FORMAT when the dataset declares more storage than the whole file. */
+polka_status polka_h5_check_storage(hid_t dataset, const char *what, const char *name,
+                                    const char *path);
+
 /** polka_net_agree over the log's communicator. */
 polka_status polka_h5log_agree(const polka_h5log *log, polka_status local);
 

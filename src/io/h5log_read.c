@@ -493,3 +493,38 @@ polka_status polka_h5run_load_model(const polka_h5run *run, size_t agent, polka_
     polka_status status = build_model(group, where, run->path, out);
     return polka_h5_first(status, polka_h5_close(&group, run->path));
 }
+
+/* ---- the helpers, for the readers of other files (h5log_read_rff.c) -------------------------- */
+
+hid_t polka_h5run_file_id(const polka_h5run *run) {
+    return run->file;
+}
+
+const char *polka_h5run_path(const polka_h5run *run) {
+    return run->path;
+}
+
+polka_status polka_h5_read_number(hid_t obj, const char *name, const char *where, hid_t mem_type,
+                                  void *value, const char *path) {
+    return attr_number(obj, name, where, mem_type, value, path);
+}
+
+polka_status polka_h5_read_integer(hid_t obj, const char *name, const char *where, int64_t low,
+                                   int64_t high, int64_t *value, const char *path) {
+    return attr_integer(obj, name, where, low, high, value, path);
+}
+
+polka_status polka_h5_read_text(hid_t obj, const char *name, const char *where, char *out,
+                                size_t size, const char *path) {
+    return attr_text(obj, name, where, out, size, path);
+}
+
+polka_status polka_h5_open_dataset(hid_t loc, const char *name, const char *what, const char *path,
+                                   hid_t *out) {
+    return open_dataset(loc, name, what, path, out);
+}
+
+polka_status polka_h5_check_storage(hid_t dataset, const char *what, const char *name,
+                                    const char *path) {
+    return check_storage(dataset, what, name, path);
+}

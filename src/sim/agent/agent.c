@@ -125,7 +125,11 @@ polka_status polka_agent_prepare(polka_agent *agent, const polka_stream *stream)
 void polka_agent_settle_sends(polka_agent *agent) {
     double block_bytes = (double)(agent->send_block * sizeof(double));
     for (size_t k = 0; k < agent->degree; k++) {
-        if (!agent->sends) agent->out_point[k] = 0;
+        if (!agent->sends) { /* censored: the messages it would have sent do not exist */
+            agent->counters.messages_censored += agent->out_point[k];
+            agent->out_point[k] = 0;
+            agent->in_value[k] = 0;
+        }
         agent->counters.bytes_sent += agent->out_point[k] * block_bytes;
     }
 }

@@ -295,6 +295,14 @@ static polka_status mpi_finish(mpi_run *run, const polka_sim_summary *summary) {
         stages[2] += run->local[a].counters.time_update;
     }
     stages[1] = count ? run->local[0].counters.time_exchange : 0.0;
+    const polka_method_ops *method = polka_method_of(run->plan);
+    if (method->write_models && run->log.h5) {
+        polka_status status = method->write_models(run->log.h5, run->local, run->ids, count);
+        if (status != POLKA_OK) polka_netlog_abandon_h5(&run->log);
+        return status != POLKA_OK
+                   ? status
+                   : polka_netlog_finish_h5(&run->log, run->ids, count, NULL, stages);
+    }
     polka_status status = POLKA_OK;
     polka_model **models = final_models(run, &status);
     status = polka_net_agree(run->comm, status); /* the write is collective: all or none */

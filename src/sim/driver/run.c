@@ -1,9 +1,42 @@
+#include <stdio.h>
+#include <string.h>
 #include <sys/resource.h>
 
 #include "polka/net.h"
 #include "polka/run_files.h"
 #include "sim/checkpoint/resume_impl.h"
 #include "sim/driver/sim_impl.h"
+
+/* Centralized mode with a method other than the penalty (the random-feature ones): the
+ * method's one agent learns from the union of the streams (all the data, i.i.d.), a batch of
+ * every agent's round per step (run.central_batch sets another) — centralized random
+ * features, the optimum dkla's agents go to. */
+static polka_status central_method_plan(const polka_plan *plan, size_t agents, polka_plan *out) {
+    *out = *plan;
+    size_t batch = plan->run.central_batch ? plan->run.central_batch : agents * plan->learner.batch;
+    char text[32];
+    snprintf(text, sizeof text, "%zu", batch);
+    out->net.agents = 1;
+    out->learner.batch = batch;
+    out->data.split = POLKA_SPLIT_IID;
+    out->net.generated = 1;
+    out->net.resample_every = 0;
+    out->net.spec = polka_graph_spec_defaults(POLKA_GRAPH_COMPLETE, 1);
+    out->net.spec.seed = plan->run.seed;
+    snprintf(out->net.graph, sizeof out->net.graph, "complete");
+    polka_config *settings = &out->settings; /* what ran, in the run file's /config */
+    POLKA_CALL(polka_config_set(settings, "net.agents", "1"));
+    POLKA_CALL(polka_config_set(settings, "learner.batch", text));
+    POLKA_CALL(polka_config_set(settings, "data.split", "iid"));
+    return polka_config_set(settings, "net.graph", "complete");
+}
+
+static polka_status run_central_method(const polka_plan *plan, size_t agents,
+                                       const polka_sim_hooks *hooks, polka_sim_summary *summary) {
+    static polka_plan central; /* large: not on the stack */
+    POLKA_CALL(central_method_plan(plan, agents, &central));
+    return polka_sim_run_decentralized(&central, MPI_COMM_SELF, hooks, summary, NULL);
+}
 
 /* Centralized mode: rank 0 learns, every rank gets the summary and the status. */
 static polka_status run_centralized_on_root(const polka_plan *plan, MPI_Comm comm,
@@ -15,8 +48,10 @@ static polka_status run_centralized_on_root(const polka_plan *plan, MPI_Comm com
     polka_status status = POLKA_OK;
     size_t agents = 1;
     if (rank == 0) status = polka_sim_network_agents(plan, (size_t)size, &agents);
+    int penalty = strcmp(plan->settings.method, "penalty") == 0;
     if (rank == 0 && status == POLKA_OK)
-        status = polka_sim_run_centralized(plan, agents, hooks, summary);
+        status = penalty ? polka_sim_run_centralized(plan, agents, hooks, summary)
+                         : run_central_method(plan, agents, hooks, summary);
     POLKA_CALL(polka_net_agree(comm, status));
     return polka_net_check(MPI_Bcast(summary, (int)sizeof *summary, MPI_BYTE, 0, comm),
                            "MPI_Bcast");
@@ -29,8 +64,8 @@ static polka_status measure(MPI_Comm comm, double started, polka_sim_summary *su
     double mine = (double)usage.ru_maxrss / 1024.0, most = 0.0, all = 0.0; /* kB on Linux */
     POLKA_CALL(polka_net_check(MPI_Allreduce(&mine, &most, 1, MPI_DOUBLE, MPI_MAX, comm),
                                "MPI_Allreduce"));
-    POLKA_CALL(polka_net_check(MPI_Allreduce(&mine, &all, 1, MPI_DOUBLE, MPI_SUM, comm),
-                               "MPI_Allreduce"));
+    POLKA_CALL(
+        polka_net_check(MPI_Allreduce(&mine, &all, 1, MPI_DOUBLE, MPI_SUM, comm), "MPI_Allreduce"));
     summary->peak_rss_mb = most;
     summary->peak_rss_total_mb = all;
     summary->setup_seconds = summary->loop_start - started;

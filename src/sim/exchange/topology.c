@@ -3,6 +3,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "sim/method/method_impl.h"
 #include "sim/exchange/fault_impl.h"
 #include "polka/graph.h"
 #include "sim/driver/sim_impl.h"
@@ -128,18 +129,6 @@ polka_status polka_sim_check_network(const polka_plan *plan, const polka_graph *
                 "graph '%s' has %zu nodes but the run has %zu agents (net.agents = %zu, or leave "
                 "net.agents = 0 to take the graph's)",
                 plan->net.graph, nodes, agents, nodes);
-    /* The penalty part of the step is a gossip step of size η_t·c·Σ_j w_ij: past about 1 the
-     * iterates oscillate and blow up (DESIGN.md, "Stability"). The largest step is η, or
-     * 1/λ for the pegasos schedule η_t = 1/(λt). */
-    const polka_learner_params *params = &plan->learner.params;
-    int pegasos = params->schedule == POLKA_SCHEDULE_PEGASOS;
-    double eta_max = pegasos ? (params->lambda > 0 ? 1.0 / params->lambda : INFINITY) : params->eta;
-    double c = plan->net.c, gossip = eta_max * c * polka_graph_max_row_sum(graph);
-    POLKA_CHECK(gossip <= 1.0, POLKA_ERR_ARG,
-                "unstable penalty step: %s * c * max_i sum_j w_ij = %.3g > 1 (%s %g, c %g, max "
-                "weight row sum %.3g); lower %s or net.c, or use net.weights = metropolis",
-                pegasos ? "1/lambda (the first pegasos step)" : "eta", gossip,
-                pegasos ? "1/lambda" : "eta", eta_max, c, polka_graph_max_row_sum(graph),
-                pegasos ? "the step (learner.schedule = constant or invsqrt)" : "learner.eta");
-    return POLKA_OK;
+    const polka_method_ops *method = polka_method_of(plan);
+    return method->check_graph ? method->check_graph(plan, graph) : POLKA_OK;
 }

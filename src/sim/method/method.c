@@ -18,7 +18,7 @@ static const char method_names[] = POLKA_METHOD_LIST(METHOD_NAME);
 #undef METHOD_NAME
 
 const polka_method_ops *polka_method_find(const char *name) {
-    for (size_t m = 0; m < sizeof methods / sizeof *methods; m++)
+    for (size_t m = 0; m < polka_method_count(); m++)
         if (strcmp(methods[m]->name, name) == 0) return methods[m];
     return NULL;
 }
@@ -29,4 +29,16 @@ const polka_method_ops *polka_method_of(const polka_plan *plan) {
 
 const char *polka_method_names(void) {
     return method_names + 3; /* without the first " | " */
+}
+
+size_t polka_method_count(void) {
+    return sizeof methods / sizeof *methods;
+}
+
+const char *polka_method_name_at(size_t k) {
+    return methods[k]->name;
+}
+
+const char *polka_method_help_at(size_t k) {
+    return methods[k]->help;
 }

@@ -17,6 +17,7 @@
 #define POLKA_SIM_METHOD_H
 
 #include "polka/graph.h"
+#include "polka/h5log.h"
 #include "polka/model.h"
 #include "polka/plan.h"
 #include "polka/state.h"
@@ -34,6 +35,8 @@ typedef struct polka_method_ops {
     size_t (*answer_block)(const polka_plan *plan, const polka_data_facts *facts, size_t outputs);
     /* a clear error for a setting the method cannot run with (checked on every rank alike) */
     polka_status (*check)(const polka_plan *plan);
+    /* a clear error for a graph (each epoch's) the method cannot run on (NULL: any) */
+    polka_status (*check_graph)(const polka_plan *plan, const polka_graph *graph);
     /* POLKA_ERR_MEM when `count` agents (ids, or 0..count-1 when NULL) of graph would take
      * more than the memory limit (NULL: nothing to check before init) */
     polka_status (*fit)(const polka_plan *plan, const polka_graph *graph, const size_t *ids,
@@ -49,12 +52,18 @@ typedef struct polka_method_ops {
     polka_status (*update)(polka_agent *agent);
     /* f_i at n points x (n×C) */
     polka_status (*predict)(const polka_agent *agent, const double *x, size_t n, double *f);
+    /* f_i at every point of a data set (NULL: predict over its rows) */
+    polka_status (*test_values)(const polka_agent *agent, const polka_dataset *data, double *f);
     double (*score)(const polka_agent *agent, const double *f, const double *y, size_t n,
                     double *loss);
     /* the model's size: points for kernel models, features for random-feature ones */
     size_t (*order)(const polka_agent *agent);
     /* the final model as a kernel expansion, for the run file and polka predict */
     polka_status (*model)(const polka_agent *agent, polka_model **out);
+    /* collective: the local agents' final models into the open run file (NULL: their kernel
+     * expansions from `model`) */
+    polka_status (*write_models)(polka_h5log *h5, const polka_agent *agents, const size_t *ids,
+                                 size_t count);
     polka_status (*save)(const polka_agent *agent, polka_state *state);
     polka_status (*restore)(polka_agent *agent, const polka_state *state);
 } polka_method_ops;

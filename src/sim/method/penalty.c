@@ -29,6 +29,23 @@ static polka_status penalty_check(const polka_plan *plan) {
     return POLKA_OK;
 }
 
+static polka_status penalty_check_graph(const polka_plan *plan, const polka_graph *graph) {
+    /* The penalty part of the step is a gossip step of size η_t·c·Σ_j w_ij: past about 1 the
+     * iterates oscillate and blow up (DESIGN.md, "Stability"). The largest step is η, or
+     * 1/λ for the pegasos schedule η_t = 1/(λt). */
+    const polka_learner_params *params = &plan->learner.params;
+    int pegasos = params->schedule == POLKA_SCHEDULE_PEGASOS;
+    double eta_max = pegasos ? (params->lambda > 0 ? 1.0 / params->lambda : INFINITY) : params->eta;
+    double c = plan->net.c, gossip = eta_max * c * polka_graph_max_row_sum(graph);
+    POLKA_CHECK(gossip <= 1.0, POLKA_ERR_ARG,
+                "unstable penalty step: %s * c * max_i sum_j w_ij = %.3g > 1 (%s %g, c %g, max "
+                "weight row sum %.3g); lower %s or net.c, or use net.weights = metropolis",
+                pegasos ? "1/lambda (the first pegasos step)" : "eta", gossip,
+                pegasos ? "1/lambda" : "eta", eta_max, c, polka_graph_max_row_sum(graph),
+                pegasos ? "the step (learner.schedule = constant or invsqrt)" : "learner.eta");
+    return POLKA_OK;
+}
+
 /* The candidate rows, sized by the degree (and the rows of late values). */
 static polka_status alloc_rows(polka_agent *agent) {
     polka_penalty *pen = polka_penalty_of(agent);
@@ -300,6 +317,7 @@ const polka_method_ops polka_method_penalty = {
     .send_block = penalty_send_block,
     .answer_block = penalty_answer_block,
     .check = penalty_check,
+    .check_graph = penalty_check_graph,
     .fit = polka_agents_stale_fit,
     .init = penalty_init,
     .free = penalty_free,

@@ -41,10 +41,22 @@ polka_status polka_counters_restore(polka_agent_counters *c, const polka_state *
     return POLKA_OK;
 }
 
+/* The online error from a score: accuracy, MSE or the fraction flagged. */
+static void online_error_score(polka_agent_counters *counters, int classification, double score,
+                               size_t n) {
+    counters->online_error_sum += (double)n * (classification ? 1.0 - score : score);
+    counters->online_error_count += (double)n;
+}
+
 void polka_online_error_add(polka_agent_counters *counters, int classification,
                             const polka_learner *learner, const double *f, const double *y,
                             size_t n) {
-    double score = polka_learner_score(learner, f, y, n, NULL); /* accuracy, MSE or flagged */
-    counters->online_error_sum += (double)n * (classification ? 1.0 - score : score);
-    counters->online_error_count += (double)n;
+    online_error_score(counters, classification, polka_learner_score(learner, f, y, n, NULL), n);
+}
+
+void polka_online_error_add_values(polka_agent_counters *counters, int classification,
+                                   const polka_loss *loss, size_t classes, const double *f,
+                                   const double *y, size_t n) {
+    online_error_score(counters, classification,
+                       polka_loss_score(loss, classes, f, y, n, NULL, NULL), n);
 }

@@ -13,6 +13,7 @@
 #define POLKA_SIM_COUNTERS_H
 
 #include "polka/learner.h"
+#include "polka/loss.h"
 #include "polka/state.h"
 
 #define POLKA_AGENT_COUNTERS(TOTAL, MEAN)                                                          \
@@ -23,12 +24,13 @@
     MEAN(train_loss, train_loss, 1)                                                                \
     /* the ages in rounds of the neighbours' values used since the last log step */                \
     MEAN(value_age, value_age, 1)                                                                  \
-    TOTAL(time_compute, time_compute)     /* seconds drawing samples and evaluating f */           \
-    TOTAL(time_exchange, time_exchange)   /* seconds in the neighbour exchange */                  \
-    TOTAL(time_update, time_update)       /* seconds in the gradient step and KOMP */              \
-    TOTAL(bytes_sent, bytes)              /* the messages really sent (a lost one is not) */       \
-    TOTAL(messages_lost, messages_lost)   /* messages to this agent lost on the way */             \
-    TOTAL(rounds_offline, rounds_offline) /* rounds this agent sat out */
+    TOTAL(time_compute, time_compute)           /* seconds drawing samples and evaluating f */     \
+    TOTAL(time_exchange, time_exchange)         /* seconds in the neighbour exchange */            \
+    TOTAL(time_update, time_update)             /* seconds in the gradient step and KOMP */        \
+    TOTAL(bytes_sent, bytes)                    /* the messages really sent (a lost one is not) */ \
+    TOTAL(messages_lost, messages_lost)         /* messages to this agent lost on the way */       \
+    TOTAL(rounds_offline, rounds_offline)       /* rounds this agent sat out */                    \
+    TOTAL(messages_censored, messages_censored) /* messages it withheld (censoring) */
 
 #define POLKA_COUNTER_TOTAL_FIELD(field, metric)       double field;
 #define POLKA_COUNTER_MEAN_FIELDS(name, metric, reset) double name##_sum, name##_count;
@@ -47,5 +49,9 @@ polka_status polka_counters_restore(polka_agent_counters *counters, const polka_
 void polka_online_error_add(polka_agent_counters *counters, int classification,
                             const polka_learner *learner, const double *f, const double *y,
                             size_t n);
+/* The same for a model that is no learner: the loss and the classes (0: regression). */
+void polka_online_error_add_values(polka_agent_counters *counters, int classification,
+                                   const polka_loss *loss, size_t classes, const double *f,
+                                   const double *y, size_t n);
 
 #endif

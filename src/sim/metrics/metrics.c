@@ -33,6 +33,7 @@ polka_status polka_model_data_values(const polka_model *model, const polka_datas
 
 polka_status polka_agent_test_values(const polka_agent *agent, const polka_dataset *test,
                                      double *f) {
+    if (agent->method->test_values) return agent->method->test_values(agent, test, f);
     return polka_dataset_eval(test, agent->outputs, agent_rows, agent, f);
 }
 
@@ -254,8 +255,10 @@ polka_status polka_netlog_finish_h5(polka_netlog *log, const size_t *agents, siz
                                     const polka_model *const *models, const double *stage_seconds) {
     if (log->h5 == NULL) return POLKA_OK;
     static const char *const stages[] = {"compute", "exchange", "update", "loop"};
-    polka_status status = agents ? polka_h5log_write_models_agents(log->h5, agents, count, models)
-                                 : polka_h5log_write_models(log->h5, 0, count, models);
+    polka_status status = POLKA_OK; /* models NULL: the caller wrote them */
+    if (models)
+        status = agents ? polka_h5log_write_models_agents(log->h5, agents, count, models)
+                        : polka_h5log_write_models(log->h5, 0, count, models);
     if (status == POLKA_OK) status = polka_h5log_write_timing(log->h5, 4, stages, stage_seconds);
     polka_status closed = polka_h5log_close(&log->h5);
     return status != POLKA_OK ? status : closed;

@@ -42,7 +42,9 @@
       "seconds in the gradient step and KOMP (cumulative)")                                        \
     X(online_error, "online_error", "online_error", "%.17g",                                       \
       "online error: fraction of mistakes (classification), mean squared error (regression) or "   \
-      "fraction flagged (novelty) on each training sample before it was learned, cumulative")
+      "fraction flagged (novelty) on each training sample before it was learned, cumulative")      \
+    X(messages_censored, "messages_censored", "messages_censored", "%.0f",                         \
+      "messages this agent withheld so far (a censoring method: net.method = coke)")
 
 /* One agent's numbers at a log step; plain doubles so that MPI can gather them. */
 #define POLKA_METRIC_FIELD(field, ...) double field;

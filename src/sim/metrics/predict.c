@@ -4,6 +4,7 @@
 
 #include "polka/dataio.h"
 #include "polka/loss.h"
+#include "polka/rff.h"
 #include "sim/metrics/metrics_impl.h"
 #include "sim/driver/sim_impl.h"
 #include "sim/stream/source_impl.h"
@@ -60,13 +61,15 @@ polka_status polka_sim_read_like_run(const polka_plan *plan, const char *path,
     return status;
 }
 
-/* The model has the inputs of the data and the outputs the run's loss and classes give. */
-static polka_status check_model_fits(const polka_model *model, const polka_loss *loss,
+/* The run's loss fits the data, and a model of dimension dim with `outputs` outputs has the
+ * inputs of the data and the outputs the loss and the classes give. */
+static polka_status check_model_fits(size_t dim, size_t outputs, const polka_loss *loss,
                                      const polka_dataset *data) {
-    size_t outputs = polka_model_outputs(model),
-           wanted = polka_loss_outputs(loss->kind, data->classes);
-    POLKA_CHECK(polka_model_dim(model) == data->p, POLKA_ERR_ARG,
-                "the model has dimension %zu but the data %zu", polka_model_dim(model), data->p);
+    const char *why = polka_loss_check(loss, data->classes);
+    POLKA_CHECK(why == NULL, POLKA_ERR_ARG, "%s", why);
+    size_t wanted = polka_loss_outputs(loss->kind, data->classes);
+    POLKA_CHECK(dim == data->p, POLKA_ERR_ARG, "the model has dimension %zu but the data %zu", dim,
+                data->p);
     if (outputs == wanted) return POLKA_OK;
     if (wanted == data->classes)
         return polka_error_set(POLKA_ERR_FORMAT,
@@ -76,19 +79,45 @@ static polka_status check_model_fits(const polka_model *model, const polka_loss 
                            outputs, polka_loss_kind_name(loss->kind), wanted);
 }
 
-polka_status polka_sim_predict(const polka_plan *plan, const polka_model *model,
-                               const polka_dataset *data, double *predictions, double *score,
-                               double *mean_loss) {
+/* Fills f (n × outputs) with a model's values at the data's points. */
+typedef polka_status (*data_values_fn)(const void *model, const polka_dataset *data, double *f);
+
+/* The values f (n × outputs) of the data's points, scored as the run scores its test set. */
+static polka_status score_values(const polka_plan *plan, const polka_dataset *data, size_t outputs,
+                                 data_values_fn values, const void *model, double *predictions,
+                                 double *score, double *mean_loss) {
     const polka_loss loss = plan->learner.params.loss;
-    const char *why = polka_loss_check(&loss, data->classes);
-    POLKA_CHECK(why == NULL, POLKA_ERR_ARG, "%s", why);
-    POLKA_CALL(check_model_fits(model, &loss, data));
-    double *f = malloc((data->n ? data->n : 1) * polka_model_outputs(model) * sizeof *f);
+    double *f = malloc((data->n ? data->n : 1) * outputs * sizeof *f);
     POLKA_CHECK_ALLOC(f);
-    polka_status status = polka_model_data_values(model, data, f);
+    polka_status status = values(model, data, f);
     if (status == POLKA_OK)
         *score =
             polka_loss_score(&loss, data->classes, f, data->y, data->n, predictions, mean_loss);
     free(f);
     return status;
+}
+
+static polka_status kernel_values(const void *model, const polka_dataset *data, double *f) {
+    return polka_model_data_values(model, data, f);
+}
+
+polka_status polka_sim_predict(const polka_plan *plan, const polka_model *model,
+                               const polka_dataset *data, double *predictions, double *score,
+                               double *mean_loss) {
+    size_t outputs = polka_model_outputs(model);
+    POLKA_CALL(check_model_fits(polka_model_dim(model), outputs, &plan->learner.params.loss, data));
+    return score_values(plan, data, outputs, kernel_values, model, predictions, score, mean_loss);
+}
+
+static polka_status rff_values(const void *model, const polka_dataset *data, double *f) {
+    const polka_rff_model *m = model;
+    return polka_dataset_eval(data, m->outputs, polka_rff_model_rows, m, f);
+}
+
+polka_status polka_sim_predict_rff(const polka_plan *plan, const polka_rff *rff,
+                                   const double *theta, size_t outputs, const polka_dataset *data,
+                                   double *predictions, double *score, double *mean_loss) {
+    POLKA_CALL(check_model_fits(rff->dim, outputs, &plan->learner.params.loss, data));
+    polka_rff_model m = {rff, theta, outputs};
+    return score_values(plan, data, outputs, rff_values, &m, predictions, score, mean_loss);
 }

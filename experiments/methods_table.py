@@ -1,0 +1,180 @@
+#!/usr/bin/env python3
+"""The field's decentralized kernel learners side by side (issue 28).
+
+Every method on the same streams, graph and faults: the penalty method (paper, symmetric,
+shared samples), rf-diffusion, dkla and coke, beside centralized POLK and centralized random
+features (one agent on the union of the streams: net.agents = 1, a batch of all agents' one
+round). Columns: mean test error over the agents, disagreement, bytes each agent sent in all,
+CPU seconds of the whole run (all agents; one process, so user + system time), model size
+(points for kernel models, features for random-feature ones). Writes the run files, a CSV
+and, per setting, the figure of mean accuracy against cumulative bytes per agent.
+
+    experiments/methods_table.py [--polka build/polka] [--out out/methods_table]
+                                 [--parts multidist,rgg,fashion]
+"""
+import argparse
+import csv
+import os
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "python"))
+import h5py  # noqa: E402
+import numpy as np  # noqa: E402
+
+METHODS = [  # (label, settings)
+    ("penalty paper", ["net.method=penalty", "net.penalty=paper"]),
+    ("penalty symmetric", ["net.method=penalty", "net.penalty=symmetric"]),
+    ("penalty shared samples", ["net.method=penalty", "net.share=samples"]),
+    ("rf-diffusion", ["net.method=rf-diffusion"]),
+    ("dkla", ["net.method=dkla"]),
+    ("coke", ["net.method=coke"]),
+]
+
+
+def setting_parts(fashion_ok):
+    multidist = ["--config", os.path.join(ROOT, "experiments/configs/decentralized_multidist.ini"),
+                 "--set", "net.agents=16", "--set", "net.graph=er", "--set", "net.p=0.2"]
+    rf_md = ["net.features=256", "net.admm_rho=0.05"]  # coke: the defaults alpha 0.3, mu 0.999
+    parts = {
+        "multidist": [
+            ("16 agents ER, multidist iid", multidist + ["--set", "data.split=iid"], rf_md, 16, 1),
+            ("16 agents ER, multidist Dirichlet 0.1",
+             multidist + ["--set", "data.split=dirichlet", "--set", "data.alpha=0.1"], rf_md, 16, 1),
+        ],
+        "rgg": [
+            ("256 agents RGG, multidist iid",
+             ["--config", os.path.join(ROOT, "experiments/configs/decentralized_multidist.ini"),
+              "--set", "net.agents=256", "--set", "net.graph=rgg", "--set", "net.radius=0.12",
+              "--set", "data.n_train=51200", "--set", "run.log_every=12800"], rf_md, 256, 1),
+        ],
+    }
+    if fashion_ok:
+        fashion = ["--config", os.path.join(ROOT, "experiments/configs/fashion_mnist.ini"),
+                   "--set", "run.mode=decentralized", "--set", "net.agents=16",
+                   "--set", "net.graph=er", "--set", "net.p=0.5", "--set", "data.split=iid"]
+        rf_fm = ["net.features=2000", "net.admm_rho=0.01"]
+        parts["fashion"] = [("16 agents ER, Fashion-MNIST iid", fashion, rf_fm, 16, 2)]
+    return parts
+
+
+def run(polka, args, out, log):
+    """Runs polka once; returns its CPU seconds (user + system)."""
+    start = os.times()
+    cmd = [polka, "run", "--quiet"] + args + ["--set", f"run.output={out}"]
+    with open(log, "w") as f:
+        result = subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT,
+                                env=dict(os.environ, OPENBLAS_NUM_THREADS="1"))
+    end = os.times()
+    if result.returncode != 0:
+        raise SystemExit(f"failed ({result.returncode}): {' '.join(cmd)}; see {log}")
+    return (end.children_user - start.children_user) + (end.children_system - start.children_system)
+
+
+def row_of(path):
+    """The last log step's means over the agents, and the curve of accuracy against bytes."""
+    with h5py.File(path, "r") as f:
+        m = f["metrics"]
+        score, order = m["test_score"][...], m["model_order"][...]
+        bytes_sent, disagreement = m["bytes_sent"][...], m["disagreement"][...]
+    return {"error": 100 * (1 - score[-1].mean()), "disagreement": disagreement[-1].mean(),
+            "bytes": bytes_sent[-1].mean(), "order": order[-1].mean(),
+            "curve": (bytes_sent.mean(axis=1), score.mean(axis=1))}
+
+
+def settings_args(settings):
+    return [a for s in settings for a in ("--set", s)]
+
+
+def one_setting(polka, out, name, base, rf, agents, batch, losses):
+    rows = []
+    for loss in losses:
+        fault = ["--set", f"fault.link_loss={loss}"]
+        for label, settings in METHODS:
+            extra = settings + (rf if "net.method=penalty" not in settings else [])
+            tag = f"{name}|{label}|loss {loss}"
+            stem = os.path.join(out, tag.replace(" ", "_").replace("|", "__").replace(",", ""))
+            cpu = run(polka, base + fault + settings_args(extra), stem + ".h5", stem + ".log")
+            rows.append(dict(row_of(stem + ".h5"), setting=name, method=label, loss=loss, cpu=cpu))
+            print(format_row(rows[-1]), flush=True)
+    central = [("centralized POLK", ["run.mode=centralized"]),
+               ("centralized RF", ["net.method=rf-diffusion", "net.agents=1", "data.split=iid",
+                                   f"learner.batch={agents * batch}"] + rf)]
+    for label, settings in central:
+        stem = os.path.join(out, f"{name}__{label}".replace(" ", "_").replace(",", ""))
+        cpu = run(polka, base + settings_args(settings), stem + ".h5", stem + ".log")
+        rows.append(dict(row_of(stem + ".h5"), setting=name, method=label, loss="-", cpu=cpu))
+        print(format_row(rows[-1]), flush=True)
+    return rows
+
+
+HEADER = f"{'method':24s} {'loss':>5s} {'error %':>8s} {'disagr.':>9s} {'bytes/agent':>12s} " \
+         f"{'CPU s':>8s} {'size':>7s}"
+
+
+def format_row(r):
+    return (f"{r['method']:24s} {str(r['loss']):>5s} {r['error']:8.2f} {r['disagreement']:9.4f} "
+            f"{r['bytes']:12.0f} {r['cpu']:8.1f} {r['order']:7.0f}")
+
+
+def figure(rows, setting, path):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    for r in rows:
+        if r["setting"] != setting or r["loss"] not in (0, "0"):
+            continue
+        b, s = r["curve"]
+        ax.plot(np.maximum(b, 1), s, marker=".", label=r["method"])
+    for r in rows:
+        if r["setting"] == setting and r["method"].startswith("centralized"):
+            ax.axhline(r["curve"][1][-1], ls="--", lw=1, color="gray")
+            ax.annotate(r["method"], (1, r["curve"][1][-1]), fontsize=7, color="gray")
+    ax.set_xscale("log")
+    ax.set_xlabel("cumulative bytes sent per agent")
+    ax.set_ylabel("mean test accuracy")
+    ax.set_title(setting)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    tmp = path + ".tmp.png"
+    fig.savefig(tmp, dpi=120)
+    os.replace(tmp, path)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--polka", default=os.path.join(ROOT, "build/polka"))
+    parser.add_argument("--out", default=os.path.join(ROOT, "out/methods_table"))
+    parser.add_argument("--parts", default="multidist,rgg,fashion")
+    parser.add_argument("--losses", default="0,0.2")
+    args = parser.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    fashion_ok = os.path.exists("/usr/share/datasets/fashion-mnist/train-images-idx3-ubyte.gz")
+    parts = setting_parts(fashion_ok)
+    losses = [float(x) if "." in x else int(x) for x in args.losses.split(",")]
+    rows = []
+    for part in args.parts.split(","):
+        if part not in parts:
+            print(f"(skipping {part}: not available)")
+            continue
+        for name, base, rf, agents, batch in parts[part]:
+            print(f"\n== {name}\n{HEADER}", flush=True)
+            rows += one_setting(args.polka, args.out, name, base, rf, agents, batch, losses)
+            slug = name.replace(" ", "_").replace(",", "")
+            figure(rows, name, os.path.join(args.out, f"accuracy_vs_bytes_{slug}.png"))
+    with open(os.path.join(args.out, "table.csv"), "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["setting", "method", "link_loss", "error_pct", "disagreement",
+                    "bytes_per_agent", "cpu_s", "model_size"])
+        for r in rows:
+            w.writerow([r["setting"], r["method"], r["loss"], f"{r['error']:.3f}",
+                        f"{r['disagreement']:.5f}", f"{r['bytes']:.0f}", f"{r['cpu']:.2f}",
+                        f"{r['order']:.0f}"])
+    print(f"\nrun files, table.csv and figures in {args.out}")
+
+
+if __name__ == "__main__":
+    main()
