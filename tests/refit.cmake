@@ -10,3 +10,8 @@ polka_cli_fails(refit_iterations_regression "classification loss only" ${POLKA_B
                 --set learner.refit=1e-6 --set learner.refit_iterations=2)
 polka_cli_fails(refit_negative "learner.refit" ${POLKA_BIN} run --centralized
                 --set learner.refit=-1)
+polka_cli_fails(refit_batch "slkl and krr fit in batch" ${POLKA_BIN} run --centralized
+                --set data.source=sinc --set learner.loss=square --set learner.control=krr
+                --set learner.refit=1e-6)
+polka_cli_fails(refit_method "net.method = penalty" ${POLKA_BIN} run --centralized
+                --set net.method=dkla --set learner.refit=1e-6)
