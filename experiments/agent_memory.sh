@@ -57,6 +57,7 @@ parts() { # NAME POLKA: bytes per agent by part into OUT/NAME.parts, the run fil
     rm -f "$out/$name".sites.* "$out/$name.h5"
     # shellcheck disable=SC2046
     mpirun --oversubscribe -n "$p" -x LD_PRELOAD="$out/alloc_sites.so" \
+        -x ALLOC_SITES_PROGRAM="$(basename "$polka")" \
         -x ALLOC_SITES_OUT="$out/$name.sites" "$polka" run --quiet $(settings) \
         --set run.output="$out/$name.h5" >"$out/$name.parts.log" 2>&1 ||
         { cat "$out/$name.parts.log" >&2; exit 1; }

@@ -47,7 +47,7 @@ import sys
 import h5py
 ckpt, saving, plain = sys.argv[1:]
 with h5py.File(ckpt) as f:
-    group = f["agents/000000"]
+    group = f["agents/000000/000000"]
     sizes = sorted(((group[k].size * group[k].dtype.itemsize, k) for k in group), reverse=True)
     print(f"last checkpoint: round {f.attrs['round']} of the run, its largest entries:",
           ", ".join(f"{k} {b / 1e6:.1f} MB" for b, k in sizes[:4]))

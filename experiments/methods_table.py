@@ -55,7 +55,7 @@ def setting_parts(fashion_ok):
         fashion = ["--config", os.path.join(ROOT, "experiments/configs/fashion_mnist.ini"),
                    "--set", "run.mode=decentralized", "--set", "net.agents=16",
                    "--set", "net.graph=er", "--set", "net.p=0.5", "--set", "data.split=iid"]
-        rf_fm = ["net.features=2000", "net.admm_rho=0.01"]
+        rf_fm = ["net.features=1000", "net.admm_rho=0.01"]
         parts["fashion"] = [("16 agents ER, Fashion-MNIST iid", fashion, rf_fm, 16, 2)]
     return parts
 
@@ -88,11 +88,13 @@ def settings_args(settings):
     return [a for s in settings for a in ("--set", s)]
 
 
-def one_setting(polka, out, name, base, rf, agents, batch, losses):
+def one_setting(polka, out, name, base, rf, agents, batch, losses, skip):
     rows = []
     for loss in losses:
         fault = ["--set", f"fault.link_loss={loss}"]
         for label, settings in METHODS:
+            if label in skip:
+                continue
             extra = settings + (rf if "net.method=penalty" not in settings else [])
             tag = f"{name}|{label}|loss {loss}"
             stem = os.path.join(out, tag.replace(" ", "_").replace("|", "__").replace(",", ""))
@@ -129,11 +131,12 @@ def figure(rows, setting, path):
             continue
         b, s = r["curve"]
         ax.plot(np.maximum(b, 1), s, marker=".", label=r["method"])
+    ax.set_xscale("log")
     for r in rows:
         if r["setting"] == setting and r["method"].startswith("centralized"):
             ax.axhline(r["curve"][1][-1], ls="--", lw=1, color="gray")
-            ax.annotate(r["method"], (1, r["curve"][1][-1]), fontsize=7, color="gray")
-    ax.set_xscale("log")
+            ax.annotate(r["method"], (ax.get_xlim()[0], r["curve"][1][-1]), fontsize=7,
+                        color="gray", va="bottom")
     ax.set_xlabel("cumulative bytes sent per agent")
     ax.set_ylabel("mean test accuracy")
     ax.set_title(setting)
@@ -150,6 +153,8 @@ def main():
     parser.add_argument("--out", default=os.path.join(ROOT, "out/methods_table"))
     parser.add_argument("--parts", default="multidist,rgg,fashion")
     parser.add_argument("--losses", default="0,0.2")
+    parser.add_argument("--skip", default="",
+                        help="methods to leave out, comma-separated (e.g. 'penalty shared samples')")
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
     fashion_ok = os.path.exists("/usr/share/datasets/fashion-mnist/train-images-idx3-ubyte.gz")
@@ -162,7 +167,8 @@ def main():
             continue
         for name, base, rf, agents, batch in parts[part]:
             print(f"\n== {name}\n{HEADER}", flush=True)
-            rows += one_setting(args.polka, args.out, name, base, rf, agents, batch, losses)
+            rows += one_setting(args.polka, args.out, name, base, rf, agents, batch, losses,
+                                args.skip.split(","))
             slug = name.replace(" ", "_").replace(",", "")
             figure(rows, name, os.path.join(args.out, f"accuracy_vs_bytes_{slug}.png"))
     with open(os.path.join(args.out, "table.csv"), "w", newline="") as f:

@@ -36,6 +36,9 @@ polka_ckpt_test(log_step_p4 periodic 4 4 125 ${CKPT_SMALL} --set run.passes=2)
 polka_ckpt_test(p1 periodic 1 1 125 ${CKPT_SMALL} --set net.agents=4 --set run.passes=2)
 polka_ckpt_test(central periodic 0 0 40 ${CKPT_SMALL} --centralized --set net.agents=4)
 polka_ckpt_test(ranks_2_to_4 periodic 2 4 70 ${CKPT_SMALL} --set net.agents=8)
+# run.log_agents: the checkpoint holds the rows of the logged agents only (3 of 10 here).
+polka_ckpt_test(log_agents periodic 2 3 70 ${CKPT_SMALL} --set net.agents=10
+                --set run.log_agents=3)
 # the random-feature methods (issue 28): their variables, duals, neighbours' last variables heard
 polka_ckpt_test(coke_2_to_3 periodic 2 3 70 ${CKPT_SMALL} --set net.agents=8 --set net.method=coke
                 --set net.features=64 --set fault.link_loss=0.2)

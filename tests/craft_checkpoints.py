@@ -32,7 +32,7 @@ import ckpt_digest  # noqa: E402
 
 good, out = sys.argv[1], sys.argv[2]
 os.makedirs(out, exist_ok=True)
-AGENT = "agents/000000/"
+AGENT = "agents/000000/000000/"
 
 
 def craft(name, damage, digest=True):

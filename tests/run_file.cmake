@@ -87,3 +87,16 @@ set_tests_properties(run_file_full_midway PROPERTIES ENVIRONMENT "${RUN_ENV}" TI
 # The CSV file on a device: refused, being no regular file.
 polka_mpi_fails(csv_full 3 "run.csv '/dev/full' is a character device"
                 --set run.csv=/dev/full --set data.n_train=600 --set data.n_test=100)
+
+# The default centralized mini-batch: one round, at most 32 samples.
+add_test(NAME central_batch_default
+         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/central_batch_test.sh $<TARGET_FILE:polka>
+                 ${POLKA_PY} ${RUN_DIR}/central_batch)
+set_tests_properties(central_batch_default PROPERTIES ENVIRONMENT "${RUN_ENV}")
+
+# run.log_agents: the metric columns of every S-th agent only, the same cells as a full run.
+add_test(NAME log_agents_subset
+         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/log_agents_test.sh $<TARGET_FILE:polka>
+                 ${POLKA_PY} ${POLKA_MPIEXEC} ${RUN_DIR}/log_agents)
+set_tests_properties(log_agents_subset PROPERTIES ENVIRONMENT
+                     "${RUN_ENV};PYTHONPATH=${PROJECT_BINARY_DIR}/python" TIMEOUT 120)

@@ -4,10 +4,12 @@
  *
  * Layout of a run file (DESIGN.md, "What a run writes"):
  *
- *     /metrics                 attribute "agents"
+ *     /metrics                 attribute "agents"; "agent_stride" S when only the agents
+ *                              0, S, 2S, ... have columns (run.log_agents)
  *         round, samples       1-D, one value per log row
- *         NAME                 2-D (rows × agents) doubles, one per metric name; attribute
- *                              "description" when given. Cells never written hold NaN.
+ *         NAME                 2-D (rows × columns: agents, or ceil(agents / S)) doubles, one
+ *                              per metric name; attribute "description" when given. Cells
+ *                              never written hold NaN.
  *     /config                  one attribute per key of the config table ("run.mode", ...:
  *                              string, uint64 or double), "polka_version", "mpi_size", "mode"
  *         graph                attribute "nodes"; datasets edges (E×2 uint64, u < v, sorted)
@@ -61,6 +63,16 @@ typedef struct polka_h5log_s polka_h5log;
 polka_status polka_h5log_create(const char *path, MPI_Comm comm, size_t agents, size_t metric_count,
                                 const char *const *metric_names, const char *const *descriptions,
                                 polka_h5log **out);
+
+/**
+ * polka_h5log_create whose /metrics columns are the agents 0, stride, 2 stride, ... only
+ * (ceil(agents / stride) of them; attribute "agent_stride" of /metrics when stride > 1): the
+ * appends take every agent's values and keep those. stride 1 is polka_h5log_create.
+ */
+polka_status polka_h5log_create_strided(const char *path, MPI_Comm comm, size_t agents,
+                                        size_t stride, size_t metric_count,
+                                        const char *const *metric_names,
+                                        const char *const *descriptions, polka_h5log **out);
 
 /**
  * Collective: writes /config from rank 0's config (broadcast here, so the other ranks' copies
@@ -158,8 +170,12 @@ polka_status polka_h5run_open(const char *path, polka_h5run **out);
 /** Closes a run file; NULL-safe, sets *run to NULL. */
 void polka_h5run_close(polka_h5run **run);
 
-/** The number of agents (columns of the metrics). */
+/** The number of agents. */
 size_t polka_h5run_agents(const polka_h5run *run);
+
+/** The columns of the metrics: the agents, or (attribute "agent_stride" S of /metrics) the
+ *  agents 0, S, 2S, ... of them, ceil(agents / S). */
+size_t polka_h5run_columns(const polka_h5run *run);
 
 /** The number of log rows (the length of /metrics/round). */
 size_t polka_h5run_rows(const polka_h5run *run);

@@ -37,6 +37,10 @@
     X(run, log_test, SIZE, "0", ANY, FIXED, TO(run.log_test), "",                                  \
       "test points scored at the log steps before the last (the first ones of the test set); "     \
       "0: all. The last log step scores the whole test set")                                       \
+    X(run, log_agents, SIZE, "0", ANY, FIXED, TO(run.log_agents), "",                              \
+      "per-agent metric columns of the run file, the CSV and the checkpoint's rows: only the "     \
+      "agents 0, S, 2S, ... (S = ceil(agents / K): at most K of them); 0: every agent. The log "   \
+      "lines and the summary cover every agent")                                                   \
     X(run, output, PATH, "", ANY, MAY_CHANGE, TO(run.output), "",                                  \
       "run file to write (HDF5); empty: none")                                                     \
     X(run, csv, PATH, "", ANY, MAY_CHANGE, TO(run.csv), "",                                        \
@@ -45,7 +49,8 @@
       "seconds a rank waits in a round's collectives before the run ends naming the ranks "        \
       "that stopped; 0: forever")                                                                  \
     X(run, central_batch, SIZE, "0", UPTO(1 << 24), FIXED, TO(run.central_batch), "",              \
-      "centralized mini-batch; 0: the union of one round (agents x learner.batch)")                \
+      "centralized mini-batch; 0: the union of one round (agents x learner.batch), for POLK at "   \
+      "most 32 samples (or learner.batch when larger)")                                            \
     X(run, checkpoint, PATH, "", ANY, MAY_CHANGE, TO(run.checkpoint), "",                          \
       "checkpoint file (written on SIGTERM, SIGINT, SIGUSR1 and periodically; polka run --resume " \
       "FILE goes on from it); empty: run.output + .ckpt, or polka.ckpt without run.output")        \

@@ -71,8 +71,9 @@ typedef struct {
     double passes;
     size_t log_every;     /**< training samples (all agents) between log steps */
     size_t log_test;      /**< test points scored before the last log step; 0 = all */
+    size_t log_agents;    /**< per-agent metric columns: about this many agents; 0 = all */
     double watchdog;      /**< seconds a wait on the other ranks may last; 0 = no limit */
-    size_t central_batch; /**< 0: the union of one round (agents × learner batch) */
+    size_t central_batch; /**< 0: polka_plan_central_batch's default */
     char output[POLKA_PATH_LEN], csv[POLKA_PATH_LEN];
     char checkpoint[POLKA_PATH_LEN]; /**< as set (empty: the default, polka_ckpt_path) */
     size_t checkpoint_every;         /**< rounds between checkpoints; 0 = none */
@@ -180,6 +181,23 @@ void polka_source_print_table(FILE *out);
 
 /** 1 when the learner's loss is a classification loss (targets are classes). Pure. */
 int polka_plan_classifies(const polka_plan *plan);
+
+/** The default centralized mini-batch (run.central_batch = 0) holds at most this many
+ *  samples: a step's KOMP works on the dictionary grown by the batch, so its cost grows much
+ *  faster than the batch (one round of 16 384 agents as one step ran for over 12 minutes),
+ *  and batches of 64 and more lost the accuracy on multidist (README). */
+#define POLKA_CENTRAL_BATCH_MAX 32
+
+/** The centralized POLK mini-batch of a run on the union of `agents` agents' streams (the
+ *  random-feature methods take the whole round, their step being linear in the batch):
+ *  run.central_batch, or (0) the union of one round, agents × learner.batch, at most
+ *  POLKA_CENTRAL_BATCH_MAX samples (or one agent's batch when that is larger). */
+size_t polka_plan_central_batch(const polka_plan *plan, size_t agents);
+
+/** run.log_agents = K of `agents`: the agents 0, S, 2S, ... have per-agent metric columns;
+ *  returns S = ceil(agents / K) (1: every agent, also for K = 0). Their count is
+ *  ceil(agents / S), at most K. */
+size_t polka_plan_log_stride(const polka_plan *plan, size_t agents);
 
 /**
  * NULL when passes × n_train training samples can be counted exactly (at most 2^53), else

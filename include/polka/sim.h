@@ -71,7 +71,7 @@ polka_multidist_params polka_sim_multidist_params(const polka_plan *plan);
 /**
  * Runs centralized POLK on the calling process: one agent learning from the union of the
  * streams of `agents` agents, in mini-batches of run.central_batch samples (0: one round
- * of all agents, agents × learner.batch). Not collective.
+ * of all agents, agents × learner.batch, at most POLKA_CENTRAL_BATCH_MAX). Not collective.
  */
 polka_status polka_sim_run_centralized(const polka_plan *plan, size_t agents,
                                        const polka_sim_hooks *hooks, polka_sim_summary *summary);

@@ -83,7 +83,7 @@ def _faults_panel(ax, run):
 
     def per_round(name):
         total = run.values(name).sum(axis=1)
-        return np.diff(np.concatenate([[0.0], total])) / span / run.agents
+        return np.diff(np.concatenate([[0.0], total])) / span / len(run.logged_agents)
 
     ax.plot(rounds, per_round("messages_lost"), color="tab:red", lw=2, label="messages lost / agent / round")
     ax.plot(rounds, per_round("rounds_offline"), color="tab:gray", lw=2, label="fraction offline")

@@ -113,7 +113,8 @@ class Run:
     """A polka run file, read at construction (metrics whole; models when asked for).
 
     Attributes: path, settings (dict of the run's keys, typed), facts (polka_version, mpi_size,
-    mode, ...), agents, rows (complete log rows), rounds and samples (per row, numpy),
+    mode, ...), agents, logged_agents (the agents with metric columns: all, or every S-th with
+    run.log_agents), rows (complete log rows), rounds and samples (per row, numpy),
     descriptions (metric → text), timing (stage → [min, mean, max] seconds over ranks)."""
 
     def __init__(self, path):
@@ -130,6 +131,7 @@ class Run:
         self.settings, self.facts = _read_config(f["config"])
         self._check_version()
         self.agents = self._read_agents(f["metrics"])
+        self.logged_agents = self._read_logged(f["metrics"])
         self._read_metrics(f["metrics"])
         self._graph = self._read_graph(f["config"])
         self.timing = {name: np.asarray(data) for name, data in f["timing"].items()} if "timing" in f else {}
@@ -167,6 +169,14 @@ class Run:
             raise RunFileError(f"run file '{self.path}': /metrics attribute 'agents' is {agents!r}")
         return agents
 
+    def _read_logged(self, metrics):
+        """The agents with metric columns: all, or 0, S, 2S, ... (attribute agent_stride S,
+        run.log_agents)."""
+        stride = _typed(metrics.attrs.get("agent_stride", 1))
+        if not isinstance(stride, int) or not 1 <= stride <= MAX_AGENTS:
+            raise RunFileError(f"run file '{self.path}': /metrics attribute 'agent_stride' is {stride!r}")
+        return np.arange(0, self.agents, stride)
+
     def _dataset(self, metrics, name, shape_tail):
         """A whole /metrics dataset (one h5py read), checked to be rows × shape_tail."""
         if name not in metrics:
@@ -182,7 +192,7 @@ class Run:
         names = [n for n in metrics if n not in ("round", "samples")]
         for name in REQUIRED_METRICS:
             if name not in names:
-                self._dataset(metrics, name, (self.agents,))  # refuses with the message
+                self._dataset(metrics, name, (len(self.logged_agents),))  # refuses with the message
         missing = [n for n in CURRENT_METRICS if n not in names]
         if missing:
             warnings.warn(f"'{self.path}' was written by a polka without the metrics "
@@ -190,7 +200,7 @@ class Run:
                           "they are left out", RunFileVersionWarning, stacklevel=5)
         rounds = self._dataset(metrics, "round", ())
         samples = self._dataset(metrics, "samples", ())
-        values = {n: self._dataset(metrics, n, (self.agents,)) for n in names}
+        values = {n: self._dataset(metrics, n, (len(self.logged_agents),)) for n in names}
         # a run killed while it logged may leave a last row extended but not written (NaN)
         rows = int(np.isfinite(rounds).cumprod().sum())
         self.rows = min([rows, len(samples)] + [len(v) for v in values.values()])
@@ -242,7 +252,7 @@ class Run:
     # ---- metrics ----------------------------------------------------------------------------
 
     def values(self, name):
-        """A per-agent metric as a rows × agents numpy array."""
+        """A per-agent metric as a rows × agents numpy array (the columns: logged_agents)."""
         if name not in self._values:
             raise KeyError(f"'{self.path}' has no metric '{name}' (it has {', '.join(self._values)})")
         return self._values[name]
@@ -258,7 +268,7 @@ class Run:
             import xarray as xr
             data = {n: (("round", "agent"), v, {"description": self.descriptions.get(n, "")})
                     for n, v in self._values.items()}
-            coords = {"round": self.rounds, "agent": np.arange(self.agents), "samples": ("round", self.samples)}
+            coords = {"round": self.rounds, "agent": self.logged_agents, "samples": ("round", self.samples)}
             attrs = {"path": self.path, "mode": self.mode, "score": self.score_name}
             self._cache["metrics"] = xr.Dataset(data, coords=coords, attrs=attrs)
         return self._cache["metrics"]
@@ -269,9 +279,10 @@ class Run:
         round, samples, agent and one per metric."""
         if "table" not in self._cache:
             import pandas as pd
-            columns = {"round": np.repeat(self.rounds, self.agents),
-                       "samples": np.repeat(self.samples, self.agents),
-                       "agent": np.tile(np.arange(self.agents), self.rows)}
+            logged = len(self.logged_agents)
+            columns = {"round": np.repeat(self.rounds, logged),
+                       "samples": np.repeat(self.samples, logged),
+                       "agent": np.tile(self.logged_agents, self.rows)}
             columns.update({n: v.reshape(-1) for n, v in self._values.items()})
             self._cache["table"] = pd.DataFrame(columns)
         return self._cache["table"]

@@ -107,7 +107,7 @@ static polka_status metric_stats(const polka_h5run *run, const char *name, doubl
                                  stats *out) {
     int found = 0;
     POLKA_CALL(last_row(run, name, values, &found));
-    *out = found ? summarize(values, polka_h5run_agents(run)) : summarize(values, 0);
+    *out = found ? summarize(values, polka_h5run_columns(run)) : summarize(values, 0);
     return POLKA_OK;
 }
 

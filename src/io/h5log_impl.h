@@ -12,11 +12,12 @@ struct polka_h5log_s {
     int rank, size;
     char *path;
     size_t agents, metric_count, rows;
-    hid_t file;     /* the run file (MPI-IO driver) */
-    hid_t metrics;  /* /metrics */
-    hid_t xfer;     /* collective transfer property list */
-    hid_t *columns; /* metric_count 2-D datasets */
-    char **names;   /* their names, for messages */
+    size_t stride, logged; /* the columns are agents 0, stride, 2 stride, ...: logged of them */
+    hid_t file;            /* the run file (MPI-IO driver) */
+    hid_t metrics;         /* /metrics */
+    hid_t xfer;            /* collective transfer property list */
+    hid_t *columns;        /* metric_count 2-D datasets */
+    char **names;          /* their names, for messages */
     hid_t round, samples;
     double *scratch;     /* agents doubles: one column of an append */
     polka_status broken; /* set when an append left the datasets out of step */

@@ -12,6 +12,7 @@ struct polka_h5run_s {
     hid_t file;
     char *path;
     size_t agents, rows;
+    size_t columns; /* of the metrics: the agents 0, stride, 2 stride, ... */
 };
 
 /* ---- attributes ---------------------------------------------------------------------------- */
@@ -240,7 +241,12 @@ static polka_status read_layout(polka_h5run *run) {
         attr_integer(metrics, "agents", "/metrics", 1, POLKA_H5RUN_MAX_AGENTS, &agents, run->path);
     if (status == POLKA_OK) status = open_dataset(metrics, "round", "metric", run->path, &round);
     if (status == POLKA_OK) status = dataset_dims(round, &rank, dims, "/metrics/round", run->path);
+    int64_t stride = 1;
+    if (status == POLKA_OK && H5Aexists(metrics, "agent_stride") > 0)
+        status = attr_integer(metrics, "agent_stride", "/metrics", 1, POLKA_H5RUN_MAX_AGENTS,
+                              &stride, run->path);
     run->agents = (size_t)agents;
+    run->columns = ((size_t)agents + (size_t)stride - 1) / (size_t)stride;
     run->rows = (size_t)dims[0];
     status = polka_h5_first(status, polka_h5_close(&round, run->path));
     return polka_h5_first(status, polka_h5_close(&metrics, run->path));
@@ -298,6 +304,10 @@ size_t polka_h5run_agents(const polka_h5run *run) {
     return run->agents;
 }
 
+size_t polka_h5run_columns(const polka_h5run *run) {
+    return run->columns;
+}
+
 size_t polka_h5run_rows(const polka_h5run *run) {
     return run->rows;
 }
@@ -332,9 +342,9 @@ static polka_status read_row(const polka_h5run *run, hid_t dataset, const char *
         POLKA_CHECK(rank == 1, POLKA_ERR_FORMAT, "run file '%s': metric '%s' is not 1-D", run->path,
                     name);
     else
-        POLKA_CHECK(rank == 2 && dims[1] == run->agents, POLKA_ERR_FORMAT,
+        POLKA_CHECK(rank == 2 && dims[1] == run->columns, POLKA_ERR_FORMAT,
                     "run file '%s': metric '%s' is not rows × %zu agents", run->path, name,
-                    run->agents);
+                    run->columns);
     POLKA_CHECK(dims[0] > 0, POLKA_ERR_FORMAT, "run file '%s': metric '%s' has no rows", run->path,
                 name);
     if (row == POLKA_H5RUN_LAST) row = (size_t)dims[0] - 1;

@@ -55,6 +55,8 @@ static polka_status alloc_log(const char *path, MPI_Comm comm, size_t agents, si
     MPI_Comm_size(comm, &log->size);
     log->file = log->metrics = log->xfer = log->round = log->samples = H5I_INVALID_HID;
     log->agents = agents;
+    log->stride = 1;
+    log->logged = agents;
     log->path = malloc(strlen(path) + 1);
     log->columns = malloc((metric_count + 1) * sizeof *log->columns);
     log->names = calloc(metric_count + 1, sizeof *log->names);
@@ -157,7 +159,9 @@ static polka_status create_metric(polka_h5log *log, const char *name, size_t col
 
 static polka_status create_group(polka_h5log *log) {
     POLKA_CALL(polka_h5_group(log->file, "metrics", log->path, &log->metrics));
-    return polka_h5_attr_u64(log->metrics, "agents", (uint64_t)log->agents, log->path);
+    POLKA_CALL(polka_h5_attr_u64(log->metrics, "agents", (uint64_t)log->agents, log->path));
+    if (log->stride == 1) return POLKA_OK; /* every agent: the layout of before */
+    return polka_h5_attr_u64(log->metrics, "agent_stride", (uint64_t)log->stride, log->path);
 }
 
 /* Keeps message and code of an error across the collective clean-up of a failed log. */
@@ -180,7 +184,7 @@ static polka_status build(polka_h5log *log, const char *const *descriptions) {
             log,
             create_metric(log, "samples", 0, "training samples seen (all agents)", &log->samples));
     for (size_t m = 0; m < log->metric_count && status == POLKA_OK; m++)
-        status = polka_h5log_agree(log, create_metric(log, log->names[m], log->agents,
+        status = polka_h5log_agree(log, create_metric(log, log->names[m], log->logged,
                                                       descriptions ? descriptions[m] : NULL,
                                                       &log->columns[m]));
     if (status == POLKA_OK) status = polka_h5log_agree(log, polka_h5log_flush(log));
@@ -190,10 +194,24 @@ static polka_status build(polka_h5log *log, const char *const *descriptions) {
 polka_status polka_h5log_create(const char *path, MPI_Comm comm, size_t agents, size_t metric_count,
                                 const char *const *metric_names, const char *const *descriptions,
                                 polka_h5log **out) {
+    return polka_h5log_create_strided(path, comm, agents, 1, metric_count, metric_names,
+                                      descriptions, out);
+}
+
+polka_status polka_h5log_create_strided(const char *path, MPI_Comm comm, size_t agents,
+                                        size_t stride, size_t metric_count,
+                                        const char *const *metric_names,
+                                        const char *const *descriptions, polka_h5log **out) {
     polka_status status = check_create(path, agents, metric_count, metric_names);
+    if (status == POLKA_OK && stride == 0)
+        status = polka_error_set(POLKA_ERR_ARG, "run file '%s': agent stride 0", path);
     polka_h5log *log = NULL;
     if (status == POLKA_OK)
         status = alloc_log(path, comm, agents, metric_count, metric_names, &log);
+    if (log != NULL && stride > 0) {
+        log->stride = stride;
+        log->logged = (agents + stride - 1) / stride;
+    }
     status = polka_net_agree(comm, status);
     if (status != POLKA_OK) {
         if (log != NULL) log->comm = MPI_COMM_NULL; /* nothing collective to undo */
@@ -220,7 +238,7 @@ static polka_status check_append(const polka_h5log *log, const size_t *agents, s
 }
 
 static polka_status extend(polka_h5log *log, hid_t dataset, const char *name) {
-    hsize_t dims[2] = {log->rows + 1, log->agents};
+    hsize_t dims[2] = {log->rows + 1, log->logged};
     if (H5Dset_extent(dataset, dims) < 0)
         return polka_h5_fail("extend dataset /metrics", name, log->path);
     return POLKA_OK;
@@ -241,16 +259,17 @@ typedef struct {
     hid_t mem1, file1, mem2, file2;
 } row_spaces;
 
-/* This rank's cells of row `row`: one hyperslab per run of consecutive agents (one for a
- * block of agents; a point selection would make HDF5's collective write far slower). The
- * agents increase, so the file's order of the cells is the order of the values. */
-static int select_agents(hid_t space, size_t row, const size_t *agents, size_t count) {
+/* This rank's cells of row `row` (the columns of its logged agents): one hyperslab per run of
+ * consecutive columns (one for a block of agents; a point selection would make HDF5's
+ * collective write far slower). The agents increase, so the file's order of the cells is the
+ * order of the values. */
+static int select_agents(hid_t space, size_t row, const size_t *columns, size_t count) {
     int failed = 0;
     H5S_seloper_t op = H5S_SELECT_SET;
     for (size_t a = 0; a < count && !failed;) {
         size_t end = a + 1;
-        while (end < count && agents[end] == agents[end - 1] + 1) end++;
-        hsize_t start[2] = {row, agents[a]}, block[2] = {1, end - a};
+        while (end < count && columns[end] == columns[end - 1] + 1) end++;
+        hsize_t start[2] = {row, columns[a]}, block[2] = {1, end - a};
         failed = H5Sselect_hyperslab(space, op, start, NULL, block, NULL) < 0;
         op = H5S_SELECT_OR;
         a = end;
@@ -261,7 +280,7 @@ static int select_agents(hid_t space, size_t row, const size_t *agents, size_t c
 static polka_status select_row(const polka_h5log *log, const size_t *agents, size_t count,
                                row_spaces *s) {
     hsize_t one = 1, n = count > 0 ? count : 1, rows = log->rows + 1;
-    hsize_t dims[2] = {rows, log->agents}, at = log->rows;
+    hsize_t dims[2] = {rows, log->logged}, at = log->rows;
     s->mem1 = H5Screate_simple(1, &one, NULL);
     s->file1 = H5Screate_simple(1, &rows, NULL);
     s->mem2 = H5Screate_simple(1, &n, NULL);
@@ -311,14 +330,26 @@ polka_status polka_h5log_flush(polka_h5log *log) {
     return POLKA_OK;
 }
 
-/* A row of a rank whose arguments were bad still joins every collective call, with no cells. */
-static polka_status append_row(polka_h5log *log, double round, double samples, const size_t *agents,
-                               size_t count, const double *values) {
-    polka_status checked = check_append(log, agents, count, values);
-    if (checked != POLKA_OK && log->broken != POLKA_OK) return checked;
-    if (checked != POLKA_OK) count = 0;
+/* The logged ones of a rank's agents (stride > 1): their columns and their rows of values,
+ * in place (the caller's copies). */
+static size_t keep_logged(const polka_h5log *log, size_t *columns, double *values, size_t count) {
+    size_t kept = 0, width = log->metric_count;
+    for (size_t a = 0; a < count; a++) {
+        if (columns[a] % log->stride != 0) continue;
+        columns[kept] = columns[a] / log->stride;
+        memmove(values + kept * width, values + a * width, width * sizeof *values);
+        kept++;
+    }
+    return kept;
+}
+
+/* A row's cells (columns of the file) and its collective calls; checked: the status of the
+ * rank's arguments (an error joins the calls with no cells and is returned). */
+static polka_status write_appended(polka_h5log *log, double round, double samples,
+                                   const size_t *columns, size_t count, const double *values,
+                                   polka_status checked) {
     row_spaces s = {H5I_INVALID_HID, H5I_INVALID_HID, H5I_INVALID_HID, H5I_INVALID_HID};
-    polka_status status = select_row(log, agents, count, &s);
+    polka_status status = select_row(log, columns, count, &s);
     if (status == POLKA_OK) {
         status = extend_all(log);
         if (status == POLKA_OK) log->rows++;
@@ -328,6 +359,30 @@ static polka_status append_row(polka_h5log *log, double round, double samples, c
     if (status == POLKA_OK) status = polka_h5log_flush(log);
     status = polka_h5_first(status, close_row(&s, log->path));
     return polka_h5_first(checked, status);
+}
+
+/* A row of a rank whose arguments were bad still joins every collective call, with no cells. */
+static polka_status append_row(polka_h5log *log, double round, double samples, const size_t *agents,
+                               size_t count, const double *values) {
+    polka_status checked = check_append(log, agents, count, values);
+    if (checked != POLKA_OK && log->broken != POLKA_OK) return checked;
+    if (checked != POLKA_OK) count = 0;
+    if (log->stride == 1 || count == 0)
+        return write_appended(log, round, samples, agents, count, values, checked);
+    size_t *columns = malloc(count * sizeof *columns);
+    double *kept = malloc(count * log->metric_count * sizeof *kept);
+    if (columns != NULL && kept != NULL) {
+        memcpy(columns, agents, count * sizeof *columns);
+        memcpy(kept, values, count * log->metric_count * sizeof *kept);
+        count = keep_logged(log, columns, kept, count);
+    } else {
+        checked = polka_error_set(POLKA_ERR_MEM, "out of memory for a log row");
+        count = 0; /* still joins the collective calls */
+    }
+    polka_status status = write_appended(log, round, samples, columns, count, kept, checked);
+    free(columns);
+    free(kept);
+    return status;
 }
 
 polka_status polka_h5log_append_agents(polka_h5log *log, double round, double samples,

@@ -2,8 +2,8 @@
  * A checkpoint's digest (checkpoint_h5_impl.h): a 64-bit FNV-1a hash over every root attribute
  * but "digest" and every dataset of the file, in one canonical order that does not depend on
  * how HDF5 lays the file out: the attributes by name, then the datasets by path (as H5Ovisit
- * names them, "agents/000000/model.weights"), each strcmp-sorted. An item adds its name and a
- * NUL, a type code (0 float64, 1 uint64, 2 uint8 datasets; 3 fixed string, 4 uint64, 5 float64,
+ * names them, "agents/000000/000000/model.weights"), each strcmp-sorted. An item adds its name and
+ * a NUL, a type code (0 float64, 1 uint64, 2 uint8 datasets; 3 fixed string, 4 uint64, 5 float64,
  * 6 int64 attributes), its element count as 8 little-endian bytes, then its bytes as stored
  * (little endian). FNV-1a changes its state by a bijection per byte, so any one changed byte
  * changes the digest; the reader computes it before any value is used. tests/ckpt_digest.py

@@ -44,16 +44,26 @@ static polka_status write_array(hid_t loc, const char *name, polka_state_type ty
     return polka_h5_first(status, polka_h5_close(&space, path));
 }
 
-static void agent_name(size_t agent, char *out, size_t size) {
-    snprintf(out, size, "%06zu", agent);
+void polka_ckpt_group_path(size_t agent, char *out, size_t size) {
+    snprintf(out, size, "agents/%06zu", agent / POLKA_CKPT_GROUP_AGENTS * POLKA_CKPT_GROUP_AGENTS);
 }
 
-static polka_status write_agent(hid_t agents, size_t id, const polka_state *state,
-                                const char *path) {
-    char name[32];
-    agent_name(id, name, sizeof name);
+void polka_ckpt_agent_path(size_t agent, char *out, size_t size) {
+    size_t first = agent / POLKA_CKPT_GROUP_AGENTS * POLKA_CKPT_GROUP_AGENTS;
+    snprintf(out, size, "agents/%06zu/%06zu", first, agent);
+}
+
+static polka_status write_agent(hid_t file, size_t id, const polka_state *state, const char *path) {
+    char name[64];
+    polka_ckpt_agent_path(id, name, sizeof name);
     hid_t group = -1;
-    POLKA_CALL(polka_ckpt_group(agents, name, path, &group));
+    if (id % POLKA_CKPT_GROUP_AGENTS == 0) { /* the first agent of its group */
+        polka_ckpt_group_path(id, name, sizeof name);
+        POLKA_CALL(polka_ckpt_group(file, name, path, &group));
+        POLKA_CALL(polka_h5_close(&group, path));
+        polka_ckpt_agent_path(id, name, sizeof name);
+    }
+    POLKA_CALL(polka_ckpt_group(file, name, path, &group));
     polka_status status = POLKA_OK;
     for (size_t k = 0; k < polka_state_count(state) && status == POLKA_OK; k++) {
         const char *entry;
@@ -124,7 +134,7 @@ static polka_status write_contents(hid_t file, const char *tmp, const polka_plan
     POLKA_CALL(polka_ckpt_group(file, "agents", tmp, &group));
     polka_status status = POLKA_OK;
     for (size_t a = 0; a < agents && status == POLKA_OK; a++)
-        status = write_agent(group, a, states[a], tmp);
+        status = write_agent(file, a, states[a], tmp);
     status = polka_h5_first(status, polka_h5_close(&group, tmp));
     if (status == POLKA_OK) status = polka_ckpt_write_digest(file, tmp);
     return status;
@@ -199,40 +209,75 @@ static polka_status unpack_states(const unsigned char *at, size_t size, size_t f
     return POLKA_OK;
 }
 
+/* A rank's packed states go to rank 0 in messages of at most this many bytes: an MPI count
+ * is an int, and 10^5 agents' states are gigabytes. */
+#define STATE_MESSAGE_BYTES ((size_t)1 << 30)
+
+/* Rank 0: the bytes of each other rank, in order, at their offsets in everything. */
+static polka_status receive_states(MPI_Comm comm, int size, const uint64_t *lengths,
+                                   unsigned char *everything) {
+    size_t at = 0;
+    for (int r = 1; r < size; r++)
+        for (size_t done = 0; done < lengths[r];) {
+            size_t piece = lengths[r] - done;
+            piece = piece < STATE_MESSAGE_BYTES ? piece : STATE_MESSAGE_BYTES;
+            POLKA_CALL(polka_net_check(
+                MPI_Recv(everything + at, (int)piece, MPI_BYTE, r, 0, comm, MPI_STATUS_IGNORE),
+                "MPI_Recv"));
+            at += piece, done += piece;
+        }
+    return POLKA_OK;
+}
+
+static polka_status send_states(MPI_Comm comm, const unsigned char *bytes, size_t used) {
+    for (size_t done = 0; done < used;) {
+        size_t piece = used - done < STATE_MESSAGE_BYTES ? used - done : STATE_MESSAGE_BYTES;
+        POLKA_CALL(
+            polka_net_check(MPI_Send(bytes + done, (int)piece, MPI_BYTE, 0, 0, comm), "MPI_Send"));
+        done += piece;
+    }
+    return POLKA_OK;
+}
+
+/* Rank 0: room for the bytes all ranks send (lengths gathered from every rank). */
+static polka_status states_room(int size, const uint64_t *lengths, unsigned char **everything,
+                                size_t *total) {
+    *total = 0;
+    for (int r = 0; r < size; r++) *total += (size_t)lengths[r];
+    *everything = malloc(*total ? *total : 1);
+    POLKA_CHECK(*everything != NULL, POLKA_ERR_MEM,
+                "out of memory for the checkpoint: rank 0 gathers %zu bytes of agent states",
+                *total);
+    return POLKA_OK;
+}
+
 /* Every agent's state on rank 0 (all[], rank by rank): its own agents' as they are, the
- * others' packed, gathered and unpacked. */
+ * others' packed, sent and unpacked. */
 static polka_status gather_states(MPI_Comm comm, size_t agents, size_t count,
                                   polka_state *const *mine, polka_state **all) {
     int rank = 0, size = 1;
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &size);
     unsigned char *bytes = NULL, *everything = NULL;
-    size_t used = 0;
+    size_t used = 0, total = 0;
     polka_status status = rank == 0 ? POLKA_OK : pack_states(count, mine, &bytes, &used);
+    uint64_t length = used, *lengths = rank == 0 ? calloc((size_t)size, sizeof *lengths) : NULL;
+    if (status == POLKA_OK && rank == 0 && lengths == NULL)
+        status = polka_error_set(POLKA_ERR_MEM, "out of memory");
     status = polka_net_agree(comm, status);
-    int length = (int)used, *lengths = NULL, *displs = NULL;
-    if (status == POLKA_OK && rank == 0) {
-        lengths = calloc((size_t)size, sizeof *lengths);
-        displs = calloc((size_t)size, sizeof *displs);
-    }
-    if (status == POLKA_OK)
-        status = polka_net_check(MPI_Gather(&length, 1, MPI_INT, lengths, 1, MPI_INT, 0, comm),
-                                 "MPI_Gather");
-    size_t total = 0;
-    for (int r = 0; rank == 0 && status == POLKA_OK && r < size; r++) {
-        displs[r] = (int)total;
-        total += (size_t)lengths[r];
-    }
-    if (rank == 0 && status == POLKA_OK) everything = malloc(total ? total : 1);
     if (status == POLKA_OK)
         status = polka_net_check(
-            MPI_Gatherv(bytes, length, MPI_BYTE, everything, lengths, displs, MPI_BYTE, 0, comm),
-            "MPI_Gatherv");
+            MPI_Gather(&length, 1, MPI_UINT64_T, lengths, 1, MPI_UINT64_T, 0, comm), "MPI_Gather");
+    if (status == POLKA_OK && rank == 0) status = states_room(size, lengths, &everything, &total);
+    status = polka_net_agree(comm, status);
+    if (status == POLKA_OK)
+        status = rank == 0 ? receive_states(comm, size, lengths, everything)
+                           : send_states(comm, bytes, used);
     if (rank == 0 && status == POLKA_OK) {
         for (size_t a = 0; a < count; a++) all[a] = mine[a];
         status = unpack_states(everything, total, count, agents, all);
     }
-    free(bytes), free(lengths), free(displs), free(everything);
+    free(bytes), free(lengths), free(everything);
     return status;
 }
 

@@ -7,6 +7,11 @@
 
 #include "polka/state.h"
 
+/* The path of agent's group, "agents/BBBBBB/NNNNNN", and of the group of agents it is in,
+ * "agents/BBBBBB" (BBBBBB: the first agent of that group). */
+void polka_ckpt_agent_path(size_t agent, char *out, size_t size);
+void polka_ckpt_group_path(size_t agent, char *out, size_t size);
+
 /* The element type of an entry in memory (native) and in the file (little endian). */
 hid_t polka_ckpt_memory_type(polka_state_type type);
 hid_t polka_ckpt_file_type(polka_state_type type);

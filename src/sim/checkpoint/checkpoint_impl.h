@@ -4,7 +4,8 @@
  * A checkpoint is an HDF5 file: attributes at the root (format, format_version, polka_version,
  * round, next_log, rows, agents, signal), /settings (the run's key = value lines), /history
  * (the metric rows written so far: round, samples, metrics rows × agents × D) and one group
- * /agents/NNNNNN per agent whose datasets are the agent's named state entries (polka_state):
+ * /agents/BBBBBB/NNNNNN per agent (in groups of POLKA_CKPT_GROUP_AGENTS, BBBBBB the first
+ * agent of its group) whose datasets are the agent's named state entries (polka_state):
  * "learner.*", "model.*", "komp.*", "budget.*", "average.*", "agent.*". New state is new named
  * entries (and a new format_version when an old reader must refuse it).
  */
@@ -17,8 +18,14 @@
 #include "polka/plan.h"
 #include "polka/state.h"
 
-#define POLKA_CKPT_FORMAT_VERSION 2
-#define POLKA_CKPT_FORMAT_NAME    "polka checkpoint" /* the root attribute "format" */
+#define POLKA_CKPT_FORMAT_VERSION 3
+
+/* Agents per group under /agents. A group's links stay in its checksummed object header
+ * (checkpoint_image.c), where HDF5 finds one by a linear search: with every agent in one
+ * group, writing, the digest and reading took time quadratic in the agents (and past 65 535
+ * agents the links would leave the header). Format 2 had them in one group. */
+#define POLKA_CKPT_GROUP_AGENTS 1024
+#define POLKA_CKPT_FORMAT_NAME  "polka checkpoint" /* the root attribute "format" */
 
 /* What a rank wants at the end of a round; the ranks agree on the largest. */
 enum { POLKA_CKPT_NONE = 0, POLKA_CKPT_SAVE = 1, POLKA_CKPT_STOP = 2 };

@@ -20,6 +20,7 @@ struct polka_ckpt_s {
     hsize_t size; /* bytes of the file: no array read from it may be larger */
     polka_sim_point point;
     size_t agents;
+    size_t columns; /* the agents with metric columns (run.log_agents) */
     polka_history history;
     int history_read;
 };
@@ -243,7 +244,7 @@ static polka_status read_point(polka_ckpt *ckpt) {
                 (unsigned long long)agents);
     ckpt->point.round = round;
     ckpt->point.rows = rows;
-    ckpt->agents = (size_t)agents;
+    ckpt->agents = ckpt->columns = (size_t)agents;
     return POLKA_OK;
 }
 
@@ -290,6 +291,8 @@ polka_status polka_ckpt_open_checked(const polka_plan *plan, size_t agents, int 
     if (status == POLKA_OK) status = read_text(ckpt, "inputs", &inputs);
     if (status == POLKA_OK) status = polka_ckpt_check_inputs(ckpt->path, inputs, plan);
     free(inputs);
+    size_t stride = polka_plan_log_stride(plan, ckpt->agents); /* the settings agree */
+    ckpt->columns = (ckpt->agents + stride - 1) / stride;
     if (status == POLKA_OK && ckpt->agents != agents)
         status = polka_error_set(POLKA_ERR_ARG,
                                  "cannot resume from '%s': it holds %zu agents, this run has %zu "
@@ -344,9 +347,11 @@ static herr_t read_entry(hid_t group, const char *name, const H5L_info_t *info, 
 }
 
 polka_status polka_ckpt_agent(const polka_ckpt *ckpt, size_t agent, polka_state **out) {
-    char name[48];
-    snprintf(name, sizeof name, "agents/%06zu", agent);
+    char name[64], parent[32];
+    polka_ckpt_agent_path(agent, name, sizeof name);
+    polka_ckpt_group_path(agent, parent, sizeof parent);
     hid_t group = H5Lexists(ckpt->file, "agents", H5P_DEFAULT) > 0 &&
+                          H5Lexists(ckpt->file, parent, H5P_DEFAULT) > 0 &&
                           H5Lexists(ckpt->file, name, H5P_DEFAULT) > 0
                       ? H5Gopen2(ckpt->file, name, H5P_DEFAULT)
                       : -1;
@@ -369,7 +374,7 @@ polka_status polka_ckpt_agent(const polka_ckpt *ckpt, size_t agent, polka_state 
  * whole rounds up to the checkpoint's. */
 static polka_status check_history(const polka_ckpt *ckpt, const polka_history *h, size_t samples,
                                   size_t values) {
-    size_t width = ckpt->agents * POLKA_METRICS_DOUBLES;
+    size_t width = ckpt->columns * POLKA_METRICS_DOUBLES;
     POLKA_CHECK(samples == h->rows && h->rows == ckpt->point.rows && values == h->rows * width,
                 POLKA_ERR_FORMAT,
                 "cannot resume from '%s': its metric rows do not fit its point (%zu rows of %zu "
@@ -403,7 +408,7 @@ polka_status polka_ckpt_history(polka_ckpt *ckpt, const polka_history **out) {
                 read_array(ckpt, ckpt->file, "history/metrics", POLKA_STATE_F64, &metrics, &values);
         *h = (polka_history){.rows = rows,
                              .cap = rows,
-                             .width = ckpt->agents * POLKA_METRICS_DOUBLES,
+                             .width = ckpt->columns * POLKA_METRICS_DOUBLES,
                              .round = round,
                              .samples = samples,
                              .metrics = metrics};

@@ -138,7 +138,7 @@ polka_status polka_sim_run_centralized(const polka_plan *plan, size_t agents,
     polka_stream *stream = NULL;
     polka_dataset test = {0};
     POLKA_CALL(polka_stream_create(plan, agents, plan->learner.batch, &stream));
-    size_t batch = plan->run.central_batch ? plan->run.central_batch : agents * plan->learner.batch;
+    size_t batch = polka_plan_central_batch(plan, agents);
     central_run run = {.plan = plan, .stream = stream, .test = &test};
     polka_status status = polka_stream_test_set(stream, &test);
     if (status == POLKA_OK) status = central_setup(&run, plan, batch, hooks);

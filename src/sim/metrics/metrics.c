@@ -71,10 +71,24 @@ static double metric_value(const polka_agent_metrics *m, size_t k) {
     return *(const double *)((const char *)m + metric_columns[k].offset);
 }
 
+/* run.log_agents = K: the agents 0, S, 2S, ... have metric columns, S = ceil(agents / K). */
+static void set_logged(polka_netlog *log, const polka_plan *plan, size_t agents) {
+    log->stride = polka_plan_log_stride(plan, agents);
+    log->logged = (agents + log->stride - 1) / log->stride;
+}
+
+static size_t stride_of(const polka_netlog *log) {
+    return log->stride ? log->stride : 1;
+}
+
 polka_status polka_netlog_open(polka_netlog *log, const polka_plan *plan,
                                const polka_sim_hooks *hooks, size_t agents) {
     *log = (polka_netlog){.hooks = hooks, .agents = agents};
-    log->history.width = agents * POLKA_METRICS_DOUBLES;
+    set_logged(log, plan, agents);
+    log->history.width = log->logged * POLKA_METRICS_DOUBLES;
+    log->picked = log->stride > 1 ? malloc(log->logged * sizeof *log->picked) : NULL;
+    POLKA_CHECK(log->stride == 1 || log->picked != NULL, POLKA_ERR_MEM,
+                "out of memory for the metrics of %zu agents", log->logged);
     const char *path = plan->run.csv;
     if (path[0] == '\0') return POLKA_OK;
     log->csv = fopen(path, "w");
@@ -89,6 +103,8 @@ polka_status polka_netlog_open(polka_netlog *log, const polka_plan *plan,
 
 polka_status polka_netlog_close(polka_netlog *log) {
     polka_history_free(&log->history);
+    free(log->picked);
+    log->picked = NULL;
     if (log->csv == NULL) return POLKA_OK;
     int earlier = ferror(log->csv); /* a log step failed and said why: keep its message */
     errno = 0;
@@ -124,8 +140,8 @@ static void summarize(const polka_agent_metrics *m, size_t n, polka_sim_summary 
 static polka_status write_csv(polka_netlog *log, size_t round, double samples,
                               const polka_agent_metrics *metrics) {
     if (log->csv == NULL) return POLKA_OK;
-    for (size_t a = 0; a < log->agents; a++) {
-        fprintf(log->csv, "%zu,%.0f,%zu", round, samples, a);
+    for (size_t a = 0; a < log->logged; a++) {
+        fprintf(log->csv, "%zu,%.0f,%zu", round, samples, a * stride_of(log));
         for (size_t k = 0; k < METRIC_COUNT; k++) {
             if (metric_columns[k].csv == NULL) continue;
             fputc(',', log->csv);
@@ -150,8 +166,13 @@ polka_status polka_netlog_step(polka_netlog *log, size_t round, double samples,
                   round, samples, summary->mean_score, summary->min_score, summary->max_score,
                   summary->mean_order, summary->max_order, summary->disagreement,
                   summary->bytes_per_round);
-    POLKA_CALL(polka_history_add(&log->history, (double)round, samples, (const double *)metrics));
-    return write_csv(log, round, samples, metrics);
+    const polka_agent_metrics *logged = metrics;
+    if (log->stride > 1) { /* the agents with columns only */
+        for (size_t k = 0; k < log->logged; k++) log->picked[k] = metrics[k * log->stride];
+        logged = log->picked;
+    }
+    POLKA_CALL(polka_history_add(&log->history, (double)round, samples, (const double *)logged));
+    return write_csv(log, round, samples, logged);
 }
 
 /* The run file's rows of a resumed run: this rank's agents' cells of each row (collective). */
@@ -162,10 +183,13 @@ static polka_status replay_h5(polka_netlog *log, const polka_history *rows, cons
     polka_status status =
         agents && mine ? POLKA_OK : polka_error_set(POLKA_ERR_MEM, "out of memory");
     for (size_t k = 0; agents && k < count; k++) agents[k] = ids ? ids[k] : k;
+    size_t stride = stride_of(log);
     for (size_t r = 0; r < rows->rows && status == POLKA_OK; r++) {
         const polka_agent_metrics *row =
             (const polka_agent_metrics *)(rows->metrics + r * rows->width);
-        for (size_t k = 0; k < count; k++) mine[k] = row[agents[k]];
+        /* an agent without a column: no row of its own (polka_h5log drops its cells) */
+        for (size_t k = 0; k < count; k++)
+            mine[k] = agents[k] % stride == 0 ? row[agents[k] / stride] : (polka_agent_metrics){0};
         status = polka_net_agree(log->comm,
                                  polka_netlog_write_h5(log, (size_t)rows->round[r],
                                                        rows->samples[r], agents, count, mine));
@@ -179,7 +203,8 @@ polka_status polka_netlog_replay(polka_netlog *log, const polka_history *rows, c
                                  size_t count) {
     size_t width = POLKA_METRICS_DOUBLES;
     size_t last = count == 0 ? 0 : (ids ? ids[count - 1] : count - 1) + 1; /* ids increase */
-    POLKA_CHECK(rows->rows == 0 || rows->width >= last * width, POLKA_ERR_FORMAT,
+    size_t columns = last == 0 ? 0 : (last - 1) / stride_of(log) + 1; /* those up to the last */
+    POLKA_CHECK(rows->rows == 0 || rows->width >= columns * width, POLKA_ERR_FORMAT,
                 "the checkpoint's metric rows do not fit this run's agents");
     for (size_t r = 0; r < rows->rows; r++) {
         const polka_agent_metrics *row =
@@ -199,6 +224,7 @@ polka_status polka_netlog_replay(polka_netlog *log, const polka_history *rows, c
 polka_status polka_netlog_open_h5(polka_netlog *log, const polka_plan *plan,
                                   const polka_data_facts *facts, MPI_Comm comm, size_t agents,
                                   const polka_graph *graph) {
+    set_logged(log, plan, agents);
     if (plan->run.output[0] == '\0') return POLKA_OK;
     log->comm = comm;
     int size = 1;
@@ -208,8 +234,8 @@ polka_status polka_netlog_open_h5(polka_netlog *log, const polka_plan *plan,
         names[k] = metric_columns[k].name;
         descriptions[k] = metric_columns[k].description;
     }
-    POLKA_CALL(polka_h5log_create(plan->run.output, comm, agents, METRIC_COUNT, names, descriptions,
-                                  &log->h5));
+    POLKA_CALL(polka_h5log_create_strided(plan->run.output, comm, agents, log->stride, METRIC_COUNT,
+                                          names, descriptions, &log->h5));
     polka_config settings; /* what ran: the settings with the data's facts */
     polka_plan_settings_with(plan, facts, &settings);
     polka_status status = polka_h5log_write_config(log->h5, &settings, graph, size);

@@ -87,6 +87,8 @@ typedef struct polka_netlog {
     FILE *csv;
     const char *csv_path; /* config->csv, for messages */
     size_t agents;
+    size_t stride, logged; /* the agents with metric columns: 0, stride, ...; logged of them */
+    polka_agent_metrics *picked; /* their metrics at a log step (CSV, history) */
     polka_h5log *h5;
     MPI_Comm comm;         /* the run file's (set with h5) */
     polka_history history; /* the rows of the log steps so far (where netlog_step runs) */

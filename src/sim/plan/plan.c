@@ -34,6 +34,18 @@ int polka_plan_classifies(const polka_plan *plan) {
     return polka_loss_is_classification(plan->learner.params.loss.kind);
 }
 
+size_t polka_plan_central_batch(const polka_plan *plan, size_t agents) {
+    size_t batch = plan->learner.batch;
+    if (plan->run.central_batch) return plan->run.central_batch;
+    size_t most = batch > POLKA_CENTRAL_BATCH_MAX ? batch : POLKA_CENTRAL_BATCH_MAX;
+    return agents > most / batch ? most : agents * batch;
+}
+
+size_t polka_plan_log_stride(const polka_plan *plan, size_t agents) {
+    size_t most = plan->run.log_agents;
+    return most == 0 || most >= agents ? 1 : (agents + most - 1) / most;
+}
+
 const char *polka_plan_check_length(double passes, size_t n_train) {
     /* samples are counted in doubles and rounds in size_t: stay where both are exact */
     if (!(passes * (double)n_train <= 9007199254740992.0))

@@ -172,7 +172,7 @@ static double run_rows(const polka_plan *plan, const polka_source_layout *layout
     const polka_learner_spec *l = &plan->learner;
     size_t batch = l->batch, learners = layout->count ? layout->count : layout->agents;
     if (plan->run.mode == POLKA_MODE_CENTRALIZED || polka_control_is_batch(l->params.control)) {
-        batch = plan->run.central_batch ? plan->run.central_batch : layout->agents * l->batch;
+        batch = polka_plan_central_batch(plan, layout->agents);
         learners = 1;
     }
     size_t dictionary = polka_control_rows_held(&l->params, batch);

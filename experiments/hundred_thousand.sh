@@ -1,0 +1,144 @@
+#!/usr/bin/env bash
+# Issue 34: N = 100 000 agents on P = 2 ranks of one machine, beside centralized POLK on the
+# same stream (the union of the N streams, its default mini-batch: one round up to 32
+# samples), in one script. Multidist, 200 samples per agent, metrics on run.log_test = 200
+# test points until the last log step (the whole 2 500 at the end), one log step at the end.
+#
+# The graph: an Erdős–Rényi graph of mean degree DEGREE (default max(4, 1.25 ln N) ≈ 14.4,
+# experiments/er_p.sh). Mean degree 8 is what the issue asks for, but at N = 10⁵ an ER or a
+# random geometric graph of mean degree 8 is not connected (about N e⁻⁸ ≈ 34 isolated
+# nodes; polka graph generate --kind er --n 100000 --p 0.00012, mean degree 12: 2
+# components), and polka retries a generator until its graph is connected. GRAPH=smallworld
+# runs a Watts–Strogatz graph of mean degree 8 instead (net.k = 4), always connected.
+#
+# Per run: the wall time, the start-up and loop samples/s of the summary, and the peak RSS of
+# each rank (/usr/bin/time) summed over the ranks; then the run file's size and the time of
+# `polka report` and `polka predict` (one agent) on it.
+#
+# CHECKPOINT=1 adds the checkpoint: the decentralized run again with a checkpoint after round
+# 150 of 200 (run.checkpoint_every), resumed from it on P ranks; the checkpoint's size, the
+# wall time and peak memory of both runs, and the resumed run file against the uninterrupted
+# one (tests/compare_runs.py: every metric row but the timers and every final model, bit for
+# bit). Rank 0 gathers every agent's state and builds the file in memory: its peak memory is
+# about twice the checkpoint's size (see README).
+#
+#   experiments/hundred_thousand.sh     Environment: N [100000], P [2], GRAPH [er], DEGREE
+#                                       [1.25 ln N], OUTPUT [1: write run files; 0: none],
+#                                       CHECKPOINT [0], OUT [out/hundred_thousand], POLKA
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+. "$root/experiments/locate.sh"
+n=${N:-100000}
+p=${P:-2}
+out=${OUT:-$outdir/hundred_thousand}
+mkdir -p "$out"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OPENBLAS_NUM_THREADS=1
+
+graph() { # the net.* settings
+    case ${GRAPH:-er} in
+    er)
+        local prob
+        if [ -n "${DEGREE:-}" ]; then
+            prob=$(awk -v n="$n" -v d="$DEGREE" 'BEGIN { printf "%.6g", d / (n - 1) }')
+        else
+            prob=$("$root/experiments/er_p.sh" "$n")
+        fi
+        echo "--set net.graph=er --set net.p=$prob" ;;
+    smallworld) echo "--set net.graph=smallworld --set net.k=4" ;;
+    *) echo "GRAPH: er or smallworld" >&2; exit 2 ;;
+    esac
+}
+
+settings() {
+    echo "--set net.agents=$n $(graph) --set data.n_train=$((200 * n))
+          --set run.log_every=1000000000000 --set run.log_test=200"
+}
+
+output() { # NAME -> the run.output setting, or nothing with OUTPUT=0
+    [ "${OUTPUT:-1}" = 0 ] || echo "--set run.output=$out/$1.h5"
+}
+
+# NAME RANKS polka-arguments...: the run under /usr/bin/time on each rank; its log in
+# OUT/NAME.log, "wall_s peak_all_MiB peak_largest_MiB" in OUT/NAME.cost
+measure() {
+    local name=$1 ranks=$2 start end
+    shift 2
+    rm -f "$out/$name".time.* "$out/$name.h5"
+    start=$(date +%s.%N)
+    # shellcheck disable=SC2016 # $0, $@ are the rank's sh's
+    mpirun --oversubscribe -n "$ranks" sh -c \
+        '/usr/bin/time -f "%M" -o "$0.time.${OMPI_COMM_WORLD_RANK:-0}" "$@"' "$out/$name" \
+        "$polka" "$@" >"$out/$name.log" 2>&1 || { cat "$out/$name.log" >&2; exit 1; }
+    end=$(date +%s.%N)
+    cat "$out/$name".time.* | awk -v a="$start" -v b="$end" '{ kb += $1; if ($1 > top) top = $1 }
+        END { printf "%.1f %.0f %.0f\n", b - a, kb / 1024, top / 1024 }' >"$out/$name.cost"
+}
+
+field() { # NAME awk-program -> a value of the run's summary
+    awk "$2" "$out/$1.log"
+}
+
+rate() { # NAME -> the loop's samples/s
+    field "$1" '/samples\/s,/ { for (i = 1; i <= NF; i++) if ($i == "samples/s,") print $(i - 1) }'
+}
+
+seconds() { # command... -> its wall seconds
+    local start end
+    start=$(date +%s.%N)
+    "$@" >/dev/null
+    end=$(date +%s.%N)
+    awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }'
+}
+
+reading() { # NAME: the run file's size and the time polka report and polka predict take
+    [ "${OUTPUT:-1}" = 0 ] && return 0
+    local file=$out/$1.h5 agent=$((n / 2))
+    [ "$1" = central ] && agent=0
+    "$polka" data multidist -o "$out/probe.svm" --set data.n_train=10 --set data.n_test=1000 >/dev/null
+    printf '  run file %s: %s MB; polka report %s s, polka predict (agent %s, 1 000 points) %s s\n' \
+        "$1.h5" "$(du -m "$file" | cut -f1)" "$(seconds "$polka" report "$file")" "$agent" \
+        "$(seconds "$polka" predict --model "$file:$agent" --data "$out/probe.svm.t")"
+}
+
+echo "machine: $(nproc) cores, $(awk '/MemTotal/ { printf "%.0f GB", $2 / 1048576 }' /proc/meminfo), load $(cut -d' ' -f1-3 /proc/loadavg) at the start"
+echo "N = $n agents, P = $p ranks; $(settings | tr -s ' \n' ' ')"
+# shellcheck disable=SC2046 # the settings split
+measure decentralized "$p" run --quiet $(settings) $(output decentralized)
+# shellcheck disable=SC2046
+measure central 1 run --quiet --centralized $(settings) $(output central)
+echo "load $(cut -d' ' -f1-3 /proc/loadavg) at the end"
+printf '\n%-14s %8s %9s %12s %12s %14s %9s\n' run wall_s start_s loop_smp/s peak_all_MiB \
+    peak_largest_MiB error%
+for name in decentralized central; do
+    read -r wall all top <"$out/$name.cost"
+    printf '%-14s %8s %9s %12s %12s %14s %9s\n' "$name" "$wall" \
+        "$(field "$name" '/start-up/ { print $3 }')" "$(rate "$name")" "$all" "$top" \
+        "$(field "$name" '/test error/ { print $4 }')"
+done
+awk -v a="$(rate decentralized)" -v b="$(rate central)" \
+    'BEGIN { printf "loop samples/s, decentralized over centralized: %.2f\n", a / b }'
+grep -h "placement\|across ranks" "$out/decentralized.log" | sed 's/^summary: /  /'
+reading decentralized
+reading central
+
+checkpoint() { # the checkpoint after round 150 of 200, the run resumed from it
+    local ckpt=$out/run.ckpt
+    rm -f "$ckpt"
+    # shellcheck disable=SC2046
+    measure ckpt_cut "$p" run --quiet $(settings) --set run.checkpoint="$ckpt" \
+        --set run.checkpoint_every=150 --set run.output="$out/ckpt_cut.h5"
+    # shellcheck disable=SC2046
+    measure ckpt_resumed "$p" run --quiet --resume "$ckpt" --set run.output="$out/ckpt_resumed.h5"
+    read -r plain _ _ <"$out/decentralized.cost"
+    read -r cut cut_all cut_top <"$out/ckpt_cut.cost"
+    read -r resumed res_all res_top <"$out/ckpt_resumed.cost"
+    printf '\ncheckpoint after round 150 of 200: %s MB (%s bytes per agent)\n' \
+        "$(du -m "$ckpt" | cut -f1)" "$(($(stat -c %s "$ckpt") / n))"
+    printf '  run with it: %s s (without: %s s), peak %s MiB in all, %s MiB the largest rank\n' \
+        "$cut" "$plain" "$cut_all" "$cut_top"
+    printf '  resumed (rounds 151-200): %s s, peak %s MiB in all, %s MiB the largest rank\n' \
+        "$resumed" "$res_all" "$res_top"
+    printf '  resumed against uninterrupted: %s\n' "$(/usr/bin/python3 "$root/tests/compare_runs.py" \
+        "$out/decentralized.h5" "$out/ckpt_resumed.h5" || true)"
+}
+[ "${CHECKPOINT:-0}" = 0 ] || [ "${OUTPUT:-1}" = 0 ] || checkpoint
