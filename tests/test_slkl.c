@@ -12,34 +12,6 @@
 
 /* ------------------------------------------------------------------------------ helpers */
 
-/* Solves a x = b (n×n, row-major; both overwritten, x in b) by Gaussian elimination with
- * partial pivoting, in plain loops: the oracle for the LAPACKE solves. */
-static void gauss_solve(double *a, double *b, size_t n) {
-    for (size_t col = 0; col < n; col++) {
-        size_t piv = col;
-        for (size_t r = col + 1; r < n; r++)
-            if (fabs(a[r * n + col]) > fabs(a[piv * n + col])) piv = r;
-        for (size_t k = 0; k < n && piv != col; k++) {
-            double t = a[col * n + k];
-            a[col * n + k] = a[piv * n + k];
-            a[piv * n + k] = t;
-        }
-        double t = b[col];
-        b[col] = b[piv];
-        b[piv] = t;
-        for (size_t r = col + 1; r < n; r++) {
-            double factor = a[r * n + col] / a[col * n + col];
-            for (size_t k = col; k < n; k++) a[r * n + k] -= factor * a[col * n + k];
-            b[r] -= factor * b[col];
-        }
-    }
-    for (size_t r = n; r-- > 0;) {
-        double sum = b[r];
-        for (size_t k = r + 1; k < n; k++) sum -= a[r * n + k] * b[k];
-        b[r] = sum / a[r * n + r];
-    }
-}
-
 /* n samples of a regression stream into a fresh data set. */
 static polka_dataset make_data(const polka_regression_params *params, uint64_t stream, size_t n) {
     polka_regression *gen = NULL;

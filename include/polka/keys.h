@@ -170,6 +170,12 @@
     X(learner, suffix, DOUBLE, "0", ANY, FIXED, TO(learner.params.suffix),                         \
       "control bsgd-*, nbsgd-*",                                                                   \
       "controls bsgd-*, nbsgd-*: average the last fraction of the iterates; 0 = last iterate")     \
+    X(learner, refit, DOUBLE, "0", GE(0), FIXED, TO(learner.refit), "",                            \
+      "after the last round, the kept dictionary's weights by least squares on the training "     \
+      "set (one +-1 output per class) with this ridge lambda; 0: off (centralized runs)")          \
+    X(learner, refit_iterations, SIZE, "0", UPTO(1000), FIXED, TO(learner.refit_iterations), "",  \
+      "after learner.refit's least squares: this many passes stepping to the squared hinge "       \
+      "(classification)")                                                                          \
     X(learner, rho, DOUBLE, "1", ANY, FIXED, TO(learner.params.loss.rho),                          \
       "loss soft-margin, novelty",                                                                 \
       "soft-margin loss: margin rho (0 = perceptron); novelty: threshold")                         \

@@ -213,6 +213,29 @@ double polka_learner_loss_grad(const polka_learner *learner, const double *f, co
 polka_status polka_learner_update(polka_learner *learner, const double *x, size_t n,
                                   const double *g);
 
+/** Training rows first .. first + count − 1 into x (count × p) and y (count), for the refit. */
+typedef polka_status (*polka_rows_fn)(void *context, size_t first, size_t count, double *x,
+                                      double *y);
+
+/** The final refit's settings (learner.refit, learner.refit_iterations). */
+typedef struct {
+    double lambda;     /**< ridge λ > 0 */
+    size_t iterations; /**< squared-hinge steps after the least squares (classification) */
+} polka_refit_settings;
+
+/** Why these parameters cannot be refitted (novelty loss, an offset, a suffix average, hinge
+ * iterations on a regression loss), or NULL. Pure. */
+const char *polka_learner_refit_check(const polka_learner_params *params, size_t iterations);
+
+/**
+ * The final refit (learner.refit, src/core/refit.c): the weights of the kept dictionary D
+ * become the regularised least-squares fit to the n training rows, one ±1 output per class
+ * (one output: the target itself): (K_nDᵀ K_nD + nλ K_DD) W = K_nDᵀ T, then `iterations`
+ * majorise-minimise steps towards the squared hinge. D is unchanged. Deterministic.
+ */
+polka_status polka_learner_refit(polka_learner *learner, size_t n, polka_rows_fn rows,
+                                 void *context, const polka_refit_settings *settings);
+
 /**
  * The same step with the divisor B given apart from the number n of appended points:
  * f ← (1 − η_t λ) f − (η_t/B) Σ_{r<n} g_r k(x_r, ·). The symmetric penalty appends the

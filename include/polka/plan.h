@@ -116,6 +116,8 @@ typedef struct {
     size_t batch;                /**< samples per agent and round */
     size_t candidates, max_iter; /**< slkl */
     double tol;                  /**< slkl */
+    double refit;                /**< > 0: the final refit's ridge λ (src/core/refit.c) */
+    size_t refit_iterations;     /**< its squared-hinge steps */
 } polka_learner_spec;
 
 typedef struct {

@@ -19,7 +19,28 @@ typedef struct {
     double *fg;                    /* batch × C values, then batch × C gradients */
     int classification;            /* the online error counts mistakes */
     polka_agent_counters counters; /* an agent's (no neighbours: no exchange, no faults) */
+    uint64_t rounds;               /* of the whole run: the last one refits (learner.refit) */
 } central_run;
+
+/* The refit's training rows: the stream's first pass, samples first .. first + count − 1. */
+static polka_status central_rows(void *context, size_t first, size_t count, double *x, double *y) {
+    const central_run *run = context;
+    for (size_t i = 0; i < count; i++)
+        POLKA_CALL(polka_stream_sample(run->stream, first + i, x + i * run->dim, y + i));
+    return POLKA_OK;
+}
+
+/* learner.refit > 0: after the last round's step, the weights refitted on one pass. */
+static polka_status central_refit(central_run *run, uint64_t t) {
+    const polka_learner_spec *spec = &run->plan->learner;
+    if (spec->refit == 0 || t + 1 != run->rounds) return POLKA_OK;
+    double start = polka_now();
+    size_t n = polka_stream_facts(run->stream)->n_train;
+    polka_refit_settings settings = {spec->refit, spec->refit_iterations};
+    POLKA_CALL(polka_learner_refit(run->learner, n, central_rows, run, &settings));
+    run->counters.time_update += polka_now() - start;
+    return POLKA_OK;
+}
 
 static polka_status central_round(void *context, uint64_t t, int *wish) {
     (void)wish; /* one process: its own wish is the agreed one */
@@ -34,7 +55,7 @@ static polka_status central_round(void *context, uint64_t t, int *wish) {
     }
     batch = kept;
     double drawn = polka_now();
-    if (batch == 0) return POLKA_OK;
+    if (batch == 0) return central_refit(run, t);
     size_t c = polka_learner_outputs(run->learner);
     double *f = run->fg, *g = run->fg + batch * c;
     POLKA_CALL(polka_learner_predict(run->learner, run->batch.x, batch, f));
@@ -46,7 +67,7 @@ static polka_status central_round(void *context, uint64_t t, int *wish) {
     run->counters.time_update += polka_now() - drawn;
     run->counters.train_loss_sum += loss;
     run->counters.train_loss_count += 1.0;
-    return POLKA_OK;
+    return central_refit(run, t);
 }
 
 /* The same metrics as an agent's (no neighbours: no disagreement, no traffic). */
@@ -95,6 +116,7 @@ static polka_status central_setup(central_run *run, const polka_plan *plan, size
     const polka_data_facts *facts = polka_stream_facts(run->stream);
     polka_learner_params params = plan->learner.params;
     params.horizon = polka_sim_rounds(plan->run.passes, facts->n_train, batch);
+    run->rounds = params.horizon;
     run->dim = facts->dim;
     POLKA_CALL(polka_dataset_alloc(&run->batch, batch, facts->dim, facts->classes));
     POLKA_CALL(polka_learner_create(&params, facts->dim, facts->classes, &run->learner));

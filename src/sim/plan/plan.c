@@ -130,8 +130,24 @@ static const char *check_batch_learner(const polka_plan *plan) {
     return polka_batch_check(&l->params, &settings);
 }
 
+/* learner.refit: the online POLK learner of a centralized run on a fixed distribution. */
+static const char *check_refit(const polka_plan *plan, const polka_learner_params *params) {
+    const polka_learner_spec *l = &plan->learner;
+    if (l->refit == 0)
+        return l->refit_iterations ? "learner.refit_iterations needs learner.refit > 0" : NULL;
+    if (polka_control_is_batch(params->control))
+        return "learner.refit refits an online learner's dictionary (slkl and krr fit in batch)";
+    if (plan->run.mode != POLKA_MODE_CENTRALIZED || strcmp(plan->settings.method, "penalty") != 0)
+        return "learner.refit fits on the whole training set: use run.mode = centralized with "
+               "net.method = penalty (centralized POLK)";
+    if (plan->data.drift > 0) return "learner.refit needs a fixed distribution (data.drift = 0)";
+    return polka_learner_refit_check(params, l->refit_iterations);
+}
+
 static const char *check_learner(const polka_plan *plan) {
     const polka_learner_spec *l = &plan->learner;
+    const char *why = check_refit(plan, &l->params);
+    if (why) return why;
     if (polka_control_is_batch(l->params.control)) return check_batch_learner(plan);
     polka_learner_params params = l->params;
     params.horizon = 1; /* the run sets the horizon from its rounds */
