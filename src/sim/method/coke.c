@@ -6,32 +6,12 @@
  */
 #include "sim/method/rf_impl.h"
 
-#include <string.h>
-
 static polka_status coke_init(polka_agent *agent, const polka_plan *plan,
                               const polka_data_facts *facts) {
     POLKA_CALL(polka_rf_init(agent, plan, facts));
     polka_rf_of(agent)->alpha = plan->settings.censor_alpha;
     polka_rf_of(agent)->mu = plan->settings.censor_mu;
     return POLKA_OK;
-}
-
-static polka_status coke_prepare(polka_agent *agent, const polka_stream *stream) {
-    polka_rf *rf = polka_rf_of(agent);
-    POLKA_CALL(polka_rf_draw_batch(agent, stream));
-    double start = polka_now();
-    polka_status status = polka_rf_admm_primal(agent);
-    memcpy(rf->theta, rf->next, rf->len * sizeof *rf->theta);
-    /* round k = t + 1 (rff_methods.h counts from 1) */
-    double h = polka_coke_threshold(rf->alpha, rf->mu, agent->round + 1);
-    agent->sends = polka_coke_censor(rf->len, rf->theta, h, rf->shared);
-    memcpy(agent->sent, rf->shared, rf->len * sizeof *agent->sent);
-    if (agent->sends) { /* θ̂_i: what the neighbours decode (net.codec_vectors) */
-        polka_agent_encode(agent);
-        memcpy(rf->shared, agent->sent, rf->len * sizeof *rf->shared);
-    }
-    agent->counters.time_update += polka_now() - start;
-    return status;
 }
 
 const polka_method_ops polka_method_coke = {
@@ -42,6 +22,6 @@ const polka_method_ops polka_method_coke = {
     POLKA_RF_OPS,
     .check = polka_rf_check,
     .init = coke_init,
-    .prepare = coke_prepare,
+    .prepare = polka_rf_admm_prepare,
     .update = polka_rf_admm_dual,
 };

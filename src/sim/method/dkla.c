@@ -9,15 +9,26 @@
 
 #include <string.h>
 
-static polka_status dkla_prepare(polka_agent *agent, const polka_stream *stream) {
+/* The sending side of an ADMM round (dkla; coke, whose α > 0 censors): the primal step, then
+ * θ_i goes out — always for dkla, for coke when it moved by h(k) since it was last sent — and
+ * θ̂_i becomes what the neighbours decode (net.codec_vectors). */
+polka_status polka_rf_admm_prepare(polka_agent *agent, const polka_stream *stream) {
     polka_rf *rf = polka_rf_of(agent);
     POLKA_CALL(polka_rf_draw_batch(agent, stream));
     double start = polka_now();
     polka_status status = polka_rf_admm_primal(agent);
     memcpy(rf->theta, rf->next, rf->len * sizeof *rf->theta);
-    memcpy(agent->sent, rf->theta, rf->len * sizeof *agent->sent);
-    polka_agent_encode(agent); /* θ̂_i: what the neighbours decode (net.codec_vectors) */
-    memcpy(rf->shared, agent->sent, rf->len * sizeof *rf->shared);
+    if (rf->alpha > 0) { /* round k = t + 1 (rff_methods.h counts from 1) */
+        double h = polka_coke_threshold(rf->alpha, rf->mu, agent->round + 1);
+        agent->sends = polka_coke_censor(rf->len, rf->theta, h, rf->shared);
+    } else {
+        memcpy(rf->shared, rf->theta, rf->len * sizeof *rf->shared);
+    }
+    memcpy(agent->sent, rf->shared, rf->len * sizeof *agent->sent);
+    if (agent->sends) {
+        polka_agent_encode(agent);
+        memcpy(rf->shared, agent->sent, rf->len * sizeof *rf->shared);
+    }
     agent->counters.time_update += polka_now() - start;
     return status;
 }
@@ -41,6 +52,6 @@ const polka_method_ops polka_method_dkla = {
     POLKA_RF_OPS,
     .init = polka_rf_init,
     .check = polka_rf_check,
-    .prepare = dkla_prepare,
+    .prepare = polka_rf_admm_prepare,
     .update = polka_rf_admm_dual,
 };

@@ -67,6 +67,9 @@ polka_rff_batch polka_rf_batch(const polka_agent *agent);
 polka_rff_neighbours polka_rf_neighbours(polka_agent *agent);
 /** One ADMM primal step (dkla and coke): θ_i^k into rf->next, linearized or exact. */
 polka_status polka_rf_admm_primal(polka_agent *agent);
+/** The sending side of an ADMM round (dkla.c): the primal step, then θ_i to the neighbours —
+ * always when rf->alpha is 0 (dkla), only when it moved by h(k) = α μ^k otherwise (coke). */
+polka_status polka_rf_admm_prepare(polka_agent *agent, const polka_stream *stream);
 /** The ADMM dual ascent γ_i += ρ Σ_j (θ̂_i − θ̂_j) with the neighbours' last variables heard
  * (dkla.c; coke's update too). */
 polka_status polka_rf_admm_dual(polka_agent *agent);
