@@ -17,13 +17,15 @@ accuracy against cumulative bytes per agent (one line per method and codec, the 
 import argparse
 import csv
 import os
-import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "python"))
-import h5py  # noqa: E402
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import numpy as np  # noqa: E402
+
+import polka_runs  # noqa: E402
+from polka_runs import last_step, run, save_figure, set_args  # noqa: E402
 
 
 def both(codec):
@@ -69,28 +71,6 @@ def setting_parts():
     }
 
 
-def run(polka, args, out, log):
-    cmd = [polka, "run", "--quiet"] + args + ["--set", f"run.output={out}"]
-    with open(log, "w") as f:
-        result = subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT,
-                                env=dict(os.environ, OPENBLAS_NUM_THREADS="1"))
-    if result.returncode != 0:
-        raise SystemExit(f"failed ({result.returncode}): {' '.join(cmd)}; see {log}")
-
-
-def result_of(path):
-    """The last log step's means over the agents, and the curve of accuracy against bytes."""
-    with h5py.File(path, "r") as f:
-        m = f["metrics"]
-        score, bytes_sent = m["test_score"][...], m["bytes_sent"][...]
-    return {"error": 100 * (1 - score[-1].mean()), "bytes": bytes_sent[-1].mean(),
-            "curve": (bytes_sent.mean(axis=1), score.mean(axis=1))}
-
-
-def settings_args(settings):
-    return [a for s in settings for a in ("--set", s)]
-
-
 def target_of(codec, delta, fraction):
     for prefix, most_delta, most_fraction in TARGETS:
         if codec.startswith(prefix):
@@ -106,10 +86,10 @@ def one_method(polka, out, name, base, label, settings, codecs, seeds):
         for seed in seeds:
             tag = f"{name}|{label}|{codec}|seed {seed}"
             stem = os.path.join(out, tag.replace(" ", "_").replace("|", "__").replace(",", ""))
-            args = base + settings_args(settings + codec_settings + [f"run.seed={seed}"])
+            args = base + set_args(settings + codec_settings + [f"run.seed={seed}"])
             if not os.path.exists(stem + ".h5"):
                 run(polka, args, stem + ".h5", stem + ".log")
-            results.append(result_of(stem + ".h5"))
+            results.append(last_step(stem + ".h5"))
         rows.append({"setting": name, "method": label, "codec": codec,
                      "error": float(np.mean([r["error"] for r in results])),
                      "errors": [r["error"] for r in results],
@@ -146,7 +126,7 @@ def figure(rows, setting, path):
         colour = colours.setdefault(r["method"], f"C{len(colours)}")
         codecs = [x["codec"] for x in rows if x["method"] == r["method"]]
         b, s = r["curve"]
-        ax.plot(np.maximum(b, 1), s, color=colour, ls=styles[codecs.index(r["codec"]) % 7],
+        ax.plot(polka_runs.log_x(b), s, color=colour, ls=styles[codecs.index(r["codec"]) % 7],
                 lw=1.2, label=f"{r['method']}, {r['codec']}")
     ax.set_xscale("log")
     ax.set_xlabel("cumulative bytes sent per agent (encoded)")
@@ -154,9 +134,7 @@ def figure(rows, setting, path):
     ax.set_title(setting)
     ax.legend(fontsize=6, ncol=2)
     fig.tight_layout()
-    tmp = path + ".tmp.png"
-    fig.savefig(tmp, dpi=120)
-    os.replace(tmp, path)
+    save_figure(fig, path)
 
 
 def main():

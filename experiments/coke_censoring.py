@@ -10,9 +10,10 @@ dkla's and its error beside dkla's.
 """
 import argparse
 import os
-import subprocess
+import sys
 
-import h5py
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from polka_runs import last_step, run  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FASHION = "/usr/share/datasets/fashion-mnist/train-images-idx3-ubyte.gz"
@@ -28,12 +29,11 @@ def settings(data):
             "--set", "net.agents=16", "--set", "net.features=256", "--set", "net.admm_rho=0.05"]
 
 
-def run(polka, args, out):
-    subprocess.run([polka, "run", "--quiet"] + args + ["--set", f"run.output={out}"], check=True,
-                   stdout=subprocess.DEVNULL, env=dict(os.environ, OPENBLAS_NUM_THREADS="1"))
-    with h5py.File(out, "r") as f:
-        m = f["metrics"]
-        return m["bytes_sent"][-1].mean(), 100 * (1 - m["test_score"][-1].mean())
+def final(polka, args, out):
+    """Bytes per agent and error % of a run's last log step."""
+    run(polka, args, out)
+    step = last_step(out)
+    return step["bytes"], step["error"]
 
 
 def main():
@@ -45,13 +45,13 @@ def main():
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
     base = settings(args.data)
-    dkla_bytes, dkla_error = run(args.polka, base + ["--set", "net.method=dkla"],
+    dkla_bytes, dkla_error = final(args.polka, base + ["--set", "net.method=dkla"],
                                  os.path.join(args.out, "dkla.h5"))
     print(f"{args.data}: dkla {dkla_error:.2f} % error, {dkla_bytes:.0f} bytes per agent")
     print(f"{'alpha':>6s} {'bytes / dkla':>13s} {'error %':>8s} {'vs dkla':>8s}")
     for alpha in args.alphas.split(","):
         out = os.path.join(args.out, f"coke_{alpha}.h5")
-        b, e = run(args.polka, base + ["--set", "net.method=coke", "--set",
+        b, e = final(args.polka, base + ["--set", "net.method=coke", "--set",
                                        f"net.censor_alpha={alpha}"], out)
         print(f"{alpha:>6s} {100 * b / dkla_bytes:12.1f}% {e:8.2f} {e - dkla_error:+8.2f}",
               flush=True)

@@ -13,11 +13,13 @@ distance max_i ‖θ_i − θ*‖ / ‖θ*‖ of the run file's models, and the 
 """
 import argparse
 import os
-import subprocess
 import sys
 
 import h5py
 import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from polka_runs import run, save_figure, set_args  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 AGENTS, N_TRAIN, FEATURES = 16, 1600, 32
@@ -27,14 +29,12 @@ COMMON = ["data.source=sinc", "learner.loss=square", "net.rf_solve=exact",
 ROUNDS = [25, 50, 100, 200, 300, 400, 600, 800, 1000]
 
 
-def run(polka, settings, out):
-    args = [polka, "run", "--quiet"] + [a for s in COMMON + settings for a in ("--set", s)]
-    args += ["--set", f"run.output={out}"]
-    subprocess.run(args, check=True, stdout=subprocess.DEVNULL,
-                   env=dict(os.environ, OPENBLAS_NUM_THREADS="1"))
+def theta_and_messages(polka, settings, out):
+    """The run's final θ of every agent, and the variables sent by all agents."""
+    run(polka, set_args(COMMON + settings), out)
     with h5py.File(out, "r") as f:
         theta = f["models/theta"][...]
-        sent = f["metrics/bytes_sent"][-1].sum() / (FEATURES * 8.0)  # variables sent, all agents
+        sent = f["metrics/bytes_sent"][-1].sum() / (FEATURES * 8.0)
     return theta, sent
 
 
@@ -46,7 +46,7 @@ def main():
                         help="the numbers of rounds to run (comma-separated)")
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
-    star, _ = run(args.polka, ["net.method=dkla", "net.agents=1", "net.graph=ring",
+    star, _ = theta_and_messages(args.polka, ["net.method=dkla", "net.agents=1", "net.graph=ring",
                                f"learner.batch={N_TRAIN}"], os.path.join(args.out, "central.h5"))
     star = star[0]
     net = ["net.agents=16", "net.graph=er", "net.p=0.3", f"learner.batch={N_TRAIN // AGENTS}"]
@@ -57,7 +57,7 @@ def main():
         row = []
         for method, extra in (("dkla", []), ("coke", ["net.censor_alpha=0.5",
                                                        "net.censor_mu=0.97"])):
-            theta, sent = run(args.polka, net + [f"net.method={method}", f"run.passes={rounds}"]
+            theta, sent = theta_and_messages(args.polka, net + [f"net.method={method}", f"run.passes={rounds}"]
                               + extra, os.path.join(args.out, f"{method}_{rounds}.h5"))
             distance = max(np.linalg.norm(t - star) / np.linalg.norm(star) for t in theta)
             curves[method].append((rounds, distance, sent))
@@ -90,9 +90,7 @@ def figure(curves, path):
     a.legend()
     fig.suptitle("16 agents, ER p = 0.3, sinc, squared loss, D = 32: to the centralized solution")
     fig.tight_layout()
-    tmp = path + ".tmp.png"
-    fig.savefig(tmp, dpi=120)
-    os.replace(tmp, path)
+    save_figure(fig, path)
 
 
 if __name__ == "__main__":

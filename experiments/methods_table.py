@@ -15,14 +15,13 @@ and, per setting, the figure of mean accuracy against cumulative bytes per agent
 import argparse
 import csv
 import os
-import subprocess
 import sys
-import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "python"))
-import h5py  # noqa: E402
-import numpy as np  # noqa: E402
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import polka_runs  # noqa: E402
+from polka_runs import last_step, run, save_figure, set_args  # noqa: E402
 
 METHODS = [  # (label, settings)
     ("penalty paper", ["net.method=penalty", "net.penalty=paper"]),
@@ -60,34 +59,6 @@ def setting_parts(fashion_ok):
     return parts
 
 
-def run(polka, args, out, log):
-    """Runs polka once; returns its CPU seconds (user + system)."""
-    start = os.times()
-    cmd = [polka, "run", "--quiet"] + args + ["--set", f"run.output={out}"]
-    with open(log, "w") as f:
-        result = subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT,
-                                env=dict(os.environ, OPENBLAS_NUM_THREADS="1"))
-    end = os.times()
-    if result.returncode != 0:
-        raise SystemExit(f"failed ({result.returncode}): {' '.join(cmd)}; see {log}")
-    return (end.children_user - start.children_user) + (end.children_system - start.children_system)
-
-
-def row_of(path):
-    """The last log step's means over the agents, and the curve of accuracy against bytes."""
-    with h5py.File(path, "r") as f:
-        m = f["metrics"]
-        score, order = m["test_score"][...], m["model_order"][...]
-        bytes_sent, disagreement = m["bytes_sent"][...], m["disagreement"][...]
-    return {"error": 100 * (1 - score[-1].mean()), "disagreement": disagreement[-1].mean(),
-            "bytes": bytes_sent[-1].mean(), "order": order[-1].mean(),
-            "curve": (bytes_sent.mean(axis=1), score.mean(axis=1))}
-
-
-def settings_args(settings):
-    return [a for s in settings for a in ("--set", s)]
-
-
 def one_setting(polka, out, name, base, rf, agents, batch, losses, skip):
     rows = []
     for loss in losses:
@@ -98,16 +69,16 @@ def one_setting(polka, out, name, base, rf, agents, batch, losses, skip):
             extra = settings + (rf if "net.method=penalty" not in settings else [])
             tag = f"{name}|{label}|loss {loss}"
             stem = os.path.join(out, tag.replace(" ", "_").replace("|", "__").replace(",", ""))
-            cpu = run(polka, base + fault + settings_args(extra), stem + ".h5", stem + ".log")
-            rows.append(dict(row_of(stem + ".h5"), setting=name, method=label, loss=loss, cpu=cpu))
+            cpu = run(polka, base + fault + set_args(extra), stem + ".h5", stem + ".log")
+            rows.append(dict(last_step(stem + ".h5"), setting=name, method=label, loss=loss, cpu=cpu))
             print(format_row(rows[-1]), flush=True)
     central = [("centralized POLK", ["run.mode=centralized"]),
                ("centralized RF", ["net.method=rf-diffusion", "net.agents=1", "data.split=iid",
                                    f"learner.batch={agents * batch}"] + rf)]
     for label, settings in central:
         stem = os.path.join(out, f"{name}__{label}".replace(" ", "_").replace(",", ""))
-        cpu = run(polka, base + settings_args(settings), stem + ".h5", stem + ".log")
-        rows.append(dict(row_of(stem + ".h5"), setting=name, method=label, loss="-", cpu=cpu))
+        cpu = run(polka, base + set_args(settings), stem + ".h5", stem + ".log")
+        rows.append(dict(last_step(stem + ".h5"), setting=name, method=label, loss="-", cpu=cpu))
         print(format_row(rows[-1]), flush=True)
     return rows
 
@@ -130,7 +101,7 @@ def figure(rows, setting, path):
         if r["setting"] != setting or r["loss"] not in (0, "0"):
             continue
         b, s = r["curve"]
-        ax.plot(np.maximum(b, 1), s, marker=".", label=r["method"])
+        ax.plot(polka_runs.log_x(b), s, marker=".", label=r["method"])
     ax.set_xscale("log")
     for r in rows:
         if r["setting"] == setting and r["method"].startswith("centralized"):
@@ -142,9 +113,7 @@ def figure(rows, setting, path):
     ax.set_title(setting)
     ax.legend(fontsize=8)
     fig.tight_layout()
-    tmp = path + ".tmp.png"
-    fig.savefig(tmp, dpi=120)
-    os.replace(tmp, path)
+    save_figure(fig, path)
 
 
 def main():
