@@ -273,21 +273,6 @@ static void mpi_teardown(mpi_run *run) {
     free(run->displs);
 }
 
-/* The local agents' final models (as the methods give them), or NULL and the status. */
-static polka_model **final_models(const mpi_run *run, polka_status *status) {
-    size_t count = run->halo.count;
-    polka_model **models = calloc(count ? count : 1, sizeof *models);
-    *status = models ? POLKA_OK : polka_error_set(POLKA_ERR_MEM, "out of memory");
-    for (size_t a = 0; models && a < count && *status == POLKA_OK; a++)
-        *status = run->local[a].method->model(&run->local[a], &models[a]);
-    return models;
-}
-
-static void free_models(polka_model **models, size_t count) {
-    for (size_t a = 0; models && a < count; a++) polka_model_free(&models[a]);
-    free(models);
-}
-
 /* Collective, after the loop: the models and timing stages into the run file. */
 static polka_status mpi_finish(mpi_run *run, const polka_sim_summary *summary) {
     size_t count = run->halo.count;
@@ -297,24 +282,14 @@ static polka_status mpi_finish(mpi_run *run, const polka_sim_summary *summary) {
         stages[2] += run->local[a].counters.time_update;
     }
     stages[1] = count ? run->local[0].counters.time_exchange : 0.0;
-    const polka_method_ops *method = polka_method_of(run->plan);
-    if (method->write_models && run->log.h5) {
-        polka_status status = method->write_models(run->log.h5, run->local, run->ids, count);
-        if (status != POLKA_OK) polka_netlog_abandon_h5(&run->log);
-        return status != POLKA_OK
-                   ? status
-                   : polka_netlog_finish_h5(&run->log, run->ids, count, NULL, stages);
-    }
-    polka_status status = POLKA_OK;
-    polka_model **models = final_models(run, &status);
-    status = polka_net_agree(run->comm, status); /* the write is collective: all or none */
-    if (status == POLKA_OK)
-        status = polka_netlog_finish_h5(&run->log, run->ids, count, (const polka_model **)models,
-                                        stages);
-    else
+    if (run->log.h5 == NULL) return POLKA_OK; /* no run file */
+    polka_status status =
+        polka_method_of(run->plan)->write_models(run->log.h5, run->local, run->ids, count);
+    if (status != POLKA_OK) {
         polka_netlog_abandon_h5(&run->log);
-    free_models(models, count);
-    return status;
+        return status;
+    }
+    return polka_netlog_finish_h5(&run->log, run->ids, count, NULL, stages);
 }
 
 /* Copies of the local agents' final models into models[id] (models: all agents). */

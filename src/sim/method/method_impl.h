@@ -65,8 +65,7 @@ typedef struct polka_method_ops {
     size_t (*order)(const polka_agent *agent);
     /* the final model as a kernel expansion, for the run file and polka predict */
     polka_status (*model)(const polka_agent *agent, polka_model **out);
-    /* collective: the local agents' final models into the open run file (NULL: their kernel
-     * expansions from `model`) */
+    /* collective: the local agents' final models into the open run file */
     polka_status (*write_models)(polka_h5log *h5, const polka_agent *agents, const size_t *ids,
                                  size_t count);
     polka_status (*save)(const polka_agent *agent, polka_state *state);

@@ -322,6 +322,18 @@ static polka_status penalty_model(const polka_agent *agent, polka_model **out) {
     return polka_model_clone(polka_learner_model(polka_penalty_of(agent)->learner), out);
 }
 
+/* Collective: the agents' kernel expansions, read in place (no copies). */
+static polka_status penalty_write_models(polka_h5log *h5, const polka_agent *agents,
+                                         const size_t *ids, size_t count) {
+    const polka_model **models = malloc((count ? count : 1) * sizeof *models);
+    POLKA_CHECK(models, POLKA_ERR_MEM, "out of memory");
+    for (size_t a = 0; a < count; a++)
+        models[a] = polka_learner_model(polka_penalty_of(&agents[a])->learner);
+    polka_status status = polka_h5log_write_models_agents(h5, ids, count, models);
+    free(models);
+    return status;
+}
+
 static polka_status penalty_save(const polka_agent *agent, polka_state *state) {
     polka_penalty *pen = polka_penalty_of(agent);
     POLKA_CALL(polka_learner_save(pen->learner, state));
@@ -354,6 +366,7 @@ const polka_method_ops polka_method_penalty = {
     .score = penalty_score,
     .order = penalty_order,
     .model = penalty_model,
+    .write_models = penalty_write_models,
     .save = penalty_save,
     .restore = penalty_restore,
 };

@@ -108,7 +108,9 @@ static polka_status alloc_arrays(polka_agent *agent) {
     rf->x = malloc(b * agent->dim * sizeof *rf->x);
     rf->y = malloc(b * sizeof *rf->y);
     rf->z = malloc(b * d * sizeof *rf->z);
-    POLKA_CHECK(rf->theta && rf->shared && rf->gamma && rf->next && rf->x && rf->y && rf->z,
+    rf->f = malloc(b * agent->outputs * sizeof *rf->f);
+    POLKA_CHECK(rf->theta && rf->shared && rf->gamma && rf->next && rf->x && rf->y && rf->z &&
+                    rf->f,
                 POLKA_ERR_MEM, "out of memory for agent %zu's random-feature model", agent->id);
     return alloc_neighbours(agent);
 }
@@ -145,6 +147,7 @@ void polka_rf_free(polka_agent *agent) {
     free(rf->x);
     free(rf->y);
     free(rf->z);
+    free(rf->f);
     polka_dkla_exact_free(&rf->solver);
     free(rf);
     agent->state = NULL;
@@ -240,8 +243,7 @@ polka_status polka_rf_draw_batch(polka_agent *agent, const polka_stream *stream)
     polka_rff_map(rf->features, rf->x, b, rf->z);
     rf->batch_n = b;
     /* the online error and loss of θ_i on the batch before it learns from it */
-    double *f = malloc(b * c * sizeof *f);
-    POLKA_CHECK(f, POLKA_ERR_MEM, "out of memory");
+    double *f = rf->f;
     polka_rff_values(rf->z, b, rf->problem.features, rf->theta, c, f);
     double loss = 0.0;
     for (size_t r = 0; r < b; r++)
@@ -250,7 +252,6 @@ polka_status polka_rf_draw_batch(polka_agent *agent, const polka_stream *stream)
     agent->counters.train_loss_count += 1.0;
     polka_online_error_add_values(&agent->counters, agent->classification, &rf->problem.loss,
                                   rf->classes, f, rf->y, b);
-    free(f);
     agent->counters.time_compute += polka_now() - start;
     return POLKA_OK;
 }

@@ -24,6 +24,7 @@ typedef struct {
     double *nbr;               /* degree × len: each neighbour's last variable heard */
     const double **nbr_vars;   /* degree: pointers into nbr */
     double *x, *y, *z;         /* the batch: b × p, b, b × D */
+    double *f;                 /* b × C: θ_i's values at the batch, before it learns from it */
     size_t batch_n;            /* samples learned from this round (0: none) */
     double eta, rho;
     double alpha, mu;        /* coke's censoring threshold h(k) = α μ^k */
