@@ -42,13 +42,17 @@ done
 echo
 echo "checkpoints of the runs that saved every $every s (round, size, time to write):"
 grep -h '^checkpoint:' "$out"/saving_*.log | sort | uniq -c | sed 's/^ */  /'
-/usr/bin/python3 - "$out/saving.ckpt" "$out/saving.h5" "$out/plain.h5" <<'PY'
+/usr/bin/python3 - "$out/saving.ckpt" "$out/saving.h5" "$out/plain.h5" "$root/tests" <<'PY'
 import sys
 import h5py
-ckpt, saving, plain = sys.argv[1:]
+ckpt, saving, plain, tests = sys.argv[1:]
+sys.path.insert(0, tests)
+import ckpt_digest  # noqa: E402
 with h5py.File(ckpt) as f:
-    group = f["agents/000000/000000"]
-    sizes = sorted(((group[k].size * group[k].dtype.itemsize, k) for k in group), reverse=True)
+    offset, length = ckpt_digest.agent_span(f, 0)
+    entries = ckpt_digest.agent_entries(f["agents/states"][offset:offset + length].tobytes())
+    sizes = sorted(((count * (1 if code == 2 else 8), k) for k, (code, count, _, _) in
+                    entries.items()), reverse=True)
     print(f"last checkpoint: round {f.attrs['round']} of the run, its largest entries:",
           ", ".join(f"{k} {b / 1e6:.1f} MB" for b, k in sizes[:4]))
 with h5py.File(saving) as a, h5py.File(plain) as b:

@@ -17,14 +17,19 @@
 #
 # CHECKPOINT=1 adds the checkpoint: the decentralized run again with a checkpoint after round
 # 150 of 200 (run.checkpoint_every), resumed from it on P ranks; the checkpoint's size, the
-# wall time and peak memory of both runs, and the resumed run file against the uninterrupted
-# one (tests/compare_runs.py: every metric row but the timers and every final model, bit for
-# bit). Rank 0 gathers every agent's state and builds the file in memory: its peak memory is
-# about twice the checkpoint's size (see README).
+# time polka took to write it (its "checkpoint:" line), the wall time and peak memory of both
+# runs (in all, and rank 0's), and the resumed run file against the uninterrupted one
+# (tests/compare_runs.py: every metric row but the timers and every final model, bit for bit).
+# Every rank writes its own agents' part of the checkpoint (parallel HDF5); the polka of before
+# issue 34's checkpoint work gathered every state on rank 0, whose peak memory then grew by
+# about twice the checkpoint's size (POLKA=that build's polka compares them; see README).
+# CHECKPOINT=only does just that (the run with its checkpoint is then the uninterrupted one),
+# without the centralized run and the reading times.
 #
 #   experiments/hundred_thousand.sh     Environment: N [100000], P [2], GRAPH [er], DEGREE
 #                                       [1.25 ln N], OUTPUT [1: write run files; 0: none],
-#                                       CHECKPOINT [0], OUT [out/hundred_thousand], POLKA
+#                                       CHECKPOINT [0, 1, only], RESUME_P [P],
+#                                       OUT [out/hundred_thousand], POLKA
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 . "$root/experiments/locate.sh"
@@ -72,6 +77,11 @@ measure() {
     end=$(date +%s.%N)
     cat "$out/$name".time.* | awk -v a="$start" -v b="$end" '{ kb += $1; if ($1 > top) top = $1 }
         END { printf "%.1f %.0f %.0f\n", b - a, kb / 1024, top / 1024 }' >"$out/$name.cost"
+    awk '{ printf "%.0f\n", $1 / 1024 }' "$out/$name.time.0" >"$out/$name.rank0"
+}
+
+ckpt_line() { # NAME -> "MB seconds" of the run's (last) checkpoint line
+    awk '/^checkpoint: round/ { mb = $4; s = $7 } END { print mb, s }' "$out/$1.log"
 }
 
 field() { # NAME awk-program -> a value of the run's summary
@@ -100,8 +110,36 @@ reading() { # NAME: the run file's size and the time polka report and polka pred
         "$(seconds "$polka" predict --model "$file:$agent" --data "$out/probe.svm.t")"
 }
 
+checkpoint_only() { # CHECKPOINT=only: the run with its checkpoint, and the resume
+    local ckpt=$out/run.ckpt rp=${RESUME_P:-$p}
+    rm -f "$ckpt"
+    # shellcheck disable=SC2046
+    measure ckpt_cut "$p" run --progress=off $(settings) --set run.checkpoint="$ckpt" \
+        --set run.checkpoint_every=150 --set run.output="$out/ckpt_cut.h5"
+    # shellcheck disable=SC2046
+    measure ckpt_resumed "$rp" run --progress=off --resume "$ckpt" \
+        --set run.output="$out/ckpt_resumed.h5"
+    read -r cut cut_all _ <"$out/ckpt_cut.cost"
+    read -r resumed res_all _ <"$out/ckpt_resumed.cost"
+    read -r mb seconds <<<"$(ckpt_line ckpt_cut)"
+    echo "load $(cut -d' ' -f1-3 /proc/loadavg) at the end"
+    printf '\ncheckpoint after round 150 of 200: %s bytes (%s bytes per agent), written in %s s\n' \
+        "$(stat -c %s "$ckpt")" "$(($(stat -c %s "$ckpt") / n))" "$seconds"
+    printf '  run with it (P = %s): %s s, peak %s MiB in all, rank 0 %s MiB\n' "$p" "$cut" \
+        "$cut_all" "$(cat "$out/ckpt_cut.rank0")"
+    printf '  resumed on P = %s (rounds 151-200): %s s (start-up %s s), peak %s MiB in all, rank 0 %s MiB\n' \
+        "$rp" "$resumed" "$(field ckpt_resumed '/start-up/ { print $3 }')" "$res_all" \
+        "$(cat "$out/ckpt_resumed.rank0")"
+    printf '  resumed against uninterrupted: %s\n' "$(/usr/bin/python3 "$root/tests/compare_runs.py" \
+        "$out/ckpt_cut.h5" "$out/ckpt_resumed.h5" || true)"
+}
+
 echo "machine: $(nproc) cores, $(awk '/MemTotal/ { printf "%.0f GB", $2 / 1048576 }' /proc/meminfo), load $(cut -d' ' -f1-3 /proc/loadavg) at the start"
-echo "N = $n agents, P = $p ranks; $(settings | tr -s ' \n' ' ')"
+echo "N = $n agents, P = $p ranks; $(settings | tr -s ' \n' ' '); polka $polka"
+if [ "${CHECKPOINT:-0}" = only ]; then
+    checkpoint_only
+    exit 0
+fi
 # shellcheck disable=SC2046 # the settings split
 measure decentralized "$p" run --quiet $(settings) $(output decentralized)
 # shellcheck disable=SC2046

@@ -33,10 +33,12 @@ ckpt_crafted(counter "${AGENT0} 'agent.value_age_count' is -1, not a finite coun
 ckpt_crafted(type "${AGENT0} 'agent.time_compute' holds uint64 values, this run needs float64")
 ckpt_crafted(history "cannot resume from 'history.ckpt': its metric row 0 is of round 1e\\+300")
 ckpt_crafted(declared_huge "cannot resume from 'declared_huge.ckpt': its dataset 'history/metrics' is not an array a checkpoint holds")
-ckpt_crafted(gzip "cannot resume from 'gzip.ckpt': its dataset 'agents/000000/000000/model.weights' is not an array a checkpoint holds")
-ckpt_crafted(flipped "cannot resume from 'flipped.ckpt': its contents do not match the digest written with them \\(the file is damaged\\)")
+ckpt_crafted(gzip "cannot resume from 'gzip.ckpt': its dataset 'agents/states' is not an array a checkpoint holds")
+ckpt_crafted(flipped "cannot resume from 'flipped.ckpt': the state of agent 0 does not match the digest written with it \\(the file is damaged\\)")
+ckpt_crafted(span "cannot resume from 'span.ckpt': agents/offset and agents/length \\(not a polka checkpoint, or damaged\\)")
+ckpt_crafted(unpack "cannot resume from 'unpack.ckpt': the state of agent 0 is not one polka writes \\(damaged\\)")
 ckpt_crafted(no_digest "cannot resume from 'no_digest.ckpt': no digest")
-ckpt_crafted(format_1 "cannot resume from 'format_1.ckpt': it is from an older polka \\(checkpoint format 1\\) and this polka, which reads format 3, cannot resume it")
+ckpt_crafted(format_1 "cannot resume from 'format_1.ckpt': it is from an older polka \\(checkpoint format 1\\) and this polka, which reads format 4, cannot resume it")
 ckpt_crafted(version "cannot resume from 'version.ckpt': written by polka 0.0.1, this is polka")
 
 # A full disk during periodic checkpoints: warnings, the run goes on, the older checkpoint kept.

@@ -55,8 +55,14 @@ polka_status polka_state_get_u64(const polka_state *state, const char *name, uin
 /** The count of entry name (a format error when it is missing). */
 polka_status polka_state_size(const polka_state *state, const char *name, size_t *count);
 
-/** The state as one block of bytes (malloc'ed, the caller frees) and back. */
+/** The state as one block of bytes (malloc'ed, the caller frees) and back. The block is
+ * [u64 entries] then per entry [u64 name length][name][u64 type][u64 count][values], words and
+ * values in the host's byte order (little endian on every machine polka runs on; a checkpoint
+ * stores these blocks as they are). */
 polka_status polka_state_pack(const polka_state *state, unsigned char **bytes, size_t *size);
+/** The bytes of that block, and the block written into out (packed_size bytes). */
+size_t polka_state_packed_size(const polka_state *state);
+void polka_state_pack_into(const polka_state *state, unsigned char *out);
 polka_status polka_state_unpack(const unsigned char *bytes, size_t size, polka_state **out);
 
 #endif

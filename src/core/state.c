@@ -151,13 +151,16 @@ static void put_word(unsigned char **at, uint64_t word) {
     *at += 8;
 }
 
-polka_status polka_state_pack(const polka_state *state, unsigned char **bytes, size_t *size) {
+size_t polka_state_packed_size(const polka_state *state) {
     size_t total = 8;
     for (size_t k = 0; k < state->n; k++)
         total += 24 + strlen(state->entries[k].name) +
                  state->entries[k].count * type_size(state->entries[k].type);
-    unsigned char *out = malloc(total), *at = out;
-    POLKA_CHECK(out != NULL, POLKA_ERR_MEM, "out of memory for a %zu-byte state", total);
+    return total;
+}
+
+void polka_state_pack_into(const polka_state *state, unsigned char *out) {
+    unsigned char *at = out;
     put_word(&at, state->n);
     for (size_t k = 0; k < state->n; k++) {
         const state_entry *entry = &state->entries[k];
@@ -170,6 +173,13 @@ polka_status polka_state_pack(const polka_state *state, unsigned char **bytes, s
         if (data) memcpy(at, entry->data, data);
         at += data;
     }
+}
+
+polka_status polka_state_pack(const polka_state *state, unsigned char **bytes, size_t *size) {
+    size_t total = polka_state_packed_size(state);
+    unsigned char *out = malloc(total);
+    POLKA_CHECK(out != NULL, POLKA_ERR_MEM, "out of memory for a %zu-byte state", total);
+    polka_state_pack_into(state, out);
     *bytes = out;
     *size = total;
     return POLKA_OK;

@@ -1,7 +1,8 @@
-/* The checkpoint file (checkpoint_impl.h): rank 0 gathers every agent's state and writes
- * them into a temporary file renamed over the checkpoint; on resume every rank opens the
+/* The checkpoint file (checkpoint_impl.h): every rank writes its own agents' part of one file
+ * through parallel HDF5 (MPI-IO), under a temporary name that rank 0 renames over the
+ * checkpoint once the file is whole and its digest written; on resume every rank opens the
  * file and reads its own agents (any number of ranks: the agents are named, not the ranks). */
-#include <fcntl.h>
+#include <errno.h>
 #include <hdf5.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,66 +27,34 @@ hid_t polka_ckpt_file_type(polka_state_type type) {
                                      : H5T_STD_U8LE;
 }
 
-/* One named array as a 1-D dataset. */
-static polka_status write_array(hid_t loc, const char *name, polka_state_type type,
-                                const void *data, size_t count, const char *path) {
+polka_status polka_ckpt_create_array(hid_t loc, const char *name, polka_state_type type,
+                                     uint64_t count, const char *path, hid_t *out) {
     hsize_t dims[1] = {count};
-    hid_t space = H5Screate_simple(1, dims, NULL);
-    if (space < 0) return polka_h5_fail("create the dataspace of", name, path);
-    hid_t set = H5Dcreate2(loc, name, polka_ckpt_file_type(type), space, H5P_DEFAULT, H5P_DEFAULT,
-                           H5P_DEFAULT);
-    polka_status status = POLKA_OK;
-    if (set < 0)
-        status = polka_h5_fail("create dataset", name, path);
-    else if (count > 0 &&
-             H5Dwrite(set, polka_ckpt_memory_type(type), H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0)
-        status = polka_h5_fail("write dataset", name, path);
-    status = polka_h5_first(status, polka_h5_close(&set, path));
-    return polka_h5_first(status, polka_h5_close(&space, path));
+    hid_t space = H5Screate_simple(1, dims, NULL), create = H5Pcreate(H5P_DATASET_CREATE);
+    /* no fill values: every byte is written once, by its rank */
+    int ok = space >= 0 && create >= 0 && H5Pset_fill_time(create, H5D_FILL_TIME_NEVER) >= 0 &&
+             H5Pset_alloc_time(create, H5D_ALLOC_TIME_EARLY) >= 0;
+    *out = ok ? H5Dcreate2(loc, name, polka_ckpt_file_type(type), space, H5P_DEFAULT, create,
+                           H5P_DEFAULT)
+              : -1;
+    if (create >= 0) H5Pclose(create);
+    if (space >= 0) H5Sclose(space);
+    return *out >= 0 ? POLKA_OK : polka_h5_fail("create dataset", name, path);
 }
 
-void polka_ckpt_group_path(size_t agent, char *out, size_t size) {
-    snprintf(out, size, "agents/%06zu", agent / POLKA_CKPT_GROUP_AGENTS * POLKA_CKPT_GROUP_AGENTS);
-}
-
-void polka_ckpt_agent_path(size_t agent, char *out, size_t size) {
-    size_t first = agent / POLKA_CKPT_GROUP_AGENTS * POLKA_CKPT_GROUP_AGENTS;
-    snprintf(out, size, "agents/%06zu/%06zu", first, agent);
-}
-
-static polka_status write_agent(hid_t file, size_t id, const polka_state *state, const char *path) {
-    char name[64];
-    polka_ckpt_agent_path(id, name, sizeof name);
-    hid_t group = -1;
-    if (id % POLKA_CKPT_GROUP_AGENTS == 0) { /* the first agent of its group */
-        polka_ckpt_group_path(id, name, sizeof name);
-        POLKA_CALL(polka_ckpt_group(file, name, path, &group));
-        POLKA_CALL(polka_h5_close(&group, path));
-        polka_ckpt_agent_path(id, name, sizeof name);
-    }
-    POLKA_CALL(polka_ckpt_group(file, name, path, &group));
-    polka_status status = POLKA_OK;
-    for (size_t k = 0; k < polka_state_count(state) && status == POLKA_OK; k++) {
-        const char *entry;
-        polka_state_type type;
-        size_t count;
-        const void *data;
-        polka_state_entry(state, k, &entry, &type, &count, &data);
-        status = write_array(group, entry, type, data, count, path);
-    }
-    return polka_h5_first(status, polka_h5_close(&group, path));
-}
-
-static polka_status write_history(hid_t file, const polka_history *h, const char *path) {
-    hid_t group = -1;
-    POLKA_CALL(polka_ckpt_group(file, "history", path, &group));
-    polka_status status = write_array(group, "round", POLKA_STATE_F64, h->round, h->rows, path);
-    if (status == POLKA_OK)
-        status = write_array(group, "samples", POLKA_STATE_F64, h->samples, h->rows, path);
-    if (status == POLKA_OK)
-        status =
-            write_array(group, "metrics", POLKA_STATE_F64, h->metrics, h->rows * h->width, path);
-    return polka_h5_first(status, polka_h5_close(&group, path));
+/* One named array as a 1-D dataset: created by every rank (collective: its failure is every
+ * rank's), its values written by the rank that passes data (independent transfer). A failed
+ * write goes into *written, and the caller goes on to the next collective step with the others
+ * (the statuses are agreed at the end). */
+polka_status polka_ckpt_write_array(hid_t loc, const char *name, polka_state_type type,
+                                    const void *data, uint64_t count, const char *path,
+                                    polka_status *written) {
+    hid_t set = -1;
+    POLKA_CALL(polka_ckpt_create_array(loc, name, type, count, path, &set));
+    if (data != NULL && count > 0 &&
+        H5Dwrite(set, polka_ckpt_memory_type(type), H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0)
+        *written = polka_h5_first(*written, polka_h5_fail("write dataset", name, path));
+    return polka_h5_close(&set, path);
 }
 
 /* A fixed-length string attribute (the reader refuses variable-length ones: libhdf5 reading a
@@ -102,183 +71,153 @@ static polka_status attr_text(hid_t file, const char *name, const char *value, c
     return ok ? POLKA_OK : polka_h5_fail("write attribute", name, path);
 }
 
-static polka_status write_root(hid_t file, const polka_plan *plan, const polka_sim_point *point,
-                               size_t agents, int signal, const char *path) {
-    POLKA_CALL(attr_text(file, "format", POLKA_CKPT_FORMAT_NAME, path));
-    POLKA_CALL(polka_h5_attr_u64(file, "format_version", POLKA_CKPT_FORMAT_VERSION, path));
-    POLKA_CALL(attr_text(file, "polka_version", POLKA_VERSION, path));
-    POLKA_CALL(polka_h5_attr_u64(file, "round", point->round, path));
-    POLKA_CALL(polka_h5_attr_double(file, "next_log", point->next_log, path));
-    POLKA_CALL(polka_h5_attr_u64(file, "rows", point->rows, path));
-    POLKA_CALL(polka_h5_attr_u64(file, "agents", agents, path));
-    POLKA_CALL(polka_h5_attr_i64(file, "signal", signal, path));
-    char *settings = NULL, *inputs = NULL;
-    POLKA_CALL(polka_ckpt_settings_text(plan, &settings));
-    polka_status status =
-        write_array(file, "settings", POLKA_STATE_U8, settings, strlen(settings), path);
-    free(settings);
-    POLKA_CALL(status);
-    POLKA_CALL(polka_ckpt_inputs_text(plan, &inputs));
-    status = write_array(file, "inputs", POLKA_STATE_U8, inputs, strlen(inputs), path);
-    free(inputs);
-    return status;
+/* What rank 0 alone knows and every rank needs to create the same objects: the lengths of the
+ * texts and of the metric rows, the signal (the one rank 0 saw: each rank's own may differ),
+ * and the temporary file's name. */
+typedef struct {
+    uint64_t settings, inputs, rows, width, signal;
+    char tmp[POLKA_PATH_LEN + POLKA_TEMP_SUFFIX_LEN];
+} file_header;
+
+/* Rank 0's texts of the root (settings, inputs) and the temporary file. */
+typedef struct {
+    char *settings, *inputs;
+    const polka_history *history;
+} root_texts;
+
+static polka_status make_header(const polka_plan *plan, const polka_history *history, int signal,
+                                root_texts *texts, file_header *header) {
+    char path[POLKA_PATH_LEN];
+    polka_ckpt_path(plan, path, sizeof path);
+    POLKA_CALL(polka_ckpt_settings_text(plan, &texts->settings));
+    POLKA_CALL(polka_ckpt_inputs_text(plan, &texts->inputs));
+    POLKA_CALL(polka_temp_create(path, header->tmp, sizeof header->tmp)); /* never another's */
+    texts->history = history;
+    header->settings = strlen(texts->settings);
+    header->inputs = strlen(texts->inputs);
+    header->rows = history->rows;
+    header->width = history->width;
+    header->signal = (uint64_t)(int64_t)signal;
+    return POLKA_OK;
 }
 
-static polka_status write_contents(hid_t file, const char *tmp, const polka_plan *plan,
-                                   const polka_sim_point *point, size_t agents,
-                                   polka_state *const *states, const polka_history *history,
-                                   int signal) {
-    POLKA_CALL(write_root(file, plan, point, agents, signal, tmp));
-    POLKA_CALL(write_history(file, history, tmp));
+/* The root's attributes (every rank the same values), texts and metric rows (rank 0's). */
+static polka_status write_root(hid_t file, const polka_sim_point *point, size_t agents,
+                               const file_header *header, const root_texts *texts,
+                               polka_status *written) {
+    const char *tmp = header->tmp;
+    POLKA_CALL(attr_text(file, "format", POLKA_CKPT_FORMAT_NAME, tmp));
+    POLKA_CALL(polka_h5_attr_u64(file, "format_version", POLKA_CKPT_FORMAT_VERSION, tmp));
+    POLKA_CALL(attr_text(file, "polka_version", POLKA_VERSION, tmp));
+    POLKA_CALL(polka_h5_attr_u64(file, "round", point->round, tmp));
+    POLKA_CALL(polka_h5_attr_double(file, "next_log", point->next_log, tmp));
+    POLKA_CALL(polka_h5_attr_u64(file, "rows", point->rows, tmp));
+    POLKA_CALL(polka_h5_attr_u64(file, "agents", agents, tmp));
+    POLKA_CALL(polka_h5_attr_i64(file, "signal", (int64_t)header->signal, tmp));
+    POLKA_CALL(polka_ckpt_write_array(file, "settings", POLKA_STATE_U8,
+                                      texts ? texts->settings : NULL, header->settings, tmp,
+                                      written));
+    POLKA_CALL(polka_ckpt_write_array(file, "inputs", POLKA_STATE_U8, texts ? texts->inputs : NULL,
+                                      header->inputs, tmp, written));
     hid_t group = -1;
-    POLKA_CALL(polka_ckpt_group(file, "agents", tmp, &group));
-    polka_status status = POLKA_OK;
-    for (size_t a = 0; a < agents && status == POLKA_OK; a++)
-        status = write_agent(file, a, states[a], tmp);
-    status = polka_h5_first(status, polka_h5_close(&group, tmp));
-    if (status == POLKA_OK) status = polka_ckpt_write_digest(file, tmp);
-    return status;
+    POLKA_CALL(polka_ckpt_group(file, "history", tmp, &group));
+    const polka_history *h = texts ? texts->history : NULL;
+    polka_status status = polka_ckpt_write_array(group, "round", POLKA_STATE_F64,
+                                                 h ? h->round : NULL, header->rows, tmp, written);
+    if (status == POLKA_OK)
+        status = polka_ckpt_write_array(group, "samples", POLKA_STATE_F64, h ? h->samples : NULL,
+                                        header->rows, tmp, written);
+    if (status == POLKA_OK)
+        status = polka_ckpt_write_array(group, "metrics", POLKA_STATE_F64, h ? h->metrics : NULL,
+                                        header->rows * header->width, tmp, written);
+    return polka_h5_first(status, polka_h5_close(&group, tmp));
 }
 
-/* Rank 0: the whole file under tmp, flushed to the disk before the rename. */
-static polka_status write_file(const char *tmp, const polka_plan *plan,
-                               const polka_sim_point *point, size_t agents,
-                               polka_state *const *states, const polka_history *history,
-                               int signal) {
-    polka_h5_quiet();
-    hid_t file = polka_ckpt_create_in_memory(tmp);
-    if (file < 0) return polka_h5_fail("create checkpoint", NULL, tmp);
-    void *image = NULL;
-    size_t size = 0;
-    polka_status status = write_contents(file, tmp, plan, point, agents, states, history, signal);
-    if (status == POLKA_OK) status = polka_ckpt_image(file, tmp, &image, &size);
+/* The temporary file, created by every rank (MPI-IO), its links and attributes compact. */
+static polka_status create_file(MPI_Comm comm, const char *tmp, hid_t *file) {
+    hid_t access = H5Pcreate(H5P_FILE_ACCESS), create = H5Pcreate(H5P_FILE_CREATE);
+    int ok = access >= 0 && create >= 0 && H5Pset_fapl_mpio(access, comm, MPI_INFO_NULL) >= 0 &&
+             H5Pset_libver_bounds(access, H5F_LIBVER_V110, H5F_LIBVER_V110) >= 0 &&
+             polka_ckpt_compact(create);
+    *file = ok ? H5Fcreate(tmp, H5F_ACC_TRUNC, create, access) : -1;
+    if (create >= 0) H5Pclose(create);
+    if (access >= 0) H5Pclose(access);
+    return *file >= 0 ? POLKA_OK : polka_h5_fail("create checkpoint", NULL, tmp);
+}
+
+/* Everything but the digest, collectively into the open file. */
+static polka_status write_contents(hid_t file, MPI_Comm comm, const polka_sim_point *point,
+                                   size_t agents, const size_t *order,
+                                   const polka_ckpt_layout *layout, polka_state *const *states,
+                                   const file_header *header, const root_texts *texts) {
+    polka_status written = POLKA_OK; /* rank 0's writes of the root's arrays */
+    polka_status status = write_root(file, point, agents, header, texts, &written);
+    hid_t group = -1;
+    if (status == POLKA_OK) status = polka_ckpt_group(file, "agents", header->tmp, &group);
+    if (status == POLKA_OK)
+        status = polka_ckpt_write_states(group, comm, layout, states, header->tmp);
+    if (status == POLKA_OK)
+        status = polka_ckpt_write_index(group, comm, agents, order, layout, header->tmp);
+    status = polka_h5_first(status, polka_h5_close(&group, header->tmp));
+    return polka_h5_first(status, written);
+}
+
+/* Rank 0, once the other ranks' parts are in: the digest into the file (opened alone, read
+ * back: what HDF5 wrote opens and reads), then flushed to the disk and renamed over path. */
+static polka_status seal_file(const char *tmp, const char *path) {
+    hid_t file = H5Fopen(tmp, H5F_ACC_RDWR, H5P_DEFAULT);
+    if (file < 0) return polka_h5_fail("open the written checkpoint", NULL, tmp);
+    polka_status status = polka_ckpt_write_digest(file, tmp);
     status = polka_h5_first(status, polka_h5_close(&file, tmp));
-    if (status == POLKA_OK) status = polka_ckpt_write_image(tmp, image, size);
-    free(image);
+    polka_ckpt_unreserve(tmp);
+    if (status == POLKA_OK) status = polka_temp_commit(tmp, path);
     return status;
 }
 
-static polka_status rename_over(const char *tmp, const char *path) {
-    POLKA_CHECK(rename(tmp, path) == 0, POLKA_ERR_IO, "cannot rename '%s' to '%s'", tmp, path);
-    char dir[POLKA_PATH_LEN];
-    snprintf(dir, sizeof dir, "%s", path);
-    char *slash = strrchr(dir, '/');
-    if (slash) *slash = '\0';
-    int fd = open(slash ? (dir[0] ? dir : "/") : ".", O_RDONLY);
-    if (fd >= 0) {
-        (void)fsync(fd); /* the rename itself on the disk (best effort) */
-        close(fd);
-    }
-    return POLKA_OK;
-}
-
-/* This rank's states as one block: [u64 length][packed state] per agent. */
-static polka_status pack_states(size_t count, polka_state *const *mine, unsigned char **bytes,
-                                size_t *used) {
-    *bytes = NULL;
-    *used = 0;
-    for (size_t a = 0; a < count; a++) {
-        unsigned char *block = NULL;
-        size_t length = 0;
-        POLKA_CALL(polka_state_pack(mine[a], &block, &length));
-        unsigned char *grown = realloc(*bytes, *used + 8 + length);
-        if (grown == NULL) free(block);
-        POLKA_CHECK(grown != NULL, POLKA_ERR_MEM, "out of memory for a checkpoint");
-        *bytes = grown;
-        uint64_t word = length;
-        memcpy(*bytes + *used, &word, 8);
-        memcpy(*bytes + *used + 8, block, length);
-        *used += 8 + length;
-        free(block);
-    }
-    return POLKA_OK;
-}
-
-/* Rank 0: the other ranks' blocks (agents `from` .. agents − 1, in block order) unpacked. */
-static polka_status unpack_states(const unsigned char *at, size_t size, size_t from, size_t agents,
-                                  polka_state **all) {
-    const unsigned char *end = at + size;
-    for (size_t a = from; a < agents; a++) {
-        uint64_t block = 0;
-        POLKA_CHECK(end - at >= 8, POLKA_ERR_MPI, "a rank sent too few agent states");
-        memcpy(&block, at, 8);
-        POLKA_CHECK((uint64_t)(end - at - 8) >= block, POLKA_ERR_MPI, "a state block is cut");
-        POLKA_CALL(polka_state_unpack(at + 8, (size_t)block, &all[a]));
-        at += 8 + block;
-    }
-    return POLKA_OK;
-}
-
-/* A rank's packed states go to rank 0 in messages of at most this many bytes: an MPI count
- * is an int, and 10^5 agents' states are gigabytes. */
-#define STATE_MESSAGE_BYTES ((size_t)1 << 30)
-
-/* Rank 0: the bytes of each other rank, in order, at their offsets in everything. */
-static polka_status receive_states(MPI_Comm comm, int size, const uint64_t *lengths,
-                                   unsigned char *everything) {
-    size_t at = 0;
-    for (int r = 1; r < size; r++)
-        for (size_t done = 0; done < lengths[r];) {
-            size_t piece = lengths[r] - done;
-            piece = piece < STATE_MESSAGE_BYTES ? piece : STATE_MESSAGE_BYTES;
-            POLKA_CALL(polka_net_check(
-                MPI_Recv(everything + at, (int)piece, MPI_BYTE, r, 0, comm, MPI_STATUS_IGNORE),
-                "MPI_Recv"));
-            at += piece, done += piece;
-        }
-    return POLKA_OK;
-}
-
-static polka_status send_states(MPI_Comm comm, const unsigned char *bytes, size_t used) {
-    for (size_t done = 0; done < used;) {
-        size_t piece = used - done < STATE_MESSAGE_BYTES ? used - done : STATE_MESSAGE_BYTES;
-        POLKA_CALL(
-            polka_net_check(MPI_Send(bytes + done, (int)piece, MPI_BYTE, 0, 0, comm), "MPI_Send"));
-        done += piece;
-    }
-    return POLKA_OK;
-}
-
-/* Rank 0: room for the bytes all ranks send (lengths gathered from every rank). */
-static polka_status states_room(int size, const uint64_t *lengths, unsigned char **everything,
-                                size_t *total) {
-    *total = 0;
-    for (int r = 0; r < size; r++) *total += (size_t)lengths[r];
-    *everything = malloc(*total ? *total : 1);
-    POLKA_CHECK(*everything != NULL, POLKA_ERR_MEM,
-                "out of memory for the checkpoint: rank 0 gathers %zu bytes of agent states",
-                *total);
-    return POLKA_OK;
-}
-
-/* Every agent's state on rank 0 (all[], rank by rank): its own agents' as they are, the
- * others' packed, sent and unpacked. */
-static polka_status gather_states(MPI_Comm comm, size_t agents, size_t count,
-                                  polka_state *const *mine, polka_state **all) {
-    int rank = 0, size = 1;
+/* The bytes the file will take, reserved on the disk by rank 0 before anything is written
+ * (posix_fallocate would change the file's size; Linux's fallocate keeps it): a full disk is
+ * one plain error here, not a write failing inside HDF5's collective calls. */
+static polka_status reserve(MPI_Comm comm, const char *tmp, const file_header *header,
+                            const polka_ckpt_layout *layout, size_t agents) {
+    int rank = 0;
     MPI_Comm_rank(comm, &rank);
-    MPI_Comm_size(comm, &size);
-    unsigned char *bytes = NULL, *everything = NULL;
-    size_t used = 0, total = 0;
-    polka_status status = rank == 0 ? POLKA_OK : pack_states(count, mine, &bytes, &used);
-    uint64_t length = used, *lengths = rank == 0 ? calloc((size_t)size, sizeof *lengths) : NULL;
-    if (status == POLKA_OK && rank == 0 && lengths == NULL)
-        status = polka_error_set(POLKA_ERR_MEM, "out of memory");
-    status = polka_net_agree(comm, status);
-    if (status == POLKA_OK)
-        status = polka_net_check(
-            MPI_Gather(&length, 1, MPI_UINT64_T, lengths, 1, MPI_UINT64_T, 0, comm), "MPI_Gather");
-    if (status == POLKA_OK && rank == 0) status = states_room(size, lengths, &everything, &total);
-    status = polka_net_agree(comm, status);
-    if (status == POLKA_OK)
-        status = rank == 0 ? receive_states(comm, size, lengths, everything)
-                           : send_states(comm, bytes, used);
-    if (rank == 0 && status == POLKA_OK) {
-        for (size_t a = 0; a < count; a++) all[a] = mine[a];
-        status = unpack_states(everything, total, count, agents, all);
+    polka_status status = POLKA_OK;
+    if (rank == 0) {
+        uint64_t bytes = layout->total + 24 * (uint64_t)agents + header->settings + header->inputs +
+                         8 * header->rows * (2 + header->width) + POLKA_CKPT_METADATA_BYTES;
+        int code = polka_ckpt_reserve(tmp, bytes);
+        if (code != 0)
+            status = polka_error_set(POLKA_ERR_IO, "cannot write checkpoint '%s': %s", tmp,
+                                     strerror(code));
     }
-    free(bytes), free(lengths), free(everything);
-    return status;
+    return polka_net_agree(comm, status);
+}
+
+/* Rank 0's header to every rank. */
+static polka_status share_header(MPI_Comm comm, file_header *header) {
+    uint64_t words[5] = {header->settings, header->inputs, header->rows, header->width,
+                         header->signal};
+    POLKA_CALL(polka_net_check(MPI_Bcast(words, 5, MPI_UINT64_T, 0, comm), "MPI_Bcast"));
+    POLKA_CALL(polka_net_check(MPI_Bcast(header->tmp, sizeof header->tmp, MPI_CHAR, 0, comm),
+                               "MPI_Bcast"));
+    header->settings = words[0], header->inputs = words[1], header->rows = words[2];
+    header->width = words[3], header->signal = words[4];
+    return POLKA_OK;
+}
+
+/* Collective: the file under header->tmp, all of it but the digest. */
+static polka_status write_parts(MPI_Comm comm, const polka_sim_point *point, size_t agents,
+                                const size_t *order, const polka_ckpt_layout *layout,
+                                polka_state *const *states, const file_header *header,
+                                const root_texts *texts) {
+    polka_h5_quiet();
+    hid_t file = -1;
+    polka_status status = polka_net_agree(comm, create_file(comm, header->tmp, &file));
+    if (status == POLKA_OK) status = reserve(comm, header->tmp, header, layout, agents);
+    if (status == POLKA_OK)
+        status = write_contents(file, comm, point, agents, order, layout, states, header, texts);
+    status = polka_h5_first(status, polka_h5_close(&file, header->tmp));
+    return polka_net_agree(comm, status);
 }
 
 polka_status polka_ckpt_write(const polka_plan *plan, MPI_Comm comm, const polka_sim_point *point,
@@ -287,27 +226,26 @@ polka_status polka_ckpt_write(const polka_plan *plan, MPI_Comm comm, const polka
                               int signal) {
     int rank = 0;
     MPI_Comm_rank(comm, &rank);
-    size_t n = agents ? agents : 1;
-    polka_state **ranked = rank == 0 ? calloc(n, sizeof *ranked) : NULL; /* rank by rank */
-    polka_state **all = rank == 0 ? calloc(n, sizeof *all) : NULL;       /* by agent id */
-    polka_status status = rank == 0 && (all == NULL || ranked == NULL)
-                              ? polka_error_set(POLKA_ERR_MEM, "out of memory")
-                              : POLKA_OK;
+    file_header header = {0};
+    root_texts texts = {0};
+    polka_ckpt_layout layout = {0};
+    polka_status status =
+        rank == 0 ? make_header(plan, history, signal, &texts, &header) : POLKA_OK;
     status = polka_net_agree(comm, status);
-    if (status == POLKA_OK) status = gather_states(comm, agents, count, states, ranked);
-    if (status == POLKA_OK && rank == 0) {
-        for (size_t k = 0; k < agents; k++) all[order ? order[k] : k] = ranked[k];
-        char path[POLKA_PATH_LEN], tmp[POLKA_PATH_LEN + POLKA_TEMP_SUFFIX_LEN];
+    polka_status shared = share_header(comm, &header);
+    if (status == POLKA_OK) status = shared;
+    if (status == POLKA_OK) status = polka_ckpt_plan_states(comm, count, states, &layout);
+    if (status == POLKA_OK)
+        status = write_parts(comm, point, agents, order, &layout, states, &header,
+                             rank == 0 ? &texts : NULL);
+    if (rank == 0 && status == POLKA_OK) {
+        char path[POLKA_PATH_LEN];
         polka_ckpt_path(plan, path, sizeof path);
-        status = polka_temp_create(path, tmp, sizeof tmp); /* this run's own: never another's */
-        if (status == POLKA_OK) {
-            status = write_file(tmp, plan, point, agents, all, history, signal);
-            if (status == POLKA_OK) status = rename_over(tmp, path);
-            if (status != POLKA_OK) unlink(tmp);
-        }
+        status = seal_file(header.tmp, path);
     }
-    for (size_t k = count; ranked && k < agents; k++) polka_state_free(&ranked[k]); /* others' */
-    free(ranked);
-    free(all);
+    if (rank == 0 && status != POLKA_OK && header.tmp[0] != '\0') unlink(header.tmp);
+    polka_ckpt_layout_free(&layout);
+    free(texts.settings);
+    free(texts.inputs);
     return polka_net_agree(comm, status);
 }

@@ -2,11 +2,13 @@
  * Checkpoints (checkpoint.c: when and the signals; checkpoint_file.c: the file).
  *
  * A checkpoint is an HDF5 file: attributes at the root (format, format_version, polka_version,
- * round, next_log, rows, agents, signal), /settings (the run's key = value lines), /history
- * (the metric rows written so far: round, samples, metrics rows × agents × D) and one group
- * /agents/BBBBBB/NNNNNN per agent (in groups of POLKA_CKPT_GROUP_AGENTS, BBBBBB the first
- * agent of its group) whose datasets are the agent's named state entries (polka_state):
- * "learner.*", "model.*", "komp.*", "budget.*", "average.*", "agent.*". New state is new named
+ * round, next_log, rows, agents, signal, digest), /settings (the run's key = value lines),
+ * /inputs, /history (the metric rows written so far: round, samples, metrics rows × agents × D)
+ * and /agents: every agent's state (polka_state: named entries "learner.*", "model.*",
+ * "komp.*", "budget.*", "average.*", "agent.*") packed (polka_state_pack) into one byte array
+ * /agents/states, found by agent id through /agents/offset and /agents/length, each agent's
+ * bytes with its own FNV-1a in /agents/digest. Every rank writes its own agents' bytes
+ * (checkpoint_states.c, parallel HDF5) and reads its own on resume. New state is new named
  * entries (and a new format_version when an old reader must refuse it).
  */
 #ifndef POLKA_SIM_CHECKPOINT_H
@@ -18,14 +20,10 @@
 #include "polka/plan.h"
 #include "polka/state.h"
 
-#define POLKA_CKPT_FORMAT_VERSION 3
-
-/* Agents per group under /agents. A group's links stay in its checksummed object header
- * (checkpoint_image.c), where HDF5 finds one by a linear search: with every agent in one
- * group, writing, the digest and reading took time quadratic in the agents (and past 65 535
- * agents the links would leave the header). Format 2 had them in one group. */
-#define POLKA_CKPT_GROUP_AGENTS 1024
-#define POLKA_CKPT_FORMAT_NAME  "polka checkpoint" /* the root attribute "format" */
+/* Format 3 had a group per agent (/agents/BBBBBB/NNNNNN), written by rank 0 alone; format 4
+ * packs them into /agents/states, written by every rank. */
+#define POLKA_CKPT_FORMAT_VERSION 4
+#define POLKA_CKPT_FORMAT_NAME    "polka checkpoint" /* the root attribute "format" */
 
 /* What a rank wants at the end of a round; the ranks agree on the largest. */
 enum { POLKA_CKPT_NONE = 0, POLKA_CKPT_SAVE = 1, POLKA_CKPT_STOP = 2 };

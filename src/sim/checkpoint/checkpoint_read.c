@@ -23,6 +23,10 @@ struct polka_ckpt_s {
     size_t columns; /* the agents with metric columns (run.log_agents) */
     polka_history history;
     int history_read;
+    int verify;                         /* each agent's bytes checked against its digest */
+    hid_t states;                       /* agents/states, once the index is read */
+    hsize_t states_count;               /* its bytes */
+    uint64_t *offset, *length, *digest; /* the index, by agent id */
 };
 
 /* run.passes sets the horizon T of the linear schedule and of the suffix average: another T
@@ -255,6 +259,8 @@ polka_status polka_ckpt_open_file(const char *path, int verify, polka_ckpt **out
     polka_ckpt *ckpt = calloc(1, sizeof *ckpt);
     POLKA_CHECK_ALLOC(ckpt);
     snprintf(ckpt->path, sizeof ckpt->path, "%s", path);
+    ckpt->verify = verify;
+    ckpt->states = -1;
     polka_h5_quiet();
     ckpt->file = H5Fopen(ckpt->path, H5F_ACC_RDONLY, H5P_DEFAULT);
     polka_status status = POLKA_OK;
@@ -275,6 +281,32 @@ polka_status polka_ckpt_open_file(const char *path, int verify, polka_ckpt **out
         return status;
     }
     *out = ckpt;
+    return POLKA_OK;
+}
+
+/* The index of the agents' states (offset, length, digest by agent id, each the size the root
+ * says) and agents/states open, every agent's bytes inside it. */
+static polka_status read_index(polka_ckpt *ckpt) {
+    static const char *const names[3] = {"agents/offset", "agents/length", "agents/digest"};
+    uint64_t **arrays[3] = {&ckpt->offset, &ckpt->length, &ckpt->digest};
+    for (int k = 0; k < 3; k++) {
+        size_t count = 0;
+        POLKA_CALL(
+            read_array(ckpt, ckpt->file, names[k], POLKA_STATE_U64, (void **)arrays[k], &count));
+        if (count != ckpt->agents) return damaged(ckpt, names[k]);
+    }
+    polka_state_type type = POLKA_STATE_U8;
+    ckpt->states = H5Lexists(ckpt->file, "agents/states", H5P_DEFAULT) > 0
+                       ? H5Dopen2(ckpt->file, "agents/states", H5P_DEFAULT)
+                       : -1;
+    hssize_t bytes =
+        ckpt->states >= 0 ? polka_ckpt_stored_count(ckpt->states, ckpt->size, &type) : -1;
+    if (bytes < 0 || type != POLKA_STATE_U8) return damaged(ckpt, "agents/states");
+    ckpt->states_count = (hsize_t)bytes;
+    for (size_t a = 0; a < ckpt->agents; a++)
+        if (ckpt->offset[a] > ckpt->states_count ||
+            ckpt->length[a] > ckpt->states_count - ckpt->offset[a])
+            return damaged(ckpt, "agents/offset and agents/length");
     return POLKA_OK;
 }
 
@@ -299,6 +331,7 @@ polka_status polka_ckpt_open_checked(const polka_plan *plan, size_t agents, int 
                                  "(set net.agents to run the same network on another number of "
                                  "ranks)",
                                  ckpt->path, ckpt->agents, agents);
+    if (status == POLKA_OK) status = read_index(ckpt);
     if (status != POLKA_OK) {
         polka_ckpt_close(&ckpt);
         return status;
@@ -309,7 +342,9 @@ polka_status polka_ckpt_open_checked(const polka_plan *plan, size_t agents, int 
 
 void polka_ckpt_close(polka_ckpt **ckpt) {
     if (ckpt == NULL || *ckpt == NULL) return;
+    if ((*ckpt)->states >= 0) H5Dclose((*ckpt)->states);
     if ((*ckpt)->file >= 0) H5Fclose((*ckpt)->file);
+    free((*ckpt)->offset), free((*ckpt)->length), free((*ckpt)->digest);
     polka_history_free(&(*ckpt)->history);
     free(*ckpt);
     *ckpt = NULL;
@@ -327,47 +362,37 @@ const polka_sim_point *polka_ckpt_point(const polka_ckpt *ckpt) {
     return &ckpt->point;
 }
 
-typedef struct {
-    const polka_ckpt *ckpt;
-    polka_state *state;
-    polka_status status;
-} agent_reader;
-
-static herr_t read_entry(hid_t group, const char *name, const H5L_info_t *info, void *context) {
-    (void)info;
-    agent_reader *reader = context;
-    polka_state_type type = POLKA_STATE_F64;
-    void *data = NULL;
-    size_t count = 0;
-    reader->status = read_stored(reader->ckpt, group, name, &type, &data, &count);
-    if (reader->status == POLKA_OK)
-        reader->status = polka_state_put(reader->state, name, type, data, count);
-    free(data);
-    return reader->status == POLKA_OK ? 0 : -1;
-}
-
+/* Agent's packed state: its bytes of agents/states, checked against its digest. */
 polka_status polka_ckpt_agent(const polka_ckpt *ckpt, size_t agent, polka_state **out) {
-    char name[64], parent[32];
-    polka_ckpt_agent_path(agent, name, sizeof name);
-    polka_ckpt_group_path(agent, parent, sizeof parent);
-    hid_t group = H5Lexists(ckpt->file, "agents", H5P_DEFAULT) > 0 &&
-                          H5Lexists(ckpt->file, parent, H5P_DEFAULT) > 0 &&
-                          H5Lexists(ckpt->file, name, H5P_DEFAULT) > 0
-                      ? H5Gopen2(ckpt->file, name, H5P_DEFAULT)
-                      : -1;
-    if (group < 0) return damaged(ckpt, name);
-    agent_reader reader = {.ckpt = ckpt};
-    polka_status status = polka_state_create(&reader.state);
-    if (status == POLKA_OK &&
-        H5Literate(group, H5_INDEX_NAME, H5_ITER_INC, NULL, read_entry, &reader) < 0)
-        status = reader.status != POLKA_OK ? reader.status : damaged(ckpt, name);
-    H5Gclose(group);
-    if (status != POLKA_OK) {
-        polka_state_free(&reader.state);
-        return status;
+    if (agent >= ckpt->agents || ckpt->states < 0) return damaged(ckpt, "agents/offset");
+    uint64_t at = ckpt->offset[agent], bytes = ckpt->length[agent];
+    unsigned char *block = malloc(bytes ? bytes : 1);
+    hsize_t start[1] = {at}, count[1] = {bytes};
+    hid_t file_space = H5Dget_space(ckpt->states), memory = H5Screate_simple(1, count, NULL);
+    int ok = block && file_space >= 0 && memory >= 0 &&
+             H5Sselect_hyperslab(file_space, H5S_SELECT_SET, start, NULL, count, NULL) >= 0 &&
+             H5Dread(ckpt->states, H5T_NATIVE_UCHAR, memory, file_space, H5P_DEFAULT, block) >= 0;
+    if (memory >= 0) H5Sclose(memory);
+    if (file_space >= 0) H5Sclose(file_space);
+    if (!ok) {
+        free(block);
+        return damaged(ckpt, "agents/states");
     }
-    *out = reader.state;
-    return POLKA_OK;
+    uint64_t digest = 0xcbf29ce484222325ull;
+    polka_fnv1a(&digest, block, bytes);
+    polka_status status = POLKA_OK;
+    if (ckpt->verify && digest != ckpt->digest[agent])
+        status = polka_error_set(POLKA_ERR_FORMAT,
+                                 "cannot resume from '%s': the state of agent %zu does not match "
+                                 "the digest written with it (the file is damaged)",
+                                 ckpt->path, agent);
+    if (status == POLKA_OK && polka_state_unpack(block, bytes, out) != POLKA_OK)
+        status = polka_error_set(POLKA_ERR_FORMAT,
+                                 "cannot resume from '%s': the state of agent %zu is not one polka "
+                                 "writes (damaged)",
+                                 ckpt->path, agent);
+    free(block);
+    return status;
 }
 
 /* The metric rows: as many as the point says, each of every agent's metrics, at increasing
