@@ -55,9 +55,11 @@ with h5py.File(ckpt) as f:
                     entries.items()), reverse=True)
     print(f"last checkpoint: round {f.attrs['round']} of the run, its largest entries:",
           ", ".join(f"{k} {b / 1e6:.1f} MB" for b, k in sizes[:4]))
+import run_models  # noqa: E402
 with h5py.File(saving) as a, h5py.File(plain) as b:
-    same = all(a["models"][m][k][()].tobytes() == b["models"][m][k][()].tobytes()
-               for m in a["models"] for k in ("dictionary", "weights"))
+    ma, mb = run_models.kernel_models(a), run_models.kernel_models(b)
+    same = sorted(ma) == sorted(mb) and all(
+        ma[m][k].tobytes() == mb[m][k].tobytes() for m in ma for k in (0, 1))
     print("final models of the two runs byte-identical:", same)
 PY
 /usr/bin/python3 - "$every" "${plain[@]}" -- "${saving[@]}" <<'PY'

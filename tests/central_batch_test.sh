@@ -22,7 +22,7 @@ same() {
     "$python" - "$dir/$1.h5" "$dir/$2.h5" <<'PY'
 import sys, h5py, numpy as np
 a, b = (h5py.File(p, "r") for p in sys.argv[1:])
-keys = ["models/agent_0000/dictionary", "models/agent_0000/weights", "metrics/test_score",
+keys = ["models/dictionary", "models/weights", "metrics/test_score",
         "metrics/model_order", "metrics/samples"]
 print(int(all(np.array_equal(a[k][()], b[k][()]) for k in keys)))
 PY

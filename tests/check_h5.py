@@ -7,16 +7,20 @@
 
 Exits 1 with a message on the first failed check. Needs h5py and numpy.
 """
+import os
 import sys
 
 import h5py
 import numpy as np
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import run_models  # noqa: E402
+
 AGENTS, ROWS, DIM, OUTPUTS = 7, 5, 2, 3
 METRICS = ["test_score", "test_loss", "train_loss", "model_order", "disagreement",
            "bytes_sent", "wall_time", "time_compute", "time_exchange", "time_update"]
 STAGES = ["compute", "exchange", "io"]
-KERNELS = ["gaussian", "laplacian", "polynomial", "linear"]
+KERNEL = "polynomial"  # every agent's (tests/test_h5log.c: kernel_of)
 
 
 def fail(message):
@@ -77,15 +81,16 @@ def check_config(f, ranks, name):
 
 
 def check_models(f, name):
-    expect(len(f["models"]) == AGENTS, f"{name}: {len(f['models'])} models")
+    expect(run_models.packed(f), f"{name}: /models is not of kind {run_models.KERNEL_KIND}")
+    models = run_models.kernel_models(f)
+    expect(len(models) == AGENTS, f"{name}: {len(models)} models")
     for a in range(AGENTS):
-        group = f[f"models/agent_{a:04d}"]
+        d, w, attrs = models[a]
         order = a % 4
-        expect(group.attrs["order"] == order, f"{name}: agent {a} order")
-        expect(group.attrs["kernel"] == KERNELS[a % 4], f"{name}: agent {a} kernel")
-        for key in ("sigma", "degree", "coef0"):
-            expect(key in group.attrs, f"{name}: agent {a} lacks {key}")
-        d, w = group["dictionary"][()], group["weights"][()]
+        expect(attrs["order"] == order, f"{name}: agent {a} order")
+        expect(run_models._text(attrs["kernel"]) == KERNEL, f"{name}: agent {a} kernel")
+        expect((attrs["sigma"], attrs["degree"], attrs["coef0"]) == (2, 2, 1.5),
+               f"{name}: agent {a} kernel parameters")
         expect(d.shape == (order, DIM) and w.shape == (order, OUTPUTS),
                f"{name}: agent {a} shapes {d.shape} {w.shape}")
         m, j = np.meshgrid(np.arange(order), np.arange(DIM), indexing="ij")

@@ -3,10 +3,14 @@
 consistent: /config describes the run, every /metrics dataset has one column per agent and
 the same rows, the values are in range; unless --partial (a killed run), /models holds every
 agent's final model, of the final logged order, and /timing the stages."""
+import os
 import sys
 
 import h5py
 import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import run_models  # noqa: E402
 
 
 def fail(message):
@@ -44,9 +48,9 @@ def main():
             print(f"ok: {path}: {rows} complete rows of {agents} agents (killed run)")
             return
         order = m["model_order"][-1]
+        models = run_models.kernel_models(f)
         for a in range(agents):
-            group = f[f"models/agent_{a:04d}"]
-            d, w = group["dictionary"], group["weights"]
+            d, w, _ = models[a]
             if d.shape[0] != order[a] or w.shape[0] != order[a]:
                 fail(f"agent {a}: model of order {d.shape[0]}, last logged order {order[a]}")
         if "timing" not in f:

@@ -25,10 +25,12 @@ run 2 rf64 "${rf[@]}"
 run 2 topk "${rf[@]}" --set net.codec_vectors=top-k --set net.codec_k=0.25
 "$polka" report "$work/f64.h5" "$work/topk.h5" > "$work/report.txt"
 grep -q "samples_out *receivers" "$work/report.txt" || { echo "report: no privacy columns"; exit 1; }
-/usr/bin/python3 - "$work" <<'PY'
+/usr/bin/python3 - "$work" "$(cd "$(dirname "$0")" && pwd)" <<'PY'
 import sys
 import h5py
 import numpy as np
+sys.path.insert(0, sys.argv[2])  # tests/: run_models
+import run_models  # noqa: E402
 
 work = sys.argv[1]
 
@@ -42,8 +44,11 @@ def load(name):
     with h5py.File(f"{work}/{name}.h5", "r") as f:
         config = dict(f["config"].attrs)
         sent = f["metrics/bytes_sent"][-1].sum()
-        weights = [f["models"][k]["weights"][...] for k in sorted(f["models"])
-                   if isinstance(f["models"][k], h5py.Group) and "weights" in f["models"][k]]
+        kind = f["models"].attrs.get("kind", b"")
+        if (kind.decode() if isinstance(kind, bytes) else kind) == "random-features":
+            weights = []
+        else:
+            weights = [w for _, (_, w, _) in sorted(run_models.kernel_models(f).items())]
     return config, sent, weights
 
 

@@ -7,10 +7,14 @@ run.watchdog, net.placement and the edges it cuts). --except skips metrics: the 
 sums the network average over the ranks (MPI_Allreduce), so its last bits depend on the
 number of ranks and the placement. Prints the first
 difference and exits 1."""
+import os
 import sys
 
 import h5py
 import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import run_models  # noqa: E402
 
 MAY_DIFFER = {"run.output", "run.csv", "run.checkpoint", "run.checkpoint_every",
               "run.checkpoint_seconds", "run.watchdog", "mpi_size", "net.placement",
@@ -32,6 +36,37 @@ def same(name, a, b):
              f"({a[tuple(where[0])] if len(where) else ''} vs {b[tuple(where[0])] if len(where) else ''})")
 
 
+def random_features(f):
+    kind = f["models"].attrs.get("kind", b"")
+    return (kind.decode() if isinstance(kind, bytes) else str(kind)) == "random-features"
+
+
+def compare_models(a, b):
+    """The models of the two files (kernel expansions in either layout, or random features):
+    the number of agents' models compared."""
+    if random_features(a) or random_features(b):
+        if sorted(a["models"]) != sorted(b["models"]):
+            fail("the files hold different models")
+        for key in set(a["models"].attrs) | set(b["models"].attrs):  # kind, D, ...
+            if not np.array_equal(np.asarray(a["models"].attrs.get(key)),
+                                  np.asarray(b["models"].attrs.get(key))):
+                fail(f"/models attribute {key} differs")
+        for name in a["models"]:  # omega, phase, theta
+            same(f"/models/{name}", a["models"][name][()], b["models"][name][()])
+        return a["models"]["theta"].shape[0]
+    ma, mb = run_models.kernel_models(a), run_models.kernel_models(b)
+    if sorted(ma) != sorted(mb):
+        fail("the files hold different agents' models")
+    for agent in sorted(ma):
+        (da, wa, attrs_a), (db, wb, attrs_b) = ma[agent], mb[agent]
+        same(f"/models agent {agent} dictionary", da, db)
+        same(f"/models agent {agent} weights", wa, wb)
+        for key in ("kernel", "sigma", "degree", "coef0", "order"):
+            if not np.array_equal(np.asarray(attrs_a.get(key)), np.asarray(attrs_b.get(key))):
+                fail(f"/models agent {agent}: {key} differs")
+    return len(ma)
+
+
 def main():
     args = sys.argv[1:]
     skip = {args[k + 1] for k in range(len(args) - 1) if args[k] == "--except"}
@@ -50,19 +85,7 @@ def main():
             checked += 1
         if "models" not in a or "models" not in b:
             fail("a file has no /models (an unfinished run)")
-        if sorted(a["models"]) != sorted(b["models"]):
-            fail("the files hold different agents' models")
-        for key in set(a["models"].attrs) | set(b["models"].attrs):  # random features: kind, D, ...
-            if not np.array_equal(np.asarray(a["models"].attrs.get(key)),
-                                  np.asarray(b["models"].attrs.get(key))):
-                fail(f"/models attribute {key} differs")
-        for agent in a["models"]:
-            if isinstance(a["models"][agent], h5py.Dataset):  # random features: omega, phase, theta
-                same(f"/models/{agent}", a["models"][agent][()], b["models"][agent][()])
-                continue
-            for field in ("dictionary", "weights"):
-                same(f"/models/{agent}/{field}", a["models"][agent][field][()],
-                     b["models"][agent][field][()])
+        models = compare_models(a, b)
         for key in set(a["config"].attrs) | set(b["config"].attrs):
             if key in MAY_DIFFER:
                 continue
@@ -71,7 +94,7 @@ def main():
                 fail(f"/config {key}: {va!r} vs {vb!r}")
         rows = a["metrics"]["round"].shape[0]
         print(f"compare_runs.py: same run: {checked} metric datasets x {rows} rows, "
-              f"{len(a['models'])} models identical")
+              f"{models} models identical")
 
 
 if __name__ == "__main__":

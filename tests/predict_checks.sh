@@ -15,13 +15,13 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OPENBLAS_NUM_TH
 small=(--set data.n_train=500 --set data.n_test=200)
 
 # edit RUN PYTHON-STATEMENTS: a copy of RUN as $dir/edited.h5, changed with h5py (f: the file,
-# m: the group of agent 0's model).
+# m: /models, whose datasets' first rows are agent 0's model: kind kernel-expansions).
 edit() {
     cp "$1" "$dir/edited.h5"
     "$python" -c "
 import h5py, numpy as np
 f = h5py.File('$dir/edited.h5', 'r+')
-m = f['models/agent_0000']
+m = f['models']
 def replace(name, value):
     del m[name]
     m[name] = value

@@ -100,3 +100,10 @@ add_test(NAME log_agents_subset
                  ${POLKA_PY} ${POLKA_MPIEXEC} ${RUN_DIR}/log_agents)
 set_tests_properties(log_agents_subset PROPERTIES ENVIRONMENT
                      "${RUN_ENV};PYTHONPATH=${PROJECT_BINARY_DIR}/python" TIMEOUT 120)
+
+# The models' older layout (a group per agent, polka before the concatenated /models) is read
+# as the new one: polka predict and compare_runs.py.
+add_test(NAME runfile_older_models
+         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/older_models_test.sh $<TARGET_FILE:polka>
+                 ${POLKA_PY} ${POLKA_MPIEXEC} ${RUN_DIR}/older_models)
+set_tests_properties(runfile_older_models PROPERTIES ENVIRONMENT "${RUN_ENV}" TIMEOUT 120)

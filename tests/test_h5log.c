@@ -66,27 +66,16 @@ static double timing_of(int rank, size_t stage) {
     return (double)(rank + 1) * (double)(stage + 1) + 0.5;
 }
 
-static polka_kernel kernel_of(size_t agent) {
-    polka_kernel kernel = {POLKA_KERNEL_GAUSSIAN, 0.5 + (double)agent / 8, 1, 0};
-    switch (agent % 4) {
-    case 1:
-        kernel = (polka_kernel){POLKA_KERNEL_LAPLACIAN, 1.25, 1, 0};
-        break;
-    case 2:
-        kernel = (polka_kernel){POLKA_KERNEL_POLYNOMIAL, 2, 2, 1.5};
-        break;
-    case 3:
-        kernel = (polka_kernel){POLKA_KERNEL_LINEAR, 1, 1, 0};
-        break;
-    default:
-        break;
-    }
-    return kernel;
+/* The kernel of every agent of a file (a run has one; /models keeps it once): each parameter
+ * away from its default. mixed: the kernel of agent a of a file the writer must refuse. */
+static polka_kernel kernel_of(size_t agent, int mixed) {
+    if (mixed && agent % 2 == 1) return (polka_kernel){POLKA_KERNEL_LAPLACIAN, 1.25, 1, 0};
+    return (polka_kernel){POLKA_KERNEL_POLYNOMIAL, 2, 2, 1.5};
 }
 
 /* Agent a: M = a % 4 points d[m][j] = a + m/2 + j/8, weights w[m][c] = (a+1)(m+1)/8 − c. */
-static polka_status model_of(size_t agent, polka_model **out) {
-    polka_kernel kernel = kernel_of(agent);
+static polka_status model_with(size_t agent, int mixed, polka_model **out) {
+    polka_kernel kernel = kernel_of(agent, mixed);
     size_t order = agent % 4;
     double d[4 * DIM], w[4 * OUTPUTS];
     for (size_t m = 0; m < order; m++) {
@@ -97,6 +86,10 @@ static polka_status model_of(size_t agent, polka_model **out) {
     POLKA_CALL(polka_model_create(&kernel, DIM, OUTPUTS, out));
     if (order > 0) POLKA_CALL(polka_model_append(*out, d, order, w));
     return POLKA_OK;
+}
+
+static polka_status model_of(size_t agent, polka_model **out) {
+    return model_with(agent, 0, out);
 }
 
 static polka_status ring_graph(polka_graph **out) {
@@ -146,6 +139,26 @@ static void write_models(polka_h5log *log, size_t first, size_t count) {
     EXPECT_OK(status);
     EXPECT_OK(polka_h5log_write_models(log, first, count, (const polka_model *const *)models));
     for (size_t a = 0; a < count; a++) polka_model_free(&models[a]);
+}
+
+/* Agents of two kernels (on one rank or two): refused on every rank, no hang. */
+static void check_mixed_kernels(const char *path, MPI_Comm comm) {
+    int rank = 0, size = 1;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    size_t first = 0, count = 0;
+    my_agents(rank, size, 0, &first, &count);
+    polka_h5log *log = NULL;
+    EXPECT_OK(polka_h5log_create(path, comm, AGENTS, METRICS, metric_names, descriptions, &log));
+    if (log == NULL) return;
+    polka_model *models[AGENTS] = {NULL};
+    for (size_t a = 0; a < count; a++) EXPECT_OK(model_with(first + a, 1, &models[a]));
+    polka_status status =
+        polka_h5log_write_models(log, first, count, (const polka_model *const *)models);
+    EXPECT(status == POLKA_ERR_ARG && strstr(polka_error_message(), "another kernel or shape"),
+           "mixed kernels: status %d, %s", (int)status, polka_error_message());
+    for (size_t a = 0; a < count; a++) polka_model_free(&models[a]);
+    (void)polka_h5log_close(&log);
 }
 
 static void write_file(const char *path, MPI_Comm comm, int all_on_root) {
@@ -377,7 +390,8 @@ static void make_dirs(const char *dir) {
 }
 
 static void remove_files(const char *dir) {
-    const char *const files[] = {"split.h5", "root.h5", "partial.h5", "not_hdf5.txt", "plain.h5"};
+    const char *const files[] = {"split.h5",   "root.h5",      "mixed.h5",
+                                 "partial.h5", "not_hdf5.txt", "plain.h5"};
     char path[1024];
     for (size_t f = 0; f < sizeof files / sizeof *files; f++) {
         snprintf(path, sizeof path, "%s/%s", dir, files[f]);
@@ -401,6 +415,8 @@ static int run_checks(const char *given_dir, MPI_Comm comm) {
     snprintf(path, sizeof path, "%s/root.h5", dir);
     write_file(path, comm, 1);
     if (rank == 0) check_file(path, size);
+    snprintf(path, sizeof path, "%s/mixed.h5", dir);
+    check_mixed_kernels(path, comm);
     snprintf(path, sizeof path, "%s/partial.h5", dir);
     write_partial(path, comm);
     if (rank == 0) check_partial(path);

@@ -45,8 +45,13 @@
 #include "polka/model.h"
 #include "polka/rff.h"
 
-/** The "kind" attribute of /models holding random-feature models (none: kernel expansions). */
+/** The "kind" attribute of /models holding random-feature models. */
 #define POLKA_H5_MODELS_RFF "random-features"
+/** The "kind" attribute of /models holding kernel expansions, concatenated: agent a's
+ *  dictionary and weights are rows offset[a] .. offset[a] + order[a] of /models/dictionary and
+ *  /models/weights (/models/offset, /models/order). No kind: one group /models/agent_NNNN per
+ *  agent (the files of polka before that layout; still read). */
+#define POLKA_H5_MODELS_KERNEL "kernel-expansions"
 
 /** An open run file being written. */
 typedef struct polka_h5log_s polka_h5log;
@@ -103,9 +108,10 @@ polka_status polka_h5log_append_agents(polka_h5log *log, double round, double sa
                                        const size_t *agents, size_t count, const double *values);
 
 /**
- * Collective: writes /models/agent_NNNN for the agents first_agent .. first_agent+count−1
- * of each rank (count may be 0), replacing the groups of an earlier call. No agent may be
- * passed by two ranks. Flushes the file.
+ * Collective: writes /models (kind POLKA_H5_MODELS_KERNEL) with the models of the agents
+ * first_agent .. first_agent+count−1 of each rank (count may be 0), replacing an earlier
+ * /models. Every agent of the file must be passed by exactly one rank, all with the same
+ * kernel, dimension and outputs. Flushes the file.
  */
 polka_status polka_h5log_write_models(polka_h5log *log, size_t first_agent, size_t count,
                                       const polka_model *const *models);
@@ -197,14 +203,15 @@ polka_status polka_h5run_metric_row(const polka_h5run *run, const char *name, si
 polka_status polka_h5run_config_string(const polka_h5run *run, const char *key, char *out,
                                        size_t size);
 
-/** Rebuilds the model of an agent from /models/agent_NNNN (kernel from its attributes).
- *  The caller owns *out. POLKA_ERR_FORMAT when it is missing or inconsistent. */
+/** Rebuilds the model of an agent from /models (either layout: POLKA_H5_MODELS_KERNEL, or the
+ *  older /models/agent_NNNN; the kernel from the attributes). The caller owns *out.
+ *  POLKA_ERR_FORMAT when it is missing or inconsistent. */
 polka_status polka_h5run_load_model(const polka_h5run *run, size_t agent, polka_model **out);
 
 /** What a run file's /models holds. */
 typedef enum {
     POLKA_H5RUN_MODELS_NONE,   /**< no /models (a run killed before its end, a batch run) */
-    POLKA_H5RUN_MODELS_KERNEL, /**< /models/agent_NNNN kernel expansions */
+    POLKA_H5RUN_MODELS_KERNEL, /**< kernel expansions (either layout) */
     POLKA_H5RUN_MODELS_RFF,    /**< random features and every agent's θ */
 } polka_h5run_models;
 

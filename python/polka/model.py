@@ -67,7 +67,7 @@ class _SavedModel:
 
 
 class Model(_SavedModel):
-    """One agent's final model from a run file (/models/agent_NNNN).
+    """One agent's final model from a run file (its rows of /models/dictionary and weights).
 
     Attributes: agent, kernel ('gaussian', 'laplacian', 'polynomial', 'linear'), sigma, degree,
     coef0, dictionary (order × dim), weights (order × outputs), loss and rho (the run's

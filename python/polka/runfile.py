@@ -20,6 +20,7 @@ CURRENT_METRICS = ("test_score", "test_loss", "train_loss", "model_order", "disa
 # Without these a file is refused: no polka version wrote a run file without them.
 REQUIRED_METRICS = ("test_score", "model_order")
 RFF_MODELS = "random-features"  # /models "kind" of the random-feature methods (h5log.h)
+KERNEL_MODELS = "kernel-expansions"  # /models "kind" of the kernel expansions, concatenated
 CHECKPOINT_FORMAT = "polka checkpoint"
 # polka's reader's bounds (include/polka/h5log.h): the agents of a run, a polynomial model's
 # degree, and how many times its stored bytes a dataset may declare (a damaged header must
@@ -140,17 +141,21 @@ class Run:
     # ---- reading ----------------------------------------------------------------------------
 
     def _read_models_kind(self, f):
-        """/models: kernel expansions (agent_NNNN groups) or random features (kind attribute)."""
+        """/models: kernel expansions (concatenated by agent id, or the older agent_NNNN
+        groups) or random features (kind attribute)."""
         models = f["models"] if "models" in f else None
         kind = _text(models.attrs["kind"]) if models is not None and "kind" in models.attrs else None
-        if kind not in (None, RFF_MODELS):
+        if kind not in (None, RFF_MODELS, KERNEL_MODELS):
             raise RunFileError(f"run file '{self.path}': /models is of kind '{kind}', which this "
-                               f"package does not know ({RFF_MODELS}, or none: kernel expansions)")
-        self._rff = kind == RFF_MODELS
+                               f"package does not know ({KERNEL_MODELS}, {RFF_MODELS}, or none: "
+                               "kernel expansions by agent)")
+        self._rff, self._packed = kind == RFF_MODELS, kind == KERNEL_MODELS
         if models is None:
             self._model_names = []
         elif self._rff:
             self._model_names = [f"agent_{a:04d}" for a in range(models["theta"].shape[0])]
+        elif self._packed:
+            self._model_names = [f"agent_{a:04d}" for a in range(models["order"].shape[0])]
         else:
             self._model_names = sorted(models)
 
@@ -339,13 +344,15 @@ class Run:
         return _Models(self)
 
     def model(self, agent=0):
-        """Agent agent's final model (/models/agent_NNNN)."""
+        """Agent agent's final model (its rows of /models, or /models/agent_NNNN)."""
         name = f"agent_{agent:04d}"
         if name not in self._model_names:
             raise RunFileError(f"run file '{self.path}' has no model for agent {agent} "
                                f"({len(self._model_names)} models: a run killed before its end has none)")
         if self._rff:
             return self._rff_model(agent)
+        if self._packed:
+            return self._packed_model(agent)
         with _open_hdf5(self.path) as f:
             try:
                 group = f["models"][name]
@@ -355,6 +362,31 @@ class Run:
                 weights = _whole(group["weights"], f"{where}/weights")
             except (OSError, KeyError, TypeError) as error:
                 raise RunFileError(f"run file '{self.path}': /models/{name} is damaged: {error}") from None
+        self._check_model(name, attrs, dictionary, weights)
+        return Model(agent, attrs, dictionary, weights, self.settings)
+
+    def _packed_model(self, agent):
+        """Agent agent's rows of the concatenated /models/dictionary and /models/weights."""
+        name = f"agent_{agent:04d}"
+        with _open_hdf5(self.path) as f:
+            try:
+                models = f["models"]
+                attrs = {k: _typed(v) for k, v in models.attrs.items()}
+                order, offset = int(models["order"][agent]), int(models["offset"][agent])
+                parts = []
+                for part in ("dictionary", "weights"):
+                    dataset = models[part]
+                    _refuse_inflated(dataset, f"run file '{self.path}': /models/{part}")
+                    if dataset.ndim != 2 or offset + order > dataset.shape[0]:
+                        raise RunFileError(f"run file '{self.path}': /models/{part} {dataset.shape} "
+                                           f"has no rows {offset} .. {offset + order} for agent {agent}")
+                    parts.append((dataset.shape[0], np.asarray(dataset[offset:offset + order], dtype=float)))
+            except (OSError, KeyError, TypeError, ValueError, IndexError) as error:
+                raise RunFileError(f"run file '{self.path}': /models is damaged: {error}") from None
+        (rows, dictionary), (weight_rows, weights) = parts
+        if rows != weight_rows:
+            raise RunFileError(f"run file '{self.path}': /models has {rows} dictionary rows but "
+                               f"{weight_rows} weight rows")
         self._check_model(name, attrs, dictionary, weights)
         return Model(agent, attrs, dictionary, weights, self.settings)
 

@@ -80,6 +80,10 @@ polka_status polka_h5_open_dataset(hid_t loc, const char *name, const char *what
 polka_status polka_h5_check_storage(hid_t dataset, const char *what, const char *name,
                                     const char *path);
 
+/** The rank (1 or 2) and dimensions of a dataset. */
+polka_status polka_h5_dataset_dims(hid_t dataset, int *rank, hsize_t *dims, const char *name,
+                                   const char *path);
+
 /** polka_net_agree over the log's communicator. */
 polka_status polka_h5log_agree(const polka_h5log *log, polka_status local);
 

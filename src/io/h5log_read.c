@@ -398,111 +398,7 @@ polka_status polka_h5run_config_string(const polka_h5run *run, const char *key, 
 
 /* ---- models ------------------------------------------------------------------------------- */
 
-static polka_status read_kernel(hid_t group, const char *where, const char *path,
-                                polka_kernel *kernel) {
-    char name[POLKA_NAME_LEN];
-    int64_t degree = 0;
-    POLKA_CALL(attr_text(group, "kernel", where, name, sizeof name, path));
-    POLKA_CHECK(polka_kernel_kind_parse(name, &kernel->kind) == POLKA_OK, POLKA_ERR_FORMAT,
-                "run file '%s': %s: %s", path, where, polka_error_message());
-    POLKA_CALL(attr_number(group, "sigma", where, H5T_NATIVE_DOUBLE, &kernel->sigma, path));
-    POLKA_CALL(attr_integer(group, "degree", where, 1, POLKA_H5RUN_MAX_DEGREE, &degree, path));
-    POLKA_CALL(attr_number(group, "coef0", where, H5T_NATIVE_DOUBLE, &kernel->coef0, path));
-    kernel->degree = (int)degree;
-    return POLKA_OK;
-}
-
-/* rows × cols doubles of a model dataset, bounded before anything is allocated: the product
- * must not wrap and the dataset must store at least 1/POLKA_H5RUN_MAX_EXPANSION of it. */
-static polka_status check_matrix_size(hid_t dataset, const hsize_t *dims, const char *name,
-                                      const char *path) {
-    hsize_t elements = dims[0] * dims[1];
-    POLKA_CHECK(dims[1] == 0 || elements / dims[1] == dims[0], POLKA_ERR_FORMAT,
-                "run file '%s': model '%s' declares %llu × %llu values", path, name,
-                (unsigned long long)dims[0], (unsigned long long)dims[1]);
-    POLKA_CHECK(elements <= SIZE_MAX / sizeof(double) - 1, POLKA_ERR_FORMAT,
-                "run file '%s': model '%s' declares %llu × %llu values", path, name,
-                (unsigned long long)dims[0], (unsigned long long)dims[1]);
-    hsize_t bytes = elements * sizeof(double), stored = H5Dget_storage_size(dataset);
-    POLKA_CHECK(bytes / POLKA_H5RUN_MAX_EXPANSION <= stored, POLKA_ERR_FORMAT,
-                "run file '%s': model '%s' declares %llu × %llu values (%llu bytes) but the file "
-                "stores %llu bytes of it",
-                path, name, (unsigned long long)dims[0], (unsigned long long)dims[1],
-                (unsigned long long)bytes, (unsigned long long)stored);
-    return POLKA_OK;
-}
-
-/* A 2-D dataset of the group, allocated into *data (rows × cols). */
-static polka_status read_matrix(hid_t group, const char *name, const char *path, double **data,
-                                size_t *rows, size_t *cols) {
-    hid_t dataset = H5I_INVALID_HID;
-    POLKA_CALL(open_dataset(group, name, "model dataset", path, &dataset));
-    int rank = 0;
-    hsize_t dims[2] = {0, 0};
-    polka_status status = dataset_dims(dataset, &rank, dims, name, path);
-    if (status == POLKA_OK && rank != 2)
-        status =
-            polka_error_set(POLKA_ERR_FORMAT, "run file '%s': model '%s' is not 2-D", path, name);
-    if (status == POLKA_OK) status = check_storage(dataset, "model", name, path);
-    if (status == POLKA_OK) status = check_matrix_size(dataset, dims, name, path);
-    if (status == POLKA_OK) {
-        *rows = (size_t)dims[0];
-        *cols = (size_t)dims[1];
-        *data = malloc((*rows * *cols + 1) * sizeof **data);
-        if (*data == NULL) status = polka_error_set(POLKA_ERR_MEM, "out of memory");
-    }
-    if (status == POLKA_OK && *rows * *cols > 0 &&
-        H5Dread(dataset, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, *data) < 0)
-        status = polka_h5_fail("read model dataset", name, path);
-    return polka_h5_first(status, polka_h5_close(&dataset, path));
-}
-
-/* A NaN or an infinity in a saved model: the file was damaged or changed after the run. */
-static polka_status check_finite(const double *data, size_t rows, size_t cols, const char *where,
-                                 const char *name, const char *path) {
-    for (size_t e = 0; e < rows * cols; e++)
-        POLKA_CHECK(isfinite(data[e]), POLKA_ERR_FORMAT,
-                    "run file '%s': the model is corrupt: %s/%s[%zu, %zu] = %g is not finite", path,
-                    where, name, e / cols, e % cols, data[e]);
-    return POLKA_OK;
-}
-
-static polka_status build_model(hid_t group, const char *where, const char *path,
-                                polka_model **out) {
-    polka_kernel kernel;
-    POLKA_CALL(read_kernel(group, where, path, &kernel));
-    double *dict = NULL, *weights = NULL;
-    size_t m = 0, p = 0, mw = 0, c = 0;
-    polka_status status = read_matrix(group, "dictionary", path, &dict, &m, &p);
-    if (status == POLKA_OK) status = read_matrix(group, "weights", path, &weights, &mw, &c);
-    if (status == POLKA_OK) status = check_finite(dict, m, p, where, "dictionary", path);
-    if (status == POLKA_OK) status = check_finite(weights, mw, c, where, "weights", path);
-    if (status == POLKA_OK && mw != m)
-        status = polka_error_set(POLKA_ERR_FORMAT,
-                                 "run file '%s': %s has %zu dictionary rows but %zu weight rows",
-                                 path, where, m, mw);
-    polka_model *model = NULL;
-    if (status == POLKA_OK) status = polka_model_create(&kernel, p, c, &model);
-    if (status == POLKA_OK) status = polka_model_assign(model, dict, weights, m);
-    free(dict);
-    free(weights);
-    if (status != POLKA_OK) polka_model_free(&model);
-    if (status == POLKA_OK) *out = model;
-    return status;
-}
-
-polka_status polka_h5run_load_model(const polka_h5run *run, size_t agent, polka_model **out) {
-    char where[64];
-    snprintf(where, sizeof where, "/models/agent_%04zu", agent);
-    htri_t exists = H5Lexists(run->file, "models", H5P_DEFAULT);
-    if (exists > 0) exists = H5Lexists(run->file, where, H5P_DEFAULT);
-    POLKA_CHECK(exists > 0, POLKA_ERR_FORMAT, "run file '%s' has no model for agent %zu (%s)",
-                run->path, agent, where);
-    hid_t group = H5Gopen2(run->file, where, H5P_DEFAULT);
-    if (group < 0) return polka_h5_fail("open group", where, run->path);
-    polka_status status = build_model(group, where, run->path, out);
-    return polka_h5_first(status, polka_h5_close(&group, run->path));
-}
+/* The models: h5log_read_kernel.c. */
 
 /* ---- the helpers, for the readers of other files (h5log_read_rff.c) -------------------------- */
 
@@ -537,4 +433,9 @@ polka_status polka_h5_open_dataset(hid_t loc, const char *name, const char *what
 polka_status polka_h5_check_storage(hid_t dataset, const char *what, const char *name,
                                     const char *path) {
     return check_storage(dataset, what, name, path);
+}
+
+polka_status polka_h5_dataset_dims(hid_t dataset, int *rank, hsize_t *dims, const char *name,
+                                   const char *path) {
+    return dataset_dims(dataset, rank, dims, name, path);
 }

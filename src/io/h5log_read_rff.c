@@ -29,15 +29,16 @@ polka_status polka_h5run_models_kind(const polka_h5run *run, polka_h5run_models 
                               ? polka_h5_read_text(models, "kind", WHERE, text, sizeof text, path)
                               : POLKA_OK;
     *kind = POLKA_H5RUN_MODELS_KERNEL;
-    if (status == POLKA_OK && has_kind > 0) {
+    if (status == POLKA_OK && has_kind > 0 && strcmp(text, POLKA_H5_MODELS_KERNEL) != 0) {
         if (strcmp(text, POLKA_H5_MODELS_RFF) == 0)
             *kind = POLKA_H5RUN_MODELS_RFF;
         else
-            status = polka_error_set(POLKA_ERR_FORMAT,
-                                     "run file '%s': /models is of kind '%s', which this polka "
-                                     "does not know (" POLKA_H5_MODELS_RFF ", or none: kernel "
-                                     "expansions)",
-                                     path, text);
+            status =
+                polka_error_set(POLKA_ERR_FORMAT,
+                                "run file '%s': /models is of kind '%s', which this polka "
+                                "does not know (" POLKA_H5_MODELS_KERNEL ", " POLKA_H5_MODELS_RFF
+                                ", or none: kernel expansions by agent)",
+                                path, text);
     }
     return polka_h5_first(status, polka_h5_close(&models, path));
 }

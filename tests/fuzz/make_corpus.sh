@@ -65,13 +65,23 @@ pair('vectors_4x5_gz', 3, 4, [5])
 pair('one_gz_images', 1, 2, [3, 1, 2])
 PY
 
-# a run file of a short run, with its models
+# a run file of a short run, with its models (both layouts)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 "$polka" run --set run.mode=centralized --set data.n_train=60 --set data.n_test=20 \
     --set data.classes=2 --set data.dim=2 --set run.log_every=20 --set learner.budget=8 \
     --set run.output="$work/run.h5" >/dev/null
 cp "$work/run.h5" "$out/runfile/centralized.h5"
+# the same models in the older layout (a group per agent: polka before the concatenated /models)
+cp "$work/run.h5" "$out/runfile/centralized_groups.h5"
+/usr/bin/python3 - "$out/runfile/centralized_groups.h5" "$root/tests" <<'PY'
+import sys
+import h5py
+sys.path.insert(0, sys.argv[2])
+import run_models  # noqa: E402
+with h5py.File(sys.argv[1], "r+") as f:
+    run_models.to_agent_groups(f)
+PY
 
 checkpoint_corpus "$polka" "$out/checkpoint" "$work"
 du -sh "$out"/*

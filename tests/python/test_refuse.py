@@ -2,6 +2,7 @@
 not run files, run files of other polka versions, a run killed while it logged."""
 import os
 import shutil
+import sys
 
 import h5py
 import numpy as np
@@ -100,29 +101,43 @@ def test_last_row_a_kill_left_unwritten_is_left_out(decentralized, tmp_path):
 
 
 def huge_dictionary(f):
-    del f["models/agent_0000/dictionary"]
-    f["models/agent_0000"].create_dataset("dictionary", shape=(1 << 20, 1 << 20), dtype=float)
+    del f["models/dictionary"]
+    f["models"].create_dataset("dictionary", shape=(1 << 20, 1 << 20), dtype=float)
 
 
 def wrapped_degree(f):
-    f["models/agent_0000"].attrs["kernel"] = "polynomial"
-    f["models/agent_0000"].attrs["degree"] = (1 << 32) + 3
+    f["models"].attrs["kernel"] = "polynomial"
+    f["models"].attrs["degree"] = (1 << 32) + 3
 
 
-def nan_weight(f):
-    f["models/agent_0000/weights"][0, 0] = np.nan
+def nan_weight(f):  # agent 0's first row
+    f["models/weights"][0, 0] = np.nan
 
 
-@pytest.mark.parametrize("damage, message", [
-    (huge_dictionary, r"dictionary declares \(1048576, 1048576\) values \(8796093022208 bytes\) but the file stores 0"),
-    (wrapped_degree, r"degree 4294967299 is outside \[1, 64\]"),
-    (nan_weight, "the model is corrupt"),
+@pytest.mark.parametrize("damage, message, others", [
+    (huge_dictionary, r"dictionary declares \(1048576, 1048576\) values \(8796093022208 bytes\) but the file stores 0", False),
+    (wrapped_degree, r"degree 4294967299 is outside \[1, 64\]", False),
+    (nan_weight, "the model is corrupt", True),
 ])
-def test_damaged_model_is_refused(decentralized, tmp_path, damage, message):
+def test_damaged_model_is_refused(decentralized, tmp_path, damage, message, others):
     run = polka.open(changed_copy(decentralized, tmp_path / "model.h5", damage))
-    with pytest.raises(polka.RunFileError, match=f"/models/agent_0000.*{message}"):
+    with pytest.raises(polka.RunFileError, match=f"/models.*{message}"):
         run.model(0)
-    assert run.model(1).order > 0
+    if others:  # the damage is in agent 0's rows alone
+        assert run.model(1).order > 0
+
+
+def test_older_models_layout_is_read(decentralized, tmp_path):
+    """The files of polka before the concatenated models (a group per agent) read the same."""
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+    import run_models  # tests/run_models.py
+    older = polka.open(changed_copy(decentralized, tmp_path / "older.h5", run_models.to_agent_groups))
+    run = polka.open(decentralized)
+    assert len(older.models) == len(run.models) > 1
+    for agent in run.models:
+        a, b = older.model(agent), run.model(agent)
+        assert a.dictionary.tobytes() == b.dictionary.tobytes()
+        assert a.weights.tobytes() == b.weights.tobytes() and a.order == b.order > 0
 
 
 def test_absurd_agents_are_refused(decentralized, tmp_path):
