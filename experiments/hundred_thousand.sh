@@ -28,13 +28,16 @@
 #
 #   experiments/hundred_thousand.sh     Environment: N [100000], P [2], GRAPH [er], DEGREE
 #                                       [1.25 ln N], OUTPUT [1: write run files; 0: none],
-#                                       CHECKPOINT [0, 1, only], RESUME_P [P],
+#                                       CHECKPOINT [0, 1, only], RESUME_P [P], SAMPLES
+#                                       [200 per agent], CUT [3/4 of SAMPLES: CHECKPOINT=only],
 #                                       OUT [out/hundred_thousand], POLKA
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 . "$root/experiments/locate.sh"
 n=${N:-100000}
 p=${P:-2}
+samples=${SAMPLES:-200}        # per agent: the rounds
+cut=${CUT:-$((samples * 3 / 4))} # CHECKPOINT=only: the round of the checkpoint
 out=${OUT:-$outdir/hundred_thousand}
 mkdir -p "$out"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OPENBLAS_NUM_THREADS=1
@@ -55,7 +58,7 @@ graph() { # the net.* settings
 }
 
 settings() {
-    echo "--set net.agents=$n $(graph) --set data.n_train=$((200 * n))
+    echo "--set net.agents=$n $(graph) --set data.n_train=$((samples * n))
           --set run.log_every=1000000000000 --set run.log_test=200"
 }
 
@@ -115,20 +118,20 @@ checkpoint_only() { # CHECKPOINT=only: the run with its checkpoint, and the resu
     rm -f "$ckpt"
     # shellcheck disable=SC2046
     measure ckpt_cut "$p" run --progress=off $(settings) --set run.checkpoint="$ckpt" \
-        --set run.checkpoint_every=150 --set run.output="$out/ckpt_cut.h5"
+        --set run.checkpoint_every="$cut" --set run.output="$out/ckpt_cut.h5"
     # shellcheck disable=SC2046
     measure ckpt_resumed "$rp" run --progress=off --resume "$ckpt" \
         --set run.output="$out/ckpt_resumed.h5"
-    read -r cut cut_all _ <"$out/ckpt_cut.cost"
+    read -r wall_cut cut_all _ <"$out/ckpt_cut.cost"
     read -r resumed res_all _ <"$out/ckpt_resumed.cost"
-    read -r mb seconds <<<"$(ckpt_line ckpt_cut)"
+    read -r _ seconds <<<"$(ckpt_line ckpt_cut)"
     echo "load $(cut -d' ' -f1-3 /proc/loadavg) at the end"
-    printf '\ncheckpoint after round 150 of 200: %s bytes (%s bytes per agent), written in %s s\n' \
+    printf '\ncheckpoint after round %s of %s: %s bytes (%s bytes per agent), written in %s s\n' "$cut" "$samples" \
         "$(stat -c %s "$ckpt")" "$(($(stat -c %s "$ckpt") / n))" "$seconds"
-    printf '  run with it (P = %s): %s s, peak %s MiB in all, rank 0 %s MiB\n' "$p" "$cut" \
+    printf '  run with it (P = %s): %s s, peak %s MiB in all, rank 0 %s MiB\n' "$p" "$wall_cut" \
         "$cut_all" "$(cat "$out/ckpt_cut.rank0")"
-    printf '  resumed on P = %s (rounds 151-200): %s s (start-up %s s), peak %s MiB in all, rank 0 %s MiB\n' \
-        "$rp" "$resumed" "$(field ckpt_resumed '/start-up/ { print $3 }')" "$res_all" \
+    printf '  resumed on P = %s (rounds %s-%s): %s s (start-up %s s), peak %s MiB in all, rank 0 %s MiB\n' \
+        "$rp" "$((cut + 1))" "$samples" "$resumed" "$(field ckpt_resumed '/start-up/ { print $3 }')" "$res_all" \
         "$(cat "$out/ckpt_resumed.rank0")"
     printf '  resumed against uninterrupted: %s\n' "$(/usr/bin/python3 "$root/tests/compare_runs.py" \
         "$out/ckpt_cut.h5" "$out/ckpt_resumed.h5" || true)"

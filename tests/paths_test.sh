@@ -142,6 +142,10 @@ for n in 250 275; do
     refuse "9 a $n-character run.output (Open MPI aborts)" "run.output '.*': $n characters, at most 233" \
         "" -- "$polka" run "${small[@]}" --set run.output="$name"
 done
+name=$long/$(printf 'x%.0s' $(seq 1 $((240 - ${#long} - 6)))).ckpt
+refuse "9 a 240-character run.checkpoint (every rank writes it with MPI-IO)" \
+    "run.checkpoint '.*': 240 characters, at most 233" "" -- \
+    "$polka" run "${small[@]}" --set run.checkpoint="$name"
 
 # 10. non-regular inputs
 refuse "10 --config /dev/zero" "cannot read config file '/dev/zero': it is a character device" "" -- \

@@ -26,5 +26,6 @@ void polka_plan_files_list(const polka_plan *plan, polka_plan_files *files) {
     add(files, "run.output", plan->run.output, POLKA_FILE_OUTPUT, POLKA_PATH_MPIIO_MAX);
     add(files, "run.csv", plan->run.csv, POLKA_FILE_OUTPUT, 0);
     polka_ckpt_path(plan, files->checkpoint, sizeof files->checkpoint);
-    add(files, "run.checkpoint", files->checkpoint, POLKA_FILE_CHECKPOINT, 0);
+    /* so is the checkpoint (every rank writes its part of it) */
+    add(files, "run.checkpoint", files->checkpoint, POLKA_FILE_CHECKPOINT, POLKA_PATH_MPIIO_MAX);
 }
