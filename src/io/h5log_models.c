@@ -122,6 +122,11 @@ static polka_status write_rows(const polka_h5log *log, hid_t set, const char *na
     return ok ? POLKA_OK : polka_h5_fail("write dataset /models", name, log->path);
 }
 
+/* A model's rows of one dataset: its dictionary (part 0) or its weights (1). */
+static const double *model_rows(const polka_model *model, int part) {
+    return part == 0 ? polka_model_dictionary(model) : polka_model_weights(model);
+}
+
 /* This rank's agents' rows of one dataset (dictionary: part 0; weights: 1): consecutive agents
  * copied together into one write of at most WRITE_ROWS_BYTES (an agent larger alone). */
 static polka_status write_part(const polka_h5log *log, hid_t set, int part, size_t cols,
@@ -138,17 +143,15 @@ static polka_status write_part(const polka_h5log *log, hid_t set, int part, size
         while (end < count && (end == a || (agents[end] == agents[end - 1] + 1 &&
                                             rows + orders[agents[end]] <= room))) {
             size_t order = (size_t)orders[agents[end]];
-            const double *from =
-                part == 0 ? polka_model_dictionary(models[end]) : polka_model_weights(models[end]);
             if (end == a && order > room) break; /* alone, written from the model itself */
-            memcpy(buffer + rows * cols, from, order * cols * sizeof *from);
+            if (order * cols > 0)
+                memcpy(buffer + rows * cols, model_rows(models[end], part),
+                       order * cols * sizeof *buffer);
             rows += order, end++;
         }
         if (end == a) { /* one agent larger than the buffer */
-            const double *from =
-                part == 0 ? polka_model_dictionary(models[a]) : polka_model_weights(models[a]);
             status = write_rows(log, set, name, offsets[agents[a]], (size_t)orders[agents[a]], cols,
-                                from);
+                                model_rows(models[a], part));
             a++;
             continue;
         }
