@@ -15,11 +15,14 @@ set_tests_properties(ckpt_crafted_make PROPERTIES FIXTURES_SETUP ckpt_crafted)
 # ckpt_crafted(NAME REGEX): resuming NAME.ckpt fails with one polka line matching REGEX, within
 # 60 s, under a 400 MB address-space limit (a 1 GB allocation fails the match; not under ASan,
 # whose shadow memory needs terabytes of address space: ASAN_OPTIONS is set for that pass).
+# Each has its own run.checkpoint: the crafted files' settings name good.ckpt, whose lock two
+# of them running at once (ctest -j) contended for.
 function(ckpt_crafted name regex)
   add_test(NAME ckpt_crafted_${name} COMMAND sh -c
            "[ -n \"$ASAN_OPTIONS\" ] || ulimit -v 400000 && exec \"$0\" \"$@\""
            sh ${CMAKE_CURRENT_SOURCE_DIR}/expect_fail.sh "${regex}" $<TARGET_FILE:polka> run
            ${CKPT_CRAFT_SET} --resume ${name}.ckpt --set run.output=${name}.h5
+           --set run.checkpoint=${name}.run.ckpt
            WORKING_DIRECTORY ${CKPT_CRAFT_DIR})
   set_tests_properties(ckpt_crafted_${name} PROPERTIES FIXTURES_REQUIRED ckpt_crafted TIMEOUT 90)
 endfunction()
