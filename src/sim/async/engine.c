@@ -12,8 +12,9 @@
 #include "sim/checkpoint/checkpoint_impl.h"
 #include "sim/driver/sim_impl.h"
 
-/* Header doubles of a message crossing ranks: arrival, sent, to, from, seq, phase, want. */
-#define HEADER 7
+/* Header doubles of a message crossing ranks: arrival, sent, to, from, seq, phase, want,
+ * version. */
+#define HEADER 8
 
 static polka_status reserve(double **buffer, size_t *room, size_t need) {
     if (need <= *room) return POLKA_OK;
@@ -45,8 +46,8 @@ polka_status polka_async_deliver(polka_async_engine *engine, size_t to, const po
     POLKA_CALL(
         reserve(&engine->out[q], &engine->out_room[q], engine->out_len[q] + HEADER + doubles));
     double *at = engine->out[q] + engine->out_len[q];
-    double header[HEADER] = {m->arrival,     m->sent,          (double)to,     (double)m->from,
-                             (double)m->seq, (double)m->phase, (double)m->want};
+    double header[HEADER] = {m->arrival,     m->sent,          (double)to,      (double)m->from,
+                             (double)m->seq, (double)m->phase, (double)m->want, (double)m->version};
     memcpy(at, header, sizeof header);
     memcpy(at + HEADER, payload, doubles * sizeof *at);
     engine->out_len[q] += HEADER + doubles;
@@ -63,7 +64,8 @@ static polka_status file_received(polka_async_engine *engine, size_t total) {
                            .from = (uint64_t)h[3],
                            .seq = (uint64_t)h[4],
                            .phase = (int)h[5],
-                           .want = (int)h[6]};
+                           .want = (int)h[6],
+                           .version = (uint64_t)h[7]};
         size_t to = (size_t)h[2], doubles = engine->doubles[m.phase];
         m.payload = malloc((doubles ? doubles : 1) * sizeof *m.payload);
         POLKA_CHECK(m.payload, POLKA_ERR_MEM, "out of memory for the messages in flight");
@@ -161,9 +163,10 @@ static polka_status engine_create(polka_async_engine *engine, const polka_async_
         agent->async = 1;
         aa->median = polka_clock_median(&engine->clock, agent->id);
         aa->heard = calloc(slots, sizeof *aa->heard);
+        aa->version = calloc(slots, sizeof *aa->version);
         aa->heard_at = calloc(slots, sizeof *aa->heard_at);
         aa->scratch = malloc((agent->answer_block ? agent->answer_block : 1) * sizeof *aa->scratch);
-        POLKA_CHECK(aa->heard && aa->heard_at && aa->scratch, POLKA_ERR_MEM,
+        POLKA_CHECK(aa->heard && aa->version && aa->heard_at && aa->scratch, POLKA_ERR_MEM,
                     "out of memory for agent %zu's clock", agent->id);
         if (agent->degree > most) most = agent->degree;
         engine->bytes[0] = (double)agent->wire.bytes[0];
@@ -180,6 +183,7 @@ static void engine_free(polka_async_engine *engine) {
         polka_async_agent *aa = &engine->agents[a];
         polka_inbox_free(&aa->inbox);
         free(aa->heard);
+        free(aa->version);
         free(aa->heard_at);
         free(aa->scratch);
     }
