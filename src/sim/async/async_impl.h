@@ -23,6 +23,7 @@
 #include "polka/net.h"
 #include "sim/agent/agent_impl.h"
 #include "sim/async/clock_impl.h"
+#include "sim/driver/driver_impl.h"
 #include "sim/exchange/placement_impl.h"
 
 /* A message on its way to an agent: a block (phase 0, `seq` the sender's update) or an answer
@@ -80,7 +81,8 @@ typedef struct {
     /* the log step of row `row` (1-based) at `samples` learned (collective) */
     polka_status (*log_step)(void *context, size_t row, double samples, polka_sim_summary *summary);
     void *context;
-    double *crossed; /* doubles sent to other ranks, added to (NULL: not counted) */
+    double *crossed;            /* doubles sent to other ranks, added to (NULL: not counted) */
+    const polka_driver *driver; /* the run as its checkpoints see it (its log, its agents) */
 } polka_async_world;
 
 /** 1 when the plan runs the event engine (async.engine = events). */
