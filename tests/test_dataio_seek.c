@@ -24,11 +24,18 @@ static unsigned long long bytes_read(void) {
     return rchar;
 }
 
-/* Runs of 40 kept samples in every 120, counting calls. */
+/* Runs of 40 kept samples in every 120, counting calls: short gaps, read through. */
 static int keep_runs(void *context, uint64_t index) {
     size_t *calls = context;
     if (calls) (*calls)++;
     return index / 40 % 3 == 1;
+}
+
+/* Runs of 4 000 in every 12 000, counting calls: gaps sought over. */
+static int keep_far(void *context, uint64_t index) {
+    size_t *calls = context;
+    if (calls) (*calls)++;
+    return index / 4000 % 3 == 1;
 }
 
 /* n LIBSVM samples of 3 features (the second often absent), with a comment line every 7
@@ -66,9 +73,10 @@ static void expect_same(const polka_dataset *a, const uint64_t *ia, const polka_
     assert_memory_equal(a->sparse->value, b->sparse->value, a->sparse->nnz * sizeof(double));
 }
 
-/* Reads path with keep_runs through a scan with and one without sample offsets: the same
- * samples, keep called once per sample, and the partial read's bytes under `most` of size. */
-static void check_partial(const char *path, polka_read_options options, size_t size, double most) {
+/* Reads path with keep through a scan with and one without sample offsets: the same samples,
+ * keep called once per sample, and the partial read's bytes under `most` of size. */
+static void check_partial(const char *path, polka_read_options options, polka_keep_fn keep,
+                          size_t size, double most) {
     polka_data_info whole, part;
     CHECK_OK(polka_data_scan(path, &options, &whole));
     assert_null(whole.sample_offset);
@@ -79,9 +87,9 @@ static void check_partial(const char *path, polka_read_options options, size_t s
     polka_dataset a, b;
     uint64_t *ia = NULL, *ib = NULL;
     size_t calls = 0;
-    CHECK_OK(polka_data_read(path, &options, &whole, keep_runs, NULL, &a, &ia));
+    CHECK_OK(polka_data_read(path, &options, &whole, keep, NULL, &a, &ia));
     unsigned long long before = bytes_read();
-    CHECK_OK(polka_data_read(path, &options, &part, keep_runs, &calls, &b, &ib));
+    CHECK_OK(polka_data_read(path, &options, &part, keep, &calls, &b, &ib));
     unsigned long long read = bytes_read() - before;
     assert_int_equal(calls, part.n);
     assert_true(a.n > 0 && a.n < part.n);
@@ -103,9 +111,13 @@ static void test_libsvm_partial(void **state) {
     char *text = libsvm_text(30000, &len);
     const char *path = write_bytes("train.svm", text, len, 0);
     free(text);
-    /* a third of the samples kept: well under half the bytes (the rest is the scan's) */
-    for (int storage = POLKA_STORAGE_DENSE; storage <= POLKA_STORAGE_SPARSE; storage++)
-        check_partial(path, (polka_read_options){.storage = (polka_storage)storage}, len, 0.45);
+    /* a third of the samples kept: short gaps are read through, long ones sought over (well
+     * under half the bytes) */
+    for (int storage = POLKA_STORAGE_DENSE; storage <= POLKA_STORAGE_SPARSE; storage++) {
+        polka_read_options options = {.storage = (polka_storage)storage};
+        check_partial(path, options, keep_runs, len, 1.05);
+        check_partial(path, options, keep_far, len, 0.45);
+    }
 }
 
 static void test_csv_partial(void **state) {
@@ -119,7 +131,8 @@ static void test_csv_partial(void **state) {
                                 0.5 * (double)i, (int)(i % 2), i % 9);
     const char *path = write_bytes("train.csv", text, len, 0);
     free(text);
-    check_partial(path, (polka_read_options){0}, len, 0.45);
+    check_partial(path, (polka_read_options){0}, keep_runs, len, 1.05);
+    check_partial(path, (polka_read_options){0}, keep_far, len, 0.45);
 }
 
 static void test_gzip_read_whole(void **state) {
@@ -192,33 +205,42 @@ static void write_idx(size_t n, size_t p, const char **images, const char **labe
     free(b);
 }
 
+/* Reads the IDX images with keep: the records a whole read gives at the kept indices, and at
+ * most `most` of the file's bytes. */
+static void check_idx(const char *images, const polka_read_options *options,
+                      const polka_data_info *info, const polka_dataset *whole, polka_keep_fn keep,
+                      double most) {
+    size_t n = whole->n, p = whole->p;
+    polka_dataset part;
+    uint64_t *index = NULL;
+    unsigned long long before = bytes_read();
+    CHECK_OK(polka_data_read(images, options, info, keep, NULL, &part, &index));
+    unsigned long long read = bytes_read() - before;
+    if ((double)read > most * (16.0 + (double)(n * p)))
+        fail_msg("a partial read of %zu of %zu records read %llu of %zu bytes", part.n, n, read,
+                 16 + n * p);
+    assert_int_equal(part.n, n / 3);
+    for (size_t k = 0; k < part.n; k++) {
+        assert_true(keep(NULL, index[k]));
+        assert_memory_equal(part.x + k * p, whole->x + index[k] * p, p * sizeof *part.x);
+        assert_true(part.y[k] == whole->y[index[k]]);
+    }
+    free(index);
+    polka_dataset_free(&part);
+}
+
 static void test_idx_partial(void **state) {
     (void)state;
-    enum { N = 3000, P = 300 };
     const char *images = NULL, *labels = NULL;
-    write_idx(N, P, &images, &labels);
+    write_idx(12000, 300, &images, &labels);
     polka_read_options options = {.labels_path = labels};
     polka_data_info info;
     CHECK_OK(polka_data_scan(images, &options, &info));
-    polka_dataset whole, part;
+    polka_dataset whole;
     CHECK_OK(polka_data_read(images, &options, &info, NULL, NULL, &whole, NULL));
-    unsigned long long before = bytes_read();
-    uint64_t *index = NULL;
-    CHECK_OK(polka_data_read(images, &options, &info, keep_runs, NULL, &part, &index));
-    unsigned long long read = bytes_read() - before;
-    /* a third of the records and every label (N bytes) */
-    if ((double)read > 0.4 * (16.0 + N * P))
-        fail_msg("a partial read of %zu of %d records read %llu of %d bytes", part.n, N, read,
-                 16 + N * P);
-    for (size_t k = 0; k < part.n; k++) {
-        assert_true(index[k] / 40 % 3 == 1);
-        assert_memory_equal(part.x + k * P, whole.x + index[k] * P, P * sizeof *part.x);
-        assert_true(part.y[k] == whole.y[index[k]]);
-    }
-    assert_int_equal(part.n, N / 3);
-    free(index);
+    check_idx(images, &options, &info, &whole, keep_runs, 1.05);
+    check_idx(images, &options, &info, &whole, keep_far, 0.4); /* a third, and the labels */
     polka_dataset_free(&whole);
-    polka_dataset_free(&part);
     polka_data_info_free(&info);
 }
 

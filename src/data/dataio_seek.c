@@ -10,8 +10,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* The most a partial read asks for at once (a longer line is read whole). */
-enum { SEEK_BLOCK_BYTES = 1 << 20 };
+/* The most a partial read asks for at once (a longer line is read whole), and the gaps between
+ * kept samples it reads through rather than seeking over (data sieving, as MPI-IO does: a
+ * read per run of a few short lines would cost more than the bytes it saves). */
+enum { SEEK_BLOCK_BYTES = 1 << 20, SEEK_GAP_BYTES = 1 << 16 };
 
 static polka_status offsets_grow(dataio_stats *stats, uint64_t **array, size_t *capacity,
                                  size_t count) {
@@ -107,12 +109,20 @@ static size_t line_of_sample(const polka_data_info *info, uint64_t i) {
     return (size_t)i + 1 + lo;
 }
 
-/* Where the run of kept samples from i on ends in the file: the start of the first sample
- * after it that is not kept, or the end of the file. */
+/* Where the run of kept samples from i on ends in the file, read through gaps of fewer than
+ * SEEK_GAP_BYTES: the start of the first sample after it that is not kept, or the end of the
+ * file. */
 static uint64_t run_end(const polka_data_info *info, const unsigned char *kept, size_t i,
                         uint64_t size) {
-    while (i < info->n && kept[i]) i++;
-    return i < info->n ? info->sample_offset[i] : size;
+    const uint64_t *offset = info->sample_offset;
+    for (;;) {
+        while (i < info->n && kept[i]) i++;
+        if (i == info->n) return size;
+        size_t next = i; /* the next kept sample */
+        while (next < info->n && !kept[next]) next++;
+        if (next == info->n || offset[next] - offset[i] >= SEEK_GAP_BYTES) return offset[i];
+        i = next;
+    }
 }
 
 /* Makes the window hold [begin, limit) and as much more of the run (to stop) as a block

@@ -10,7 +10,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-enum { IDX_MAX_DIMS = 255, IDX_BLOCK_BYTES = 1 << 20 };
+/* IDX_GAP_BYTES: a partial read reads through shorter gaps between kept records (see
+ * dataio_seek.c). */
+enum { IDX_MAX_DIMS = 255, IDX_BLOCK_BYTES = 1 << 20, IDX_GAP_BYTES = 1 << 16 };
 
 /* One IDX file and what its header says. */
 typedef struct {
@@ -255,8 +257,9 @@ static polka_status start_pass(idx_reader *r, dataio_pass *pass) {
     return POLKA_OK;
 }
 
-/* Records [first, end) of a run of kept ones, read at their place in blocks. */
-static polka_status read_run(idx_reader *r, dataio_pass *pass, int fd, size_t first, size_t end) {
+/* Records [first, end), read at their place in blocks; the kept ones are kept. */
+static polka_status read_run(idx_reader *r, dataio_pass *pass, const unsigned char *kept, int fd,
+                             size_t first, size_t end) {
     idx_file *f = &r->images;
     size_t p = f->p, per_block = IDX_BLOCK_BYTES / p ? IDX_BLOCK_BYTES / p : 1;
     for (; first < end; first += per_block) {
@@ -273,9 +276,21 @@ static polka_status read_run(idx_reader *r, dataio_pass *pass, int fd, size_t fi
                              "truncated in record %zu since it was read", first + got / p);
         POLKA_CALL(polka_stop_check("the data scan"));
         for (size_t k = 0; k < count; k++)
-            POLKA_CALL(keep_record(r, pass, first + k, r->block + k * p));
+            if (kept[first + k]) POLKA_CALL(keep_record(r, pass, first + k, r->block + k * p));
     }
     return POLKA_OK;
+}
+
+/* The end of the records to read from kept record i on: its run of kept records and the next
+ * ones after gaps of fewer than IDX_GAP_BYTES (read through, not sought over). */
+static size_t run_end(const idx_file *f, const unsigned char *kept, size_t i) {
+    for (;;) {
+        while (i < f->n && kept[i]) i++;
+        size_t next = i;
+        while (next < f->n && !kept[next]) next++;
+        if (next == f->n || (next - i) * f->p >= IDX_GAP_BYTES) return i;
+        i = next;
+    }
 }
 
 /* A read that keeps some records of a plain file reads only theirs (polka/dataio.h, Partial
@@ -287,10 +302,13 @@ static polka_status seek_records(idx_reader *r, dataio_pass *pass, const unsigne
         return idx_error(f, f->header + (uint64_t)f->n * f->p,
                          "data after the %zu records the header announces", f->n);
     for (size_t i = 0; i < f->n;) {
-        size_t end = i;
-        while (end < f->n && kept[end]) end++;
-        POLKA_CALL(read_run(r, pass, fd, i, end));
-        i = end + 1;
+        if (!kept[i]) {
+            i++;
+            continue;
+        }
+        size_t end = run_end(f, kept, i);
+        POLKA_CALL(read_run(r, pass, kept, fd, i, end));
+        i = end;
     }
     pass->samples = f->n;
     return POLKA_OK;
