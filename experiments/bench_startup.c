@@ -54,6 +54,7 @@ static int place(const polka_plan *base, const polka_graph *graph, const char *k
 
 int main(int argc, char **argv) {
     MPI_Init(&argc, &argv);
+    setvbuf(stdout, NULL, _IOLBF, 0); /* each step as it is timed */
     if (argc < 3) {
         fprintf(stderr, "usage: bench_startup N P [--set key=value ...]\n");
         return 2;
