@@ -3,7 +3,7 @@
  * with the run's own functions (issue 34: start-up, placement and graph generation at 10^5 to
  * 10^6 nodes in seconds).
  *
- *   bench_startup N P [--set key=value ...]
+ *   bench_startup N P[,P...] [--set key=value ...]
  *
  * The settings are polka run's (net.graph, net.p, net.radius, ...; net.agents = N is set here).
  * Prints the wall seconds of: generating the run's graph (polka_sim_graph: the generator, its
@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 
 #include "polka/config.h"
@@ -23,10 +24,31 @@
 #include "sim/driver/sim_impl.h"
 #include "sim/exchange/placement_impl.h"
 
-static double now(void) {
+static double clock_of(clockid_t id) {
     struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
+    clock_gettime(id, &t);
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* A step's start: wall and CPU seconds. */
+typedef struct {
+    double wall, cpu;
+} mark;
+
+static mark now(void) {
+    return (mark){clock_of(CLOCK_MONOTONIC), clock_of(CLOCK_PROCESS_CPUTIME_ID)};
+}
+
+/* "W s wall, C s CPU, peak R MB" since start (CPU: what a loaded machine does not inflate;
+ * the process's peak resident memory so far). */
+static const char *since(mark start) {
+    static char text[96];
+    mark end = now();
+    struct rusage usage;
+    getrusage(RUSAGE_SELF, &usage);
+    snprintf(text, sizeof text, "%7.2f s wall %7.2f s CPU, peak %6.0f MB", end.wall - start.wall,
+             end.cpu - start.cpu, (double)usage.ru_maxrss / 1024.0);
+    return text;
 }
 
 static int fail(const char *what) {
@@ -43,10 +65,10 @@ static int place(const polka_plan *base, const polka_graph *graph, const char *k
     if (polka_plan_build(&config, &parsed) != POLKA_OK) return fail("placement plan");
     plan.net.placement = parsed.net.placement;
     polka_placement placement;
-    double start = now();
+    mark start = now();
     if (polka_placement_create(&plan, graph, ranks, &placement) != POLKA_OK)
         return fail("placement");
-    printf("placement %-9s P = %-5d %8.2f s  (%zu of %zu edges cut)\n", kind, ranks, now() - start,
+    printf("placement %-9s P = %-5d %s  (%zu of %zu edges cut)\n", kind, ranks, since(start),
            placement.cut, placement.edges);
     polka_placement_free(&placement);
     return 0;
@@ -56,7 +78,7 @@ int main(int argc, char **argv) {
     MPI_Init(&argc, &argv);
     setvbuf(stdout, NULL, _IOLBF, 0); /* each step as it is timed */
     if (argc < 3) {
-        fprintf(stderr, "usage: bench_startup N P [--set key=value ...]\n");
+        fprintf(stderr, "usage: bench_startup N P[,P...] [--set key=value ...]\n");
         return 2;
     }
     polka_config config;
@@ -69,16 +91,19 @@ int main(int argc, char **argv) {
     polka_plan plan;
     if (polka_plan_build(&config, &plan) != POLKA_OK) return fail("settings");
     size_t agents = strtoull(argv[1], NULL, 10);
-    int ranks = atoi(argv[2]);
     polka_graph *graph = NULL;
-    double start = now();
+    mark start = now();
     if (polka_sim_graph(&plan, agents, &graph) != POLKA_OK) return fail("graph");
-    printf("graph %zu nodes, %zu edges     %8.2f s\n", polka_graph_nodes(graph),
-           polka_graph_edges(graph), now() - start);
+    printf("graph (%zu nodes, %zu edges) %s\n", polka_graph_nodes(graph), polka_graph_edges(graph),
+           since(start));
     start = now();
     if (polka_sim_check_network(&plan, graph, agents) != POLKA_OK) return fail("network check");
-    printf("network check                  %8.2f s\n", now() - start);
-    int status = place(&plan, graph, "block", ranks) || place(&plan, graph, "partition", ranks);
+    printf("network check %s\n", since(start));
+    int status = 0;
+    for (const char *p = argv[2]; *p && status == 0; p = strchr(p, ',') ? strchr(p, ',') + 1 : "") {
+        int ranks = atoi(p);
+        status = place(&plan, graph, "block", ranks) || place(&plan, graph, "partition", ranks);
+    }
     polka_graph_free(&graph);
     MPI_Finalize();
     return status;
