@@ -2,7 +2,10 @@
 # Issue 34: what each rank reads of the training file, before and after partial reads
 # (polka/dataio.h, Partial reads). A run on a plain LIBSVM file (multidist, N samples, comment
 # lines between them) and one on Fashion-MNIST's IDX files (gunzipped into OUT), on P ranks,
-# 4·P agents, one pass (every row drawn by some agent), under strace: per rank, the bytes that
+# one pass (every row drawn by some agent), with 2 048·P agents (LIBSVM) or 128·P (IDX): then
+# a rank's agents draw runs of about 90 kB (2 048 lines of about 46 bytes, 128 records of 784),
+# longer than the 64 kB gaps a partial read reads through (with 4 agents a rank, every gap
+# would be read through, and the bytes would be the file's); under strace: per rank, the bytes that
 # read/pread returned on the training files (LIBSVM: the file; IDX: images and labels) and the
 # seconds from their first open to their last close (the scan and the read; strace's own cost
 # included). The run's start-up (collective, largest rank) comes from a run without strace.
@@ -89,7 +92,9 @@ for data in libsvm idx; do
                 bin=$BEFORE
             fi
             # shellcheck disable=SC2086 # the settings are words
-            common="$settings --set net.agents=$((4 * p)) --set net.graph=ring
+            per_rank=2048
+            [ "$data" = idx ] && per_rank=128
+            common="$settings --set net.agents=$((per_rank * p)) --set net.graph=ring
                     --set run.log_every=1000000000000 --set run.log_test=200"
             # shellcheck disable=SC2086
             traced "$out/trace-$data-$which-$p" "$bin" "$p" $common

@@ -4,7 +4,7 @@
 #   tests/slurm_cluster.sh tests/slurm_jobs_test.sh run POLKA WORK    sbatch slurm/run.sbatch
 #   tests/slurm_cluster.sh tests/slurm_jobs_test.sh sweep POLKA WORK  sbatch --array sweep.sbatch
 #   tests/slurm_cluster.sh tests/slurm_jobs_test.sh million POLKA WORK
-#       AGENTS=64 sbatch --ntasks=4 slurm/million.sbatch (10^6 agents' settings, small)
+#       AGENTS=64 GRAPH=rgg sbatch --ntasks=4 slurm/million.sbatch (10^6 agents' settings)
 #   tests/slurm_cluster.sh tests/slurm_jobs_test.sh memory POLKA WORK
 #       sbatch --mem=14M slurm/run.sbatch on a 9.6 MB file: one task reads it, two tasks (7 MB
 #       each: data.memory = auto shares the job's memory among its ranks) are refused by name
@@ -64,9 +64,9 @@ case $mode in
         check "$work/run.h5" 4
         ;;
     million)
-        # slurm/million.sbatch at a small size: its settings (ER graph of er_p.sh's degree, METIS
-        # placement, 200 samples per agent) on 64 agents and 4 tasks
-        job=$(AGENTS=64 LOG_AGENTS=64 OUTPUT=$work/million.h5 POLKA=$polka \
+        # slurm/million.sbatch at a small size: its settings (GRAPH=rgg: a random geometric graph
+        # of 1.25 ln N mean degree, METIS placement, 200 samples per agent) on 64 agents, 4 tasks
+        job=$(AGENTS=64 LOG_AGENTS=64 GRAPH=rgg OUTPUT=$work/million.h5 POLKA=$polka \
             SETTINGS="--set data.n_test=400" slurm_submit --ntasks=4 --mem-per-cpu=200M \
             --time=00:05:00 --output="$work/million-%j.out" slurm/million.sbatch)
         echo "submitted AGENTS=64 sbatch --ntasks=4 slurm/million.sbatch: job $job"
