@@ -21,6 +21,8 @@ out=${OUT:-$outdir/data_read_cost}
 ps=${PS:-"1 2 4"}
 n=${N:-400000}
 mkdir -p "$out"
+out=$(cd "$out" && pwd)
+cd "$out" # a run stopped by a signal leaves its checkpoint here, not in the caller's folder
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OPENBLAS_NUM_THREADS=1
 command -v strace >/dev/null || { echo "data_read_cost.sh needs strace" >&2; exit 2; }
 
