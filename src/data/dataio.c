@@ -501,7 +501,8 @@ polka_status dataio_text_samples(dataio_text *text, dataio_pass *pass, dataio_sa
         return dataio_text_seek_samples(text, pass, start, sample, reader);
     dataio_stats *offsets = pass->stats && pass->stats->offsets ? pass->stats : NULL;
     for (size_t k = 0; offsets && k < text->line; k++) /* a header */
-        POLKA_CALL(dataio_offsets_note(offsets, text->file, 0, 0, 0));
+        POLKA_CALL(dataio_located(dataio_offsets_note(offsets, text->file, 0, 0, 0), text->path,
+                                  text->line));
     uint64_t index = 0;
     for (;;) {
         size_t len = 0;
@@ -512,7 +513,9 @@ polka_status dataio_text_samples(dataio_text *text, dataio_pass *pass, dataio_sa
         const char *at = start(text->buf, len);
         POLKA_CALL(dataio_located(polka_stop_check("the data scan"), text->path, text->line));
         if (offsets)
-            POLKA_CALL(dataio_offsets_note(offsets, text->file, offset, at != NULL, index));
+            POLKA_CALL(
+                dataio_located(dataio_offsets_note(offsets, text->file, offset, at != NULL, index),
+                               text->path, text->line));
         if (at == NULL) continue;
         if (dataio_pass_wants(pass, index)) POLKA_CALL(sample(reader, at, pass, index));
         index++;

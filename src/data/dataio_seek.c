@@ -20,7 +20,7 @@ static polka_status offsets_grow(dataio_stats *stats, uint64_t **array, size_t *
     if (count < *capacity) return POLKA_OK;
     size_t cap = *capacity ? 2 * *capacity : 1024;
     POLKA_CHECK((double)cap * sizeof **array <= (double)stats->memory_limit, POLKA_ERR_MEM,
-                "%s of sample offsets exceed the memory limit of %s%s",
+                "the line offsets of %zu samples take %s, over the memory limit of %s%s", cap,
                 dataio_size_text((double)cap * sizeof **array),
                 dataio_size_text((double)stats->memory_limit),
                 dataio_memory_origin(stats->memory_limit));
