@@ -22,9 +22,7 @@ common=(--set net.agents="$n" --set net.graph=er --set net.p="$p"
 settings=${SETTINGS:-"paper c=1 (the issue's setting): --set net.c=1
 paper c=0 (each agent alone): --set net.c=0
 paper c=4: --set net.c=4
-paper c=16: --set net.c=16
 symmetric c=1: --set net.penalty=symmetric --set net.c=1
-symmetric c=4: --set net.penalty=symmetric --set net.c=4
 shared samples c=1: --set net.share=samples --set net.c=1"}
 
 field() { # log awk-program -> value
