@@ -5,9 +5,11 @@
 # one learner on the union of the same 16 streams, the same learner settings, the .ini's
 # run.central_batch = learner.batch).
 # Prints for each: test accuracy (agents: the mean), model points (agents: the mean), total
-# CPU seconds (user + sys of every rank), wall seconds and the per-stage profile summed over
-# the agents (/metrics time_compute: drawing and predicting the round's points, time_exchange:
-# messages and the neighbours' values, time_update: the step with its KOMP); then the gap in
+# CPU seconds (user + sys of every rank), wall seconds and the per-stage profile: the agents'
+# stage timers summed over agents (/metrics time_compute: drawing and predicting the round's
+# points, time_exchange: messages and the neighbours' values, time_update: the step with its
+# KOMP). The timers are wall clocks: on a loaded machine they include the time the process
+# waited for a core, and exchange the time a rank waited for the other; then the gap in
 # points and the ratio of the CPU times.
 #
 #   experiments/fashion_16.sh [--set key=value ...]   (the settings go to both runs)
