@@ -8,7 +8,9 @@
 #
 #   experiments/agents1024.sh        Environment: SETTINGS (one setting a line, "label:
 #                                    --set key=value ..."; default below), N [1024], RANKS [2],
-#                                    DEGREE [10], PER_AGENT [200], OUT [out/agents1024], POLKA
+#                                    DEGREE [10], PER_AGENT [200], OUT [out/agents1024], POLKA,
+#                                    CONFIG [none: the default settings; e.g.
+#                                    configs/decentralized_multidist.ini, η 0.1]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 . "$root/experiments/locate.sh"
@@ -17,11 +19,13 @@ n=${N:-1024} ranks=${RANKS:-2} degree=${DEGREE:-10} per_agent=${PER_AGENT:-200}
 out=${OUT:-$outdir/agents1024}
 mkdir -p "$out"
 p=$(awk -v n="$n" -v d="$degree" 'BEGIN { printf "%.6g", d / (n - 1) }')
-common=(--set net.agents="$n" --set net.graph=er --set net.p="$p"
+common=(${CONFIG:+--config "$CONFIG"} --set net.agents="$n" --set net.graph=er --set net.p="$p"
     --set data.n_train=$((per_agent * n)) --set run.log_every=1000000000000)
 settings=${SETTINGS:-"paper c=1 (the issue's setting): --set net.c=1
 paper c=0 (each agent alone): --set net.c=0
-paper c=4: --set net.c=4
+paper c=2: --set net.c=2
+paper c=4 (refused at eta 0.5): --set net.c=4
+paper eta 0.25 c=4: --set learner.eta=0.25 --set net.c=4
 symmetric c=1: --set net.penalty=symmetric --set net.c=1
 shared samples c=1: --set net.share=samples --set net.c=1"}
 
@@ -44,7 +48,8 @@ run() { # name command...: the run's output in OUT/name.log, its times in OUT/na
 }
 
 {
-    echo "N = $n agents on $ranks ranks, ER p = $p (mean degree $degree), $per_agent samples each"
+    echo "N = $n agents on $ranks ranks, ER p = $p (mean degree $degree), $per_agent samples each," \
+        "settings: ${CONFIG:-the defaults}"
     run central "$polka" run --quiet --centralized --set run.central_batch=1 "${common[@]}"
     central=$(field "$out/central.log" '/test error/ { print $4 }')
     printf 'centralized POLK (batch 1, same stream): test error %s %%, model order %s, %s s CPU\n' \
@@ -55,9 +60,13 @@ run() { # name command...: the run's output in OUT/name.log, its times in OUT/na
     while IFS= read -r line; do
         [ -n "$line" ] || continue
         label=${line%%:*} i=$((i + 1))
-        # shellcheck disable=SC2086
-        run "s$i" mpirun --oversubscribe -n "$ranks" "$polka" run --quiet "${common[@]}" ${line#*:}
         log=$out/s$i.log
+        # shellcheck disable=SC2086
+        if ! /usr/bin/time -f "%U %S %e" -o "$out/s$i.time" mpirun --oversubscribe -n "$ranks" \
+            "$polka" run --quiet "${common[@]}" ${line#*:} >"$log" 2>&1 </dev/null; then
+            printf '%-36s refused: %s\n' "$label" "$(grep -m1 '^polka' "$log")"
+            continue
+        fi
         error=$(field "$log" '/test error/ { print $4 }')
         printf '%-36s %7s %6.2f %15s %8s %7s %11s %7s\n' "$label" "$error" \
             "$(echo "$error - $central" | bc -l)" \
