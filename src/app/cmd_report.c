@@ -31,15 +31,19 @@ enum {
     COL_AGE,
     COL_SAMPLES_OUT,
     COL_RECEIVERS,
+    COL_CLOCK,
+    COL_UPDATES,
+    COL_INFO_AGE,
     COLUMNS
 };
 
 #define CELL_LEN 64
 
 static const char *const headers[COLUMNS] = {
-    "file",       "mode",    "agents",       "rows",        "rounds",    "score",     "mean",
-    "min",        "max",     "disagreement", "order",       "max_order", "samples/s", "bytes/round",
-    "lost/round", "offline", "value_age",    "samples_out", "receivers"};
+    "file",      "mode",        "agents",     "rows",         "rounds",    "score",
+    "mean",      "min",         "max",        "disagreement", "order",     "max_order",
+    "samples/s", "bytes/round", "lost/round", "offline",      "value_age", "samples_out",
+    "receivers", "clock",       "updates",    "info_age"};
 
 typedef struct {
     char cell[COLUMNS][CELL_LEN];
@@ -63,6 +67,9 @@ static void print_usage(FILE *out) {
             "  samples_out, receivers: privacy, means over the agents: own samples sent to\n"
             "             neighbours and the distinct agents they reached (the penalty method\n"
             "             sends its points one hop; a random-feature method sends none).\n"
+            "  clock: the virtual time of the last row (async.engine = events, or the lockstep\n"
+            "         rounds' under the same async.* laws); updates: mean steps per agent;\n"
+            "  info_age: mean virtual age of the neighbours' information used (events).\n"
             "A metric the file does not hold shows as '-'.\n"
             "Reading one file fails after S seconds (default %d, 0: never), as a damaged\n"
             "HDF5 file can make libhdf5 loop.\n",
@@ -151,7 +158,8 @@ static polka_status describe_run(const polka_h5run *run, report_row *row) {
 }
 
 static polka_status fill_metrics(const polka_h5run *run, report_row *row, double *values) {
-    stats score, disagreement, order, wall, bytes, lost, offline, age, out, receivers;
+    stats score, disagreement, order, wall, bytes, lost, offline, age, out, receivers, clock,
+        updates, info_age;
     double round = NAN, samples = NAN;
     POLKA_CALL(scalar(run, "round", &round));
     POLKA_CALL(scalar(run, "samples", &samples));
@@ -165,6 +173,9 @@ static polka_status fill_metrics(const polka_h5run *run, report_row *row, double
     POLKA_CALL(metric_stats(run, "value_age", values, &age));
     POLKA_CALL(metric_stats(run, "samples_out", values, &out));
     POLKA_CALL(metric_stats(run, "receivers", values, &receivers));
+    POLKA_CALL(metric_stats(run, "clock", values, &clock));
+    POLKA_CALL(metric_stats(run, "updates", values, &updates));
+    POLKA_CALL(metric_stats(run, "info_age", values, &info_age));
     put_number(row, COL_ROUNDS, round);
     put_number(row, COL_MEAN, score.mean);
     put_number(row, COL_MIN, score.count ? score.min : NAN);
@@ -180,6 +191,9 @@ static polka_status fill_metrics(const polka_h5run *run, report_row *row, double
     put_number(row, COL_AGE, age.mean);
     put_number(row, COL_SAMPLES_OUT, out.mean);
     put_number(row, COL_RECEIVERS, receivers.mean);
+    put_number(row, COL_CLOCK, clock.count ? clock.max : NAN);
+    put_number(row, COL_UPDATES, updates.mean);
+    put_number(row, COL_INFO_AGE, info_age.mean);
     return POLKA_OK;
 }
 

@@ -50,7 +50,16 @@
       "message (the penalty method; none leaves a random-feature agent). One hop: a "              \
       "neighbour never forwards a point")                                                          \
     X(receivers, "receivers", "receivers", "%.0f",                                                 \
-      "distinct agents that have received at least one of this agent's own samples so far")
+      "distinct agents that have received at least one of this agent's own samples so far")       \
+    X(updates, "updates", "updates", "%.0f",                                                       \
+      "the agent's learning steps so far (online, with a batch)")                                  \
+    X(clock, "clock", "clock", "%.17g",                                                            \
+      "virtual time of the row: the event engine's (async.engine = events), or the lockstep "      \
+      "rounds' with the same laws (each round: the slowest update, then the slowest message of "   \
+      "each phase)")                                                                               \
+    X(info_age, "info_age", "info_age", "%.17g",                                                   \
+      "mean virtual age of the neighbours' newest information at the agent's steps since the "     \
+      "previous log step (async.engine = events; 0 in lockstep)")
 
 /* One agent's numbers at a log step; plain doubles so that MPI can gather them. */
 #define POLKA_METRIC_FIELD(field, ...) double field;
