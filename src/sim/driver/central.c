@@ -36,8 +36,7 @@ static polka_status central_refit(central_run *run, uint64_t t) {
     if (spec->refit == 0 || t + 1 != run->rounds) return POLKA_OK;
     double start = polka_now();
     size_t n = polka_stream_facts(run->stream)->n_train;
-    polka_refit_settings settings = {spec->refit, spec->refit_iterations,
-                                     spec->refit_memory << 20};
+    polka_refit_settings settings = {spec->refit, spec->refit_iterations, spec->refit_memory << 20};
     POLKA_CALL(polka_learner_refit(run->learner, n, central_rows, run, &settings));
     run->counters.time_update += polka_now() - start;
     return POLKA_OK;
