@@ -245,6 +245,13 @@ int main(int argc, char **argv) {
     static const char *const coke_topk[] = {"net.method=coke",       "net.features=32",
                                             "net.censor_alpha=0.05", "net.codec_vectors=top-k",
                                             "net.codec_k=0.25",      NULL};
+    /* the Gaussian mechanism on the points (privacy.clip): both ends learn from the noisy point */
+    static const char *const noisy_symmetric[] = {"privacy.clip=1.5", "privacy.sample_epsilon=8",
+                                                  "net.penalty=symmetric", "fault.link_loss=0.2",
+                                                  NULL};
+    static const char *const noisy_shared[] = {"privacy.clip=2",           "net.share=samples",
+                                               "net.codec_points=float16", "learner.batch=2",
+                                               "fault.offline=0.1",        NULL};
     const char *const file_shards[] = {"data.source=file",  train_set,       test_set,
                                        "data.split=shards", "data.shards=1", NULL};
     /* class splits of a file: each rank reads only the rows its agents draw */
@@ -309,6 +316,8 @@ int main(int argc, char **argv) {
         {"dkla, top-k 0.1 vectors", dkla_topk},
         {"rf-diffusion, random-k 0.2, loss 0.2", diffusion_randk},
         {"coke, top-k 0.25, censoring 0.05", coke_topk},
+        {"noisy points eps 8, symmetric, loss 0.2", noisy_symmetric},
+        {"noisy points, samples, float16, offline 0.1", noisy_shared},
     };
     static const char *const controls[] = {"none",         "norma",      "bsgd-remove",
                                            "bsgd-project", "bsgd-merge", "nbsgd-remove",

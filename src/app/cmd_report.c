@@ -31,6 +31,7 @@ enum {
     COL_AGE,
     COL_SAMPLES_OUT,
     COL_RECEIVERS,
+    COL_EPSILON,
     COLUMNS
 };
 
@@ -39,7 +40,7 @@ enum {
 static const char *const headers[COLUMNS] = {
     "file",       "mode",    "agents",       "rows",        "rounds",    "score",     "mean",
     "min",        "max",     "disagreement", "order",       "max_order", "samples/s", "bytes/round",
-    "lost/round", "offline", "value_age",    "samples_out", "receivers"};
+    "lost/round", "offline", "value_age",    "samples_out", "receivers", "epsilon"};
 
 typedef struct {
     char cell[COLUMNS][CELL_LEN];
@@ -62,7 +63,10 @@ static void print_usage(FILE *out) {
             "             log interval (fault.delay),\n"
             "  samples_out, receivers: privacy, means over the agents: own samples sent to\n"
             "             neighbours and the distinct agents they reached (the penalty method\n"
-            "             sends its points one hop; a random-feature method sends none).\n"
+            "             sends its points one hop; a random-feature method sends none),\n"
+            "  epsilon: the largest over the agents of privacy_epsilon, the epsilon (at\n"
+            "             privacy.sample_delta) of the releases of one training row composed;\n"
+            "             inf when points left without privacy.clip, '-' when none left.\n"
             "A metric the file does not hold shows as '-'.\n"
             "Reading one file fails after S seconds (default %d, 0: never), as a damaged\n"
             "HDF5 file can make libhdf5 loop.\n",
@@ -150,6 +154,24 @@ static polka_status describe_run(const polka_h5run *run, report_row *row) {
     return POLKA_OK;
 }
 
+/* The largest composed epsilon; inf when own points left unprotected (privacy.clip = 0 or a
+ * file written before it), '-' when none left (`samples_out`: the most any agent sent). */
+static polka_status fill_privacy(const polka_h5run *run, report_row *row, double *values,
+                                 double samples_out) {
+    char clip[CELL_LEN];
+    stats epsilon;
+    POLKA_CALL(config_text(run, "privacy.clip", clip, sizeof clip));
+    POLKA_CALL(metric_stats(run, "privacy_epsilon", values, &epsilon));
+    int protected = strcmp(clip, "-") != 0 && strtod(clip, NULL) > 0;
+    if (!(samples_out > 0))
+        put_number(row, COL_EPSILON, NAN);
+    else if (!protected)
+        snprintf(row->cell[COL_EPSILON], CELL_LEN, "inf");
+    else
+        put_number(row, COL_EPSILON, epsilon.count ? epsilon.max : NAN);
+    return POLKA_OK;
+}
+
 static polka_status fill_metrics(const polka_h5run *run, report_row *row, double *values) {
     stats score, disagreement, order, wall, bytes, lost, offline, age, out, receivers;
     double round = NAN, samples = NAN;
@@ -180,7 +202,7 @@ static polka_status fill_metrics(const polka_h5run *run, report_row *row, double
     put_number(row, COL_AGE, age.mean);
     put_number(row, COL_SAMPLES_OUT, out.mean);
     put_number(row, COL_RECEIVERS, receivers.mean);
-    return POLKA_OK;
+    return fill_privacy(run, row, values, out.count ? out.max : NAN);
 }
 
 static polka_status read_run(const char *path, report_row *row, unsigned timeout) {

@@ -7,6 +7,7 @@
 
 #include "sim/exchange/fault_impl.h"
 #include "sim/method/method_impl.h"
+#include "sim/method/privacy_impl.h"
 #include "sim/stream/source_impl.h"
 
 static const char *const mode_names[] = {"decentralized", "centralized"};
@@ -261,6 +262,7 @@ polka_status polka_plan_build(const polka_config *config, polka_plan *plan) {
     POLKA_CALL(plan_fault(config));
     POLKA_CALL(plan_net(config, &plan->net));
     POLKA_CALL(polka_codec_check(plan));
+    POLKA_CALL(polka_privacy_check(plan));
     return polka_method_of(plan)->check(plan);
 }
 
