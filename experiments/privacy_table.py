@@ -13,7 +13,8 @@ Per setting and epsilon: the mean test error over the agents (mean over the seed
 from the unprotected run, the noise's sigma (the run file's /config noise_sigma), the mean
 model order, and each agent's accounting from its run file: privacy_epsilon (the epsilon of
 the releases of one of its training rows composed, at the same delta) as min / mean / max over
-the agents, and row_releases (the most releases of one row: 1 in one pass, 2 in two).
+the agents, and row_releases (the most releases of one row: the stream's last round wraps
+around into the first rows, so some agents release a row twice even in one pass).
 Writes the run files, table.csv and a figure of error against epsilon per setting.
 
     /usr/bin/python3 experiments/privacy_table.py [--polka build/polka] [--out out/privacy_table]
