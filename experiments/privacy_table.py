@@ -19,7 +19,7 @@ Writes the run files, table.csv and a figure of error against epsilon per settin
 
     /usr/bin/python3 experiments/privacy_table.py [--polka build/polka] [--out out/privacy_table]
         [--parts multidist16,multidist16_2passes,fashion16] [--seeds 1,2]
-        [--epsilons 1,4,16,inf,clip] [--fashion-passes 0.25]
+        [--epsilons 1,4,16,64,256,1024,inf,clip] [--fashion-passes 0.25]
 """
 import argparse
 import csv
@@ -137,7 +137,7 @@ def main():
     parser.add_argument("--out", default=os.path.join(ROOT, "out/privacy_table"))
     parser.add_argument("--parts", default="multidist16,multidist16_2passes,fashion16")
     parser.add_argument("--seeds", default="1")
-    parser.add_argument("--epsilons", default="1,4,16,inf,clip")
+    parser.add_argument("--epsilons", default="1,4,16,64,256,1024,inf,clip")
     parser.add_argument("--fashion-passes", default="0.25")
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
