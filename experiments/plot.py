@@ -6,8 +6,9 @@ the system python: /usr/bin/python3 experiments/plot.py.
   plot.py run DECENTRALIZED.h5 [--centralized CENTRAL.h5] [--label TEXT] -o OUT.png
       test score vs samples per agent (each agent faint, mean bold, centralized dashed),
       disagreement vs round (log scale) and model order vs round, side by side.
-  plot.py compare A.h5 B.h5 ... [--centralized CENTRAL.h5] [--labels a,b,...] -o OUT.png
-      mean test score and disagreement of several decentralized runs in one figure.
+  plot.py compare A.h5 B.h5 ... [--centralized CENTRAL.h5] [--labels a,b,...] [--x clock] -o OUT.png
+      mean test score and disagreement of several decentralized runs in one figure; --x clock
+      plots both against the rows' virtual time (lockstep and async.engine = events alike).
   plot.py sweep RUN.h5 ... -o OUT.png
       final mean score and disagreement per topology, one line per penalty c.
   plot.py lambda2 RUN.h5 ... -o OUT.png
@@ -130,6 +131,7 @@ def parser():
             command.add_argument("--centralized", required=name == "drift")
     sub.choices["run"].add_argument("--label")
     sub.choices["compare"].add_argument("--labels")
+    sub.choices["compare"].add_argument("--x", choices=("samples", "clock"), default="samples")
     sub.choices["drift"].add_argument("--frozen", required=True)
     sub.choices["drift"].add_argument("--test", required=True)
     sub.choices["faults"].add_argument("--centralized", action="append")
@@ -149,7 +151,8 @@ def main(argv):
     figures = {
         "run": lambda: polka.plot.run(args.decentralized, args.centralized, args.label),
         "compare": lambda: polka.plot.compare(args.runs, args.centralized,
-                                              args.labels.split(",") if args.labels else None),
+                                              args.labels.split(",") if args.labels else None,
+                                              args.x),
         "sweep": lambda: polka.plot.sweep(args.runs),
         "split": lambda: polka.plot.split(args.histogram),
     }

@@ -12,11 +12,12 @@ def set_args(settings):
     return [a for s in settings for a in ("--set", s)]
 
 
-def run(polka, args, out, log=None):
-    """`polka run --quiet ARGS --set run.output=OUT` (its output in LOG, else discarded);
-    exits naming the command when it fails; returns its CPU seconds (user + system)."""
+def run(polka, args, out, log=None, prefix=()):
+    """`polka run --quiet ARGS --set run.output=OUT` (its output in LOG, else discarded), after
+    PREFIX (a launcher: ["mpirun", "-n", "2"]); exits naming the command when it fails; returns
+    its CPU seconds (user + system, all its processes)."""
     start = os.times()
-    cmd = [polka, "run", "--quiet"] + args + ["--set", f"run.output={out}"]
+    cmd = list(prefix) + [polka, "run", "--quiet"] + args + ["--set", f"run.output={out}"]
     env = dict(os.environ, OPENBLAS_NUM_THREADS="1")
     with open(log if log else os.devnull, "w") as f:
         result = subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT, env=env)

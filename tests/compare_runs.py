@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
-"""compare_runs.py A.h5 B.h5 [--except NAME ...]: two polka run files read with h5py hold the same run, field by
+"""compare_runs.py A.h5 B.h5 [--except NAME ...] [--models]: two polka run files read with h5py hold the same run, field by
 field: every /metrics dataset but the timers (wall_time, time_*) equal bit for bit with the
 same rows, every agent's final model (dictionary, weights) byte-identical, and /config equal
 but for the keys a resumed run may change (run.output, run.csv, run.checkpoint*, run.passes,
 run.watchdog, net.placement and the edges it cuts). --except skips metrics: the disagreement
 sums the network average over the ranks (MPI_Allreduce), so its last bits depend on the
-number of ranks and the placement. Prints the first
-difference and exits 1."""
+number of ranks and the placement. --models compares the final models alone (two engines
+that must end with the same models, whatever rows they logged). Prints the first difference
+and exits 1."""
 import sys
 
 import h5py
@@ -35,13 +36,15 @@ def same(name, a, b):
 def main():
     args = sys.argv[1:]
     skip = {args[k + 1] for k in range(len(args) - 1) if args[k] == "--except"}
+    models_only = "--models" in args
+    args = [x for x in args if x != "--models"]
     files = [x for k, x in enumerate(args) if x != "--except" and (k == 0 or args[k - 1] != "--except")]
     if len(files) != 2:
         fail("usage: compare_runs.py A.h5 B.h5 [--except NAME ...]")
     with h5py.File(files[0], "r") as a, h5py.File(files[1], "r") as b:
         names = sorted(set(a["metrics"]) | set(b["metrics"]))
         checked = 0
-        for name in names:
+        for name in [] if models_only else names:
             if name == "wall_time" or name.startswith("time_") or name in skip:
                 continue
             if name not in a["metrics"] or name not in b["metrics"]:
@@ -63,6 +66,9 @@ def main():
             for field in ("dictionary", "weights"):
                 same(f"/models/{agent}/{field}", a["models"][agent][field][()],
                      b["models"][agent][field][()])
+        if models_only:
+            print(f"compare_runs.py: {len(a['models'])} models identical")
+            return
         for key in set(a["config"].attrs) | set(b["config"].attrs):
             if key in MAY_DIFFER:
                 continue

@@ -245,6 +245,32 @@ int main(int argc, char **argv) {
     static const char *const coke_topk[] = {"net.method=coke",       "net.features=32",
                                             "net.censor_alpha=0.05", "net.codec_vectors=top-k",
                                             "net.codec_k=0.25",      NULL};
+    /* the event engine (async.engine = events): agents at their own speeds, links with latencies */
+    static const char *const events_paper[] = {
+        "async.engine=events",      "async.slow_fraction=0.2",  "async.compute_sigma=0.5",
+        "async.compute_jitter=0.3", "async.latency_jitter=0.3", "fault.link_loss=0.1",
+        "fault.offline=0.05",       "net.codec_values=int8",    NULL};
+    static const char *const events_bandwidth[] = {
+        "async.engine=events",  "async.bandwidth=300", "async.latency=0.05", "learner.batch=2",
+        "data.split=dirichlet", "async.slow=0",        "async.max_age=2",    NULL};
+    static const char *const events_stale[] = {"async.engine=events", "async.compute_sigma=1",
+                                               "async.staleness=1", "async.latency_jitter=0.5",
+                                               NULL};
+    static const char *const events_dkla[] = {
+        "async.engine=events",       "net.method=dkla",
+        "net.features=32",           "async.slow_fraction=0.3",
+        "async.latency_jitter=0.4",  "fault.link_loss=0.1",
+        "net.codec_vectors=float16", NULL};
+    static const char *const events_diffusion[] = {"async.engine=events", "net.method=rf-diffusion",
+                                                   "net.features=32",     "async.compute_sigma=1",
+                                                   "async.staleness=2",   NULL};
+    static const char *const events_coke[] = {"async.engine=events",
+                                              "net.method=coke",
+                                              "net.features=32",
+                                              "net.censor_alpha=0.05",
+                                              "async.compute_jitter=0.5",
+                                              "fault.offline=0.1",
+                                              NULL};
     /* the Gaussian mechanism on the points (privacy.clip): both ends learn from the noisy point */
     static const char *const noisy_symmetric[] = {"privacy.clip=1.5", "privacy.sample_epsilon=8",
                                                   "net.penalty=symmetric", "fault.link_loss=0.2",
@@ -252,6 +278,9 @@ int main(int argc, char **argv) {
     static const char *const noisy_shared[] = {"privacy.clip=2",           "net.share=samples",
                                                "net.codec_points=float16", "learner.batch=2",
                                                "fault.offline=0.1",        NULL};
+    static const char *const events_noisy[] = {"async.engine=events", "async.compute_sigma=0.5",
+                                               "privacy.clip=2",      "privacy.sample_epsilon=16",
+                                               "run.passes=1.5",      NULL};
     const char *const file_shards[] = {"data.source=file",  train_set,       test_set,
                                        "data.split=shards", "data.shards=1", NULL};
     /* class splits of a file: each rank reads only the rows its agents draw */
@@ -316,8 +345,15 @@ int main(int argc, char **argv) {
         {"dkla, top-k 0.1 vectors", dkla_topk},
         {"rf-diffusion, random-k 0.2, loss 0.2", diffusion_randk},
         {"coke, top-k 0.25, censoring 0.05", coke_topk},
+        {"events: slow 0.2, speeds, loss, offline, int8", events_paper},
+        {"events: bandwidth, batch 2, dirichlet, slow 0", events_bandwidth},
+        {"events: speeds sigma 1, staleness 1", events_stale},
+        {"events: dkla, slow 0.3, loss, float16", events_dkla},
+        {"events: rf-diffusion, sigma 1, staleness 2", events_diffusion},
+        {"events: coke, jitter, offline 0.1", events_coke},
         {"noisy points eps 8, symmetric, loss 0.2", noisy_symmetric},
         {"noisy points, samples, float16, offline 0.1", noisy_shared},
+        {"events: noisy points eps 16, speeds, 1.5 passes", events_noisy},
     };
     static const char *const controls[] = {"none",         "norma",      "bsgd-remove",
                                            "bsgd-project", "bsgd-merge", "nbsgd-remove",

@@ -260,6 +260,44 @@
       "1: scale the weights of the neighbours heard from in a round to the full row sum; 0: "      \
       "the missing terms are dropped")
 
+/** [async] */
+#define POLKA_KEYS_ASYNC(X)                                                                        \
+    X(async, engine, NAME, "lockstep", ANY, FIXED, PARSED, "",                                     \
+      "decentralized: lockstep (every agent updates once per round) | events (each agent at its "  \
+      "own speed, messages with latencies, in virtual time: the async.* laws)")                    \
+    X(async, compute, DOUBLE, "1", GT(0), FIXED, PARSED, "engine events",                          \
+      "median virtual time of one update (the unit of async.horizon and the latencies)")           \
+    X(async, compute_sigma, DOUBLE, "0", UPTO(10), FIXED, PARSED, "engine events",                 \
+      "log-normal spread of the agents' speeds: agent i's median update time is async.compute "    \
+      "* exp(sigma Z_i), drawn once per agent")                                                    \
+    X(async, compute_jitter, DOUBLE, "0", UPTO(10), FIXED, PARSED, "engine events",                \
+      "log-normal spread of one agent's update times around its median, drawn per update")         \
+    X(async, slow, PATH, "", ANY, FIXED, PARSED, "engine events",                                  \
+      "agents that are async.slow_factor times slower, e.g. 0,3,8-11")                             \
+    X(async, slow_fraction, DOUBLE, "0", IN(0, 1), FIXED, PARSED, "engine events",                 \
+      "each agent is also slow with this probability (drawn once per agent from run.seed)")        \
+    X(async, slow_factor, DOUBLE, "10", GE(1), FIXED, PARSED, "engine events",                     \
+      "how many times slower the slow agents' updates are")                                        \
+    X(async, latency, DOUBLE, "0.1", GT(0), FIXED, PARSED, "engine events",                        \
+      "the smallest virtual time a message takes on a link (also the engine's lookahead: the "     \
+      "ranks agree once per this much virtual time)")                                              \
+    X(async, latency_jitter, DOUBLE, "0", GE(0), FIXED, PARSED, "engine events",                   \
+      "mean of an exponential delay added to each message's latency")                              \
+    X(async, bandwidth, DOUBLE, "0", GE(0), FIXED, PARSED, "engine events",                        \
+      "bytes per unit of virtual time of a link: a message of B bytes takes B / bandwidth "        \
+      "more; 0: unlimited")                                                                        \
+    X(async, horizon, DOUBLE, "0", GE(0), FIXED, PARSED, "engine events",                          \
+      "virtual time the run lasts; 0: the lockstep run's rounds times async.compute")              \
+    X(async, log_interval, DOUBLE, "0", GE(0), FIXED, PARSED, "engine events",                     \
+      "virtual time between log rows; 0: the time the agents take at the median speed to learn "   \
+      "run.log_every samples")                                                                     \
+    X(async, max_age, SIZE, "8", IN(1, 1000), FIXED, PARSED, "engine events",                      \
+      "penalty method: a neighbour's values at the own points of an earlier update are used "      \
+      "while at most this many updates old")                                                       \
+    X(async, staleness, SIZE, "0", UPTO(1000000), FIXED, PARSED, "engine events",                  \
+      "bounded staleness: an agent does not finish update k before it has heard every "            \
+      "neighbour's update k - staleness or later; 0: nobody waits")
+
 /** [privacy] */
 #define POLKA_KEYS_PRIVACY(X)                                                                      \
     X(privacy, clip, DOUBLE, "0", GE(0), FIXED, PARSED, "method penalty",                          \
@@ -280,6 +318,7 @@
     POLKA_KEYS_NET(X)                                                                              \
     POLKA_METHOD_KEYS(X)                                                                           \
     POLKA_KEYS_FAULT(X)                                                                            \
+    POLKA_KEYS_ASYNC(X)                                                                            \
     POLKA_KEYS_PRIVACY(X)
 
 #endif

@@ -145,23 +145,38 @@ def run(agents, central=None, label=None):
 
 # ---- compare and sweep -------------------------------------------------------------------------
 
-def compare(runs, central=None, labels=None):
-    """Mean test score (dotted: the worst agent) and disagreement of several runs."""
+def _virtual_time(run):
+    """The rows' virtual time (`clock`, issue 29): an error naming the file when it has none."""
+    if "clock" not in run.metric_names:
+        raise ValueError(f"'{run.path}' has no virtual time (metric 'clock'): written by an "
+                         "older polka")
+    return run.values("clock")[:, 0]
+
+
+def compare(runs, central=None, labels=None, x="samples"):
+    """Mean test score (dotted: the worst agent) and disagreement of several runs, against the
+    training samples per agent and the round (x = "samples") or both against the rows' virtual
+    time (x = "clock": lockstep and asynchronous engines on one axis)."""
     runs = [_as_run(r) for r in runs]
     labels = labels or [r.label() for r in runs]
     figure, axes = _axes(2, (12, 4.6))
     for r, label in zip(runs, labels):
         score = r.values("test_score")
-        line, = axes[0].plot(samples_per_agent(r), score.mean(axis=1), lw=2, label=f"{label} (mean)")
-        axes[0].plot(samples_per_agent(r), score.min(axis=1), lw=1, ls=":", color=line.get_color())
-        axes[1].semilogy(r.rounds, np.maximum(r.values("disagreement").mean(axis=1), 1e-16), lw=2, label=label)
+        at, rounds = (_virtual_time(r), _virtual_time(r)) if x == "clock" else (samples_per_agent(r), r.rounds)
+        line, = axes[0].plot(at, score.mean(axis=1), lw=2, label=f"{label} (mean)")
+        axes[0].plot(at, score.min(axis=1), lw=1, ls=":", color=line.get_color())
+        axes[1].semilogy(rounds, np.maximum(r.values("disagreement").mean(axis=1), 1e-16), lw=2, label=label)
     if central is not None:
         central = _as_run(central)
-        axes[0].plot(samples_per_agent(central, runs[0].agents), central.values("test_score")[:, 0],
-                     "k--", lw=2, label="centralized POLK")
-    axes[0].set_xlabel("training samples per agent")
+        if x == "clock":  # the centralized learner's end, as a level
+            axes[0].axhline(central.values("test_score")[-1, 0], color="k", ls="--", lw=2,
+                            label="centralized POLK (end)")
+        else:
+            axes[0].plot(samples_per_agent(central, runs[0].agents), central.values("test_score")[:, 0],
+                         "k--", lw=2, label="centralized POLK")
+    axes[0].set_xlabel("virtual time" if x == "clock" else "training samples per agent")
     axes[0].set_ylabel(score_label(runs[0]) + " (dotted: worst agent)")
-    axes[1].set_xlabel("round")
+    axes[1].set_xlabel("virtual time" if x == "clock" else "round")
     axes[1].set_ylabel("disagreement")
     for ax in axes:
         ax.grid(alpha=0.3)

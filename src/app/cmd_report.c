@@ -31,6 +31,9 @@ enum {
     COL_AGE,
     COL_SAMPLES_OUT,
     COL_RECEIVERS,
+    COL_CLOCK,
+    COL_UPDATES,
+    COL_INFO_AGE,
     COL_EPSILON,
     COLUMNS
 };
@@ -38,9 +41,10 @@ enum {
 #define CELL_LEN 64
 
 static const char *const headers[COLUMNS] = {
-    "file",       "mode",    "agents",       "rows",        "rounds",    "score",     "mean",
-    "min",        "max",     "disagreement", "order",       "max_order", "samples/s", "bytes/round",
-    "lost/round", "offline", "value_age",    "samples_out", "receivers", "epsilon"};
+    "file",      "mode",        "agents",     "rows",         "rounds",    "score",
+    "mean",      "min",         "max",        "disagreement", "order",     "max_order",
+    "samples/s", "bytes/round", "lost/round", "offline",      "value_age", "samples_out",
+    "receivers", "clock",       "updates",    "info_age",     "epsilon"};
 
 typedef struct {
     char cell[COLUMNS][CELL_LEN];
@@ -63,7 +67,10 @@ static void print_usage(FILE *out) {
             "             log interval (fault.delay),\n"
             "  samples_out, receivers: privacy, means over the agents: own samples sent to\n"
             "             neighbours and the distinct agents they reached (the penalty method\n"
-            "             sends its points one hop; a random-feature method sends none),\n"
+            "             sends its points one hop; a random-feature method sends none).\n"
+            "  clock: the virtual time of the last row (async.engine = events, or the lockstep\n"
+            "         rounds' under the same async.* laws); updates: mean steps per agent;\n"
+            "  info_age: mean virtual age of the neighbours' information used (events),\n"
             "  epsilon: the largest over the agents of privacy_epsilon, the epsilon (at\n"
             "             privacy.sample_delta) of the releases of one training row composed;\n"
             "             inf when points left without privacy.clip, '-' when none left.\n"
@@ -173,7 +180,8 @@ static polka_status fill_privacy(const polka_h5run *run, report_row *row, double
 }
 
 static polka_status fill_metrics(const polka_h5run *run, report_row *row, double *values) {
-    stats score, disagreement, order, wall, bytes, lost, offline, age, out, receivers;
+    stats score, disagreement, order, wall, bytes, lost, offline, age, out, receivers, clock,
+        updates, info_age;
     double round = NAN, samples = NAN;
     POLKA_CALL(scalar(run, "round", &round));
     POLKA_CALL(scalar(run, "samples", &samples));
@@ -187,6 +195,9 @@ static polka_status fill_metrics(const polka_h5run *run, report_row *row, double
     POLKA_CALL(metric_stats(run, "value_age", values, &age));
     POLKA_CALL(metric_stats(run, "samples_out", values, &out));
     POLKA_CALL(metric_stats(run, "receivers", values, &receivers));
+    POLKA_CALL(metric_stats(run, "clock", values, &clock));
+    POLKA_CALL(metric_stats(run, "updates", values, &updates));
+    POLKA_CALL(metric_stats(run, "info_age", values, &info_age));
     put_number(row, COL_ROUNDS, round);
     put_number(row, COL_MEAN, score.mean);
     put_number(row, COL_MIN, score.count ? score.min : NAN);
@@ -202,6 +213,9 @@ static polka_status fill_metrics(const polka_h5run *run, report_row *row, double
     put_number(row, COL_AGE, age.mean);
     put_number(row, COL_SAMPLES_OUT, out.mean);
     put_number(row, COL_RECEIVERS, receivers.mean);
+    put_number(row, COL_CLOCK, clock.count ? clock.max : NAN);
+    put_number(row, COL_UPDATES, updates.mean);
+    put_number(row, COL_INFO_AGE, info_age.mean);
     return fill_privacy(run, row, values, out.count ? out.max : NAN);
 }
 

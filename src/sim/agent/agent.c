@@ -128,6 +128,27 @@ void polka_agent_links(polka_agent *agent, uint64_t t) {
     }
 }
 
+void polka_agent_links_async(polka_agent *agent, uint64_t k) {
+    const polka_faults *faults = agent->faults;
+    agent->round = k;
+    agent->this_round = polka_fault_agent_state(faults, k, agent->id);
+    agent->counters.rounds_offline += !agent->this_round.online;
+    for (size_t s = 0; s < agent->degree; s++) {
+        size_t j = agent->neighbors[s];
+        int block = agent->this_round.online, answer = block;
+        if (faults && block && polka_faults_lost(faults, k, agent->id, j, 0)) {
+            block = answer = 0;
+            agent->counters.messages_lost += 1.0;
+        } else if (faults && block && agent->answer_block > 0 &&
+                   polka_faults_lost(faults, k, agent->id, j, 1)) {
+            answer = 0;
+            agent->counters.messages_lost += 1.0;
+        }
+        agent->out_point[s] = (unsigned char)block;
+        agent->in_value[s] = (unsigned char)answer;
+    }
+}
+
 polka_status polka_agent_prepare(polka_agent *agent, const polka_stream *stream) {
     agent->sends = 1;
     if (!agent->this_round.online) return POLKA_OK;
@@ -279,6 +300,7 @@ polka_status polka_agent_codec_restore(polka_agent *agent, const polka_state *st
 }
 
 polka_status polka_agent_update(polka_agent *agent) {
+    agent->counters.updates += agent->this_round.learns;
     return agent->method->update(agent);
 }
 

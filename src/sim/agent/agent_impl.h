@@ -33,6 +33,7 @@ struct polka_agent {
     uint64_t round;               /* the round being played */
     polka_agent_round this_round; /* what the agent does in it (polka_fault_agent_state) */
     int sends;                    /* this round's phase-1 block goes out (0: censored) */
+    int async;                    /* the event engine moves its messages (async_impl.h) */
     /* this round's messages per neighbour slot k (fault.c): */
     unsigned char *in_point;  /* neighbour k's block reached me (in agent->received) */
     unsigned char *out_point; /* my block reaches neighbour k */
@@ -73,6 +74,11 @@ polka_status polka_agent_rewire(polka_agent *agent, const polka_graph *graph);
  * and what was lost. Never fails: every agent of a rank knows its messages, whatever else
  * failed, so the exchange's counts always match. */
 void polka_agent_links(polka_agent *agent, uint64_t t);
+
+/** The event engine's links of the agent's update k (async_impl.h): whether it is online, and
+ * which of its blocks of the update go out and have their answers come back; the messages it
+ * receives are the engine's. */
+void polka_agent_links_async(polka_agent *agent, uint64_t k);
 
 /** When the agent is online: the method draws the round's batch and fills agent->sent (or
  * censors it: agent->sends = 0, then its block goes nowhere). */

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/async/async_impl.h"
 #include "sim/exchange/halo_impl.h"
 #include "polka/loss.h"
 #include "sim/metrics/metrics_impl.h"
@@ -45,6 +46,8 @@ typedef struct {
     polka_agent_metrics *gathered; /* rank 0: every agent's, rank by rank (placement.ids) */
     int *counts, *displs;          /* rank 0: the metrics gathered from each rank */
     double time_exchange;
+    polka_lockstep_clock clock; /* the lockstep rounds in virtual time (async_impl.h) */
+    double now;                 /* its time after the rounds played */
 } mpi_run;
 
 /* The halo and the exchange of the current graph (collective; the caller agrees). */
@@ -100,6 +103,8 @@ static polka_status mpi_round(mpi_run *run, uint64_t t, int *wish) {
     for (size_t a = 0; a < run->halo.count; a++) run->local[a].counters.time_exchange += spent;
     for (size_t a = 0; a < run->halo.count && status == POLKA_OK; a++)
         status = polka_agent_update(&run->local[a]);
+    run->now += polka_lockstep_round_time(&run->clock, run->graph, t);
+    for (size_t a = 0; a < run->halo.count; a++) run->local[a].counters.clock = run->now;
     return polka_net_agree_wish(run->comm, status, wish); /* the checkpoint wish rides along */
 }
 
@@ -249,6 +254,14 @@ static polka_status mpi_setup(mpi_run *run, const polka_sim_hooks *hooks) {
     run->value_block = doubles[1];
     POLKA_CALL(polka_halo_create(run->graph, &run->placement, run->rank, run->point_block,
                                  run->value_block, &run->halo));
+    double bytes[2] = {0.0, 0.0}; /* a message of each phase, encoded */
+    if (count > 0) {
+        bytes[0] = (double)run->local[0].wire.bytes[0];
+        bytes[1] = (double)run->local[0].wire.bytes[1];
+    }
+    POLKA_CALL(polka_net_check(
+        MPI_Allreduce(MPI_IN_PLACE, bytes, 2, MPI_DOUBLE, MPI_MAX, run->comm), "MPI_Allreduce"));
+    POLKA_CALL(polka_lockstep_clock_create(plan, run->agents, bytes, &run->clock));
     POLKA_CALL(polka_stream_test_set(run->stream, &run->test));
     POLKA_CALL(alloc_metrics(run));
     if (run->rank == 0) POLKA_CALL(polka_netlog_open(&run->log, plan, hooks, run->agents));
@@ -256,6 +269,7 @@ static polka_status mpi_setup(mpi_run *run, const polka_sim_hooks *hooks) {
 }
 
 static void mpi_teardown(mpi_run *run) {
+    polka_lockstep_clock_free(&run->clock);
     polka_exchange_free(&run->exchange);
     for (size_t a = 0; run->local && a < run->halo.count; a++) polka_agent_free(&run->local[a]);
     free(run->local);
@@ -342,6 +356,40 @@ static polka_status network(mpi_run *run) {
     return status;
 }
 
+/* Collective: the rounds of the lockstep engine, from a checkpoint when the run resumes. */
+static polka_status lockstep_loop(mpi_run *run, polka_sim_point *from, const polka_sim_hooks *hooks,
+                                  polka_sim_summary *summary) {
+    POLKA_CALL(resume_epoch(run));
+    polka_driver driver = mpi_driver(run);
+    POLKA_CALL(polka_sim_resume(run->plan, &driver, from));
+    if (run->halo.count > 0) run->now = run->local[0].counters.clock; /* resumed: its time */
+    return polka_sim_loop(run->plan, &driver, run->facts->n_train,
+                          run->agents * run->plan->learner.batch, from, hooks, summary);
+}
+
+/* Collective: the event engine in virtual time (async_impl.h). */
+static polka_status async_loop(mpi_run *run, const polka_sim_hooks *hooks,
+                               polka_sim_summary *summary) {
+    polka_async_world world = {.plan = run->plan,
+                               .comm = run->comm,
+                               .rank = run->rank,
+                               .graph = run->graph,
+                               .placement = &run->placement,
+                               .exchange = run->exchange,
+                               .ranks = run->halo.ranks,
+                               .degree = run->halo.degree,
+                               .local = run->local,
+                               .ids = run->ids,
+                               .count = run->halo.count,
+                               .agents = run->agents,
+                               .stream = run->stream,
+                               .doubles = {run->point_block, run->value_block},
+                               .log_step = mpi_log_fn,
+                               .context = run,
+                               .crossed = &run->halo.crossed};
+    return polka_async_run(&world, run->facts->n_train, hooks, summary);
+}
+
 polka_status polka_sim_run_decentralized(const polka_plan *plan, MPI_Comm comm,
                                          const polka_sim_hooks *hooks, polka_sim_summary *summary,
                                          polka_model **models) {
@@ -361,12 +409,10 @@ polka_status polka_sim_run_decentralized(const polka_plan *plan, MPI_Comm comm,
         status = polka_net_agree(
             comm, polka_exchange_create(comm, run.halo.ranks, run.halo.degree, &run.exchange));
     polka_sim_point from = {.next_log = (double)plan->run.log_every};
-    if (status == POLKA_OK) status = resume_epoch(&run);
-    polka_driver driver = mpi_driver(&run);
-    if (status == POLKA_OK) status = polka_sim_resume(plan, &driver, &from);
-    if (status == POLKA_OK)
-        status = polka_sim_loop(plan, &driver, run.facts->n_train, run.agents * plan->learner.batch,
-                                &from, hooks, summary);
+    if (status == POLKA_OK && polka_async_enabled(plan))
+        status = async_loop(&run, hooks, summary);
+    else if (status == POLKA_OK)
+        status = lockstep_loop(&run, &from, hooks, summary);
     summary->agents = run.agents;
     summary->edges = run.placement.edges;
     summary->edges_cut = run.placement.cut;

@@ -7,6 +7,7 @@
 
 #include "polka/loss.h"
 #include "sim/agent/agent_impl.h"
+#include "sim/async/async_impl.h"
 #include "sim/metrics/metrics_impl.h"
 #include "sim/checkpoint/resume_impl.h"
 #include "sim/driver/sim_impl.h"
@@ -176,6 +177,8 @@ polka_status polka_sim_run_reference(const polka_plan *plan, size_t agents,
                                      polka_model **models) {
     reference_run run = {.plan = plan, .n = agents};
     *summary = (polka_sim_summary){0};
+    if (polka_async_enabled(plan)) /* one process plays every agent's events (async_impl.h) */
+        return polka_sim_run_decentralized(plan, MPI_COMM_SELF, hooks, summary, models);
     POLKA_CALL(polka_sim_graph(plan, agents, &run.graph));
     polka_status status = polka_sim_check_network(plan, run.graph, agents);
     if (status == POLKA_OK) status = reference_setup(&run, hooks);

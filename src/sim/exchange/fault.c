@@ -75,6 +75,10 @@ static int lost(const polka_faults *f, uint64_t t, size_t i, size_t j, int phase
            draw(f, POLKA_STREAM_LINK, t, 2 * edge + (uint64_t)phase) < f->spec.link_loss;
 }
 
+int polka_faults_lost(const polka_faults *f, uint64_t t, size_t i, size_t j, int phase) {
+    return lost(f, t, i, j, phase);
+}
+
 polka_link polka_faults_link(const polka_faults *f, const polka_graph *graph, uint64_t t, size_t i,
                              size_t j) {
     polka_link link = {0};

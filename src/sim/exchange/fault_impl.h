@@ -67,6 +67,10 @@ typedef struct {
 polka_link polka_faults_link(const polka_faults *faults, const polka_graph *graph, uint64_t t,
                              size_t i, size_t j);
 
+/** The message of round t on the edge i → j of phase 0 (i's block to j) or 1 (j's answer to
+ * it) is lost (fault.link_loss). Pure. */
+int polka_faults_lost(const polka_faults *faults, uint64_t t, size_t i, size_t j, int phase);
+
 /**
  * Calls add(context, id) for each agent of a list like "0,3,8-11" (spaces allowed). NULL when
  * the text is a valid list of ids below `limit`, else why not (a static message).

@@ -54,6 +54,9 @@ typedef struct polka_method_ops {
     polka_status (*prepare)(polka_agent *agent, const polka_stream *stream);
     /* phase 2's blocks from the heard neighbours' phase-1 blocks (NULL: one phase) */
     polka_status (*answer)(polka_agent *agent);
+    /* the event engine (async_impl.h): slot k's answer to the agent's block of its update
+     * `sent` arrived, decoded in `values` (two-phase methods) */
+    void (*answer_arrived)(polka_agent *agent, size_t k, uint64_t sent, const double *values);
     polka_status (*update)(polka_agent *agent);
     /* f_i at n points x (n×C) */
     polka_status (*predict)(const polka_agent *agent, const double *x, size_t n, double *f);

@@ -60,7 +60,7 @@ static polka_status penalty_check_graph(const polka_plan *plan, const polka_grap
 static polka_status alloc_rows(polka_agent *agent) {
     polka_penalty *pen = polka_penalty_of(agent);
     size_t b = agent->batch, d = agent->degree;
-    size_t late = agent->faults ? agent->faults->spec.delay : 0;
+    size_t late = pen->late;
     free(pen->cand_x);
     free(pen->cand_g);
     pen->cand_x = malloc((1 + d + late) * b * agent->dim * sizeof *pen->cand_x);
@@ -80,9 +80,7 @@ static polka_status penalty_buffers(polka_agent *agent) {
     POLKA_CHECK(pen->y && pen->f_own && pen->shared_g && pen->shared_sent, POLKA_ERR_MEM,
                 "out of memory for agent %zu's buffers", agent->id);
     POLKA_CALL(alloc_rows(agent));
-    return agent->faults && agent->faults->spec.delay > 0
-               ? polka_agent_stale_create(agent, agent->faults->spec.delay)
-               : POLKA_OK;
+    return pen->late > 0 ? polka_agent_stale_create(agent, pen->late) : POLKA_OK;
 }
 
 static polka_status penalty_init(polka_agent *agent, const polka_plan *plan,
@@ -98,6 +96,7 @@ static polka_status penalty_init(polka_agent *agent, const polka_plan *plan,
     pen->symmetric = plan->net.penalty == POLKA_PENALTY_SYMMETRIC;
     pen->shares_samples = plan->net.share == POLKA_SHARE_SAMPLES;
     pen->c = plan->net.c;
+    pen->late = polka_penalty_late_rounds(plan);
     pen->payload = polka_penalty_payload(plan, agent->dim, agent->outputs);
     POLKA_CALL(
         polka_privacy_setup(&pen->privacy, plan, polka_graph_nodes(agent->graph), facts->n_train));
@@ -265,7 +264,9 @@ static void own_point_penalty(polka_agent *agent, double scale) {
 /* Which values enter the update: this round's, and (fault.delay) the newest late ones. */
 static void mark_values(polka_agent *agent) {
     polka_penalty *pen = polka_penalty_of(agent);
-    if (pen->stale)
+    if (agent->async) /* the event engine filed the answers as they arrived */
+        polka_agent_stale_classify(agent, agent->fresh);
+    else if (pen->stale)
         polka_agent_stale_receive(agent, agent->fresh);
     else
         memcpy(agent->fresh, agent->in_value, agent->degree);
@@ -365,6 +366,7 @@ const polka_method_ops polka_method_penalty = {
     .rewire = penalty_rewire,
     .prepare = penalty_prepare,
     .answer = penalty_answer,
+    .answer_arrived = polka_agent_stale_arrive,
     .update = penalty_update,
     .predict = penalty_predict,
     .score = penalty_score,

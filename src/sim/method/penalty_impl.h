@@ -20,6 +20,7 @@ typedef struct {
     int symmetric;
     int shares_samples; /* net.share = samples: the neighbours' samples enter the loss */
     double c;
+    size_t late; /* rounds (updates) a late value may be old: fault.delay, async.max_age */
     polka_learner *learner;
     polka_agent_stale *stale; /* fault.delay > 0, else NULL */
     polka_privacy privacy;    /* privacy.clip > 0: the own points are noised when drawn */
@@ -41,6 +42,13 @@ static inline polka_penalty *polka_penalty_of(const polka_agent *agent) {
 size_t polka_penalty_payload(const polka_plan *plan, size_t dim, size_t outputs);
 
 /* penalty_stale.c: late values */
+/** How many rounds old a value may be: fault.delay, or async.max_age with the event engine. */
+size_t polka_penalty_late_rounds(const polka_plan *plan);
+/** The event engine: slot k's answer to the own block of update `sent` arrived (values). */
+void polka_agent_stale_arrive(polka_agent *agent, size_t k, uint64_t sent, const double *values);
+/** The event engine: which slots' newest values are of this update (fresh) and which are
+ * late but young enough to use. */
+void polka_agent_stale_classify(polka_agent *agent, unsigned char *fresh);
 /* POLKA_ERR_MEM when the late values of fault.delay for `count` agents (ids, or 0..count-1 when
  * NULL) on graph would take more than the memory limit (data.memory, as the data's). */
 polka_status polka_agents_stale_fit(const polka_plan *plan, const polka_graph *graph,

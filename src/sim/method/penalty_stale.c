@@ -64,7 +64,7 @@ static double stale_bytes(size_t delay, size_t batch, size_t dim, size_t outputs
 
 polka_status polka_agents_stale_fit(const polka_plan *plan, const polka_graph *graph,
                                     const size_t *ids, size_t count, size_t dim, size_t outputs) {
-    size_t delay = plan->fault.delay, batch = plan->learner.batch;
+    size_t delay = polka_penalty_late_rounds(plan), batch = plan->learner.batch;
     if (delay == 0) return POLKA_OK;
     double bytes = 0.0;
     for (size_t a = 0; a < count; a++) {
@@ -74,12 +74,13 @@ polka_status polka_agents_stale_fit(const polka_plan *plan, const polka_graph *g
     size_t limit = polka_data_memory_limit();
     if (bytes <= (double)limit) return POLKA_OK;
     const double mb = 1024.0 * 1024.0;
+    const char *key = plan->fault.delay ? "fault.delay" : "async.max_age";
     return polka_error_set(POLKA_ERR_MEM,
-                           "fault.delay = %zu keeps %zu rounds of values in flight per edge: the "
+                           "%s = %zu keeps %zu rounds of values in flight per edge: the "
                            "%zu agents of this process would take %.1f MB for them, over the "
-                           "memory limit of %.1f MB%s (lower fault.delay, or raise data.memory)",
-                           delay, delay + 1, count, bytes / mb, (double)limit / mb,
-                           polka_data_memory_origin(limit));
+                           "memory limit of %.1f MB%s (lower %s, or raise data.memory)",
+                           key, delay, delay + 1, count, bytes / mb, (double)limit / mb,
+                           polka_data_memory_origin(limit), key);
 }
 
 polka_status polka_agent_stale_create(polka_agent *agent, size_t delay) {
@@ -140,12 +141,25 @@ static void take_arrivals(polka_agent *agent, size_t k, size_t block) {
     s->pend_arrival[e] = s->pend_sent[e] = NONE;
 }
 
+/* Slot k's newest values: used while young enough and their own points are kept. */
+static void classify_slot(polka_agent *agent, size_t k, unsigned char *fresh) {
+    polka_agent_stale *s = polka_penalty_of(agent)->stale;
+    uint64_t t = agent->round, oldest = s->depth - 1, sent = s->newest_sent[k];
+    fresh[k] = s->late[k] = 0;
+    if (sent == NONE) return;
+    if (t - sent > oldest || s->own_round[sent % s->depth] != sent) {
+        s->newest_sent[k] = NONE; /* too old to use: dropped */
+        return;
+    }
+    fresh[k] = sent == t;
+    s->late[k] = sent < t;
+}
+
 void polka_agent_stale_receive(polka_agent *agent, unsigned char *fresh) {
     polka_agent_stale *s = polka_penalty_of(agent)->stale;
-    uint64_t t = agent->round, oldest = s->depth - 1;
+    uint64_t t = agent->round;
     size_t block = agent->batch * agent->outputs;
     for (size_t k = 0; k < agent->degree; k++) {
-        fresh[k] = s->late[k] = 0;
         if (agent->in_value[k] && agent->in_delay[k] == 0) {
             s->newest_sent[k] = t;
             memcpy(s->newest_values + k * block, agent->answered + k * block,
@@ -154,15 +168,25 @@ void polka_agent_stale_receive(polka_agent *agent, unsigned char *fresh) {
             file_in_flight(agent, k, block);
         }
         take_arrivals(agent, k, block);
-        uint64_t sent = s->newest_sent[k];
-        if (sent == NONE) continue;
-        if (t - sent > oldest || s->own_round[sent % s->depth] != sent) {
-            s->newest_sent[k] = NONE; /* too old to use: dropped */
-            continue;
-        }
-        fresh[k] = sent == t;
-        s->late[k] = sent < t;
+        classify_slot(agent, k, fresh);
     }
+}
+
+size_t polka_penalty_late_rounds(const polka_plan *plan) {
+    if (strcmp(plan->settings.engine, "events") == 0) return plan->settings.max_age;
+    return plan->fault.delay;
+}
+
+void polka_agent_stale_arrive(polka_agent *agent, size_t k, uint64_t sent, const double *values) {
+    polka_agent_stale *s = polka_penalty_of(agent)->stale;
+    if (s->newest_sent[k] != NONE && sent <= s->newest_sent[k]) return; /* overtaken */
+    size_t block = agent->batch * agent->outputs;
+    s->newest_sent[k] = sent;
+    memcpy(s->newest_values + k * block, values, block * sizeof *s->newest_values);
+}
+
+void polka_agent_stale_classify(polka_agent *agent, unsigned char *fresh) {
+    for (size_t k = 0; k < agent->degree; k++) classify_slot(agent, k, fresh);
 }
 
 double polka_agent_stale_weight(const polka_agent *agent) {

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "sim/async/async_impl.h"
 #include "sim/exchange/fault_impl.h"
 #include "sim/method/method_impl.h"
 #include "sim/method/privacy_impl.h"
@@ -262,6 +263,7 @@ polka_status polka_plan_build(const polka_config *config, polka_plan *plan) {
     POLKA_CALL(plan_fault(config));
     POLKA_CALL(plan_net(config, &plan->net));
     POLKA_CALL(polka_codec_check(plan));
+    POLKA_CALL(polka_async_check(plan));
     POLKA_CALL(polka_privacy_check(plan));
     return polka_method_of(plan)->check(plan);
 }

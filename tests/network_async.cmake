@@ -1,0 +1,22 @@
+# The event engine (issue 29, async.engine = events): settings it cannot run with get one clear
+# message on every rank; then the engine through the built binary (async_run_test.sh).
+polka_mpi_fails(async_engine_unknown 2 "async.engine = threads: lockstep \\| events"
+                --set async.engine=threads)
+polka_mpi_fails(async_delay 2 "async.engine = events cannot run with fault.delay"
+                --set async.engine=events --set fault.delay=2)
+polka_mpi_fails(async_symmetric 2 "cannot run with net.penalty = symmetric or net.share = samples"
+                --set async.engine=events --set net.penalty=symmetric)
+polka_mpi_fails(async_topk 2 "cannot run with net.codec_vectors = top-k or random-k"
+                --set async.engine=events --set net.method=dkla --set net.codec_vectors=top-k)
+polka_mpi_fails(async_checkpoint 2 "cannot run with checkpoints"
+                --set async.engine=events --set run.checkpoint_every=5)
+polka_mpi_fails(async_staleness_loss 2 "an agent could wait for a message that never comes"
+                --set async.engine=events --set async.staleness=2 --set fault.link_loss=0.1)
+polka_mpi_fails(async_slow_range 2 "async.slow = '0,9': an agent number is out of range"
+                --set async.engine=events --set net.agents=4 --set async.slow=0,9)
+polka_mpi_fails(async_latency_zero 2 "async.latency must be > 0" --set async.engine=events
+                --set async.latency=0)
+add_test(NAME async_run_file COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/async_run_test.sh
+                                     $<TARGET_FILE:polka> ${CMAKE_CURRENT_BINARY_DIR}/async
+                                     ${CMAKE_CURRENT_SOURCE_DIR}/compare_runs.py)
+set_tests_properties(async_run_file PROPERTIES ENVIRONMENT "${POLKA_MPI_ENV}" TIMEOUT 300)
