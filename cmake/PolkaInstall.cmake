@@ -18,7 +18,7 @@ file(GLOB _polka_scripts ${PROJECT_SOURCE_DIR}/experiments/*.sh)
 list(REMOVE_ITEM _polka_scripts ${PROJECT_SOURCE_DIR}/experiments/build.sh
      ${PROJECT_SOURCE_DIR}/experiments/install_deps.sh)
 install(PROGRAMS ${_polka_scripts} experiments/plot.py DESTINATION ${POLKA_INSTALL_DATADIR}/experiments)
-install(PROGRAMS slurm/run.sbatch slurm/sweep.sbatch slurm/launcher.sh slurm/resumable.sh
+install(PROGRAMS slurm/run.sbatch slurm/sweep.sbatch slurm/million.sbatch slurm/launcher.sh slurm/resumable.sh
         DESTINATION ${POLKA_INSTALL_DATADIR}/slurm)
 
 # Record where the installed files are, at install time (so --prefix is honoured): locate.sh
@@ -47,4 +47,5 @@ install(CODE "
   polka_record(experiments/locate.sh installed_bindir \"\${_relative}\")
   polka_record(slurm/run.sbatch installed_root \"\${_datadir}\")
   polka_record(slurm/sweep.sbatch installed_root \"\${_datadir}\")
+  polka_record(slurm/million.sbatch installed_root \"\${_datadir}\")
 ")

@@ -16,8 +16,12 @@ end), the mean age of the information used at the last log step, and CPU seconds
 "Staleness" compares the asynchronous run with the lockstep run at the same number of
 updates of the median agent: what learning from older values costs.
 
-  experiments/async_stragglers.py [--agents 64,1024] [--graphs er,rgg] [--polka PATH]
-                                  [--out DIR] [--quick]
+Cost (--cost N): the event engine's loop against the lockstep loop at equal work (equal
+speeds, the same rounds: the same samples and the same models), N agents, loop samples/s of
+each from the summary, on 1 and 2 ranks.
+
+  experiments/async_stragglers.py [--agents 64,1024] [--graphs er,rgg] [--settings a,b,...]
+                                  [--ranks 2] [--cost N] [--polka PATH] [--out DIR]
 """
 import argparse
 import math
@@ -78,10 +82,12 @@ def network(args, agents, kind, out):
     # tenth of it (ROUNDS rounds), an asynchronous agent from as many as its speed allows
     base = [f"net.agents={agents}", f"data.n_train={10 * ROUNDS * agents}", "data.n_test=1000",
             "run.log_test=400", f"run.log_every={ROUNDS * agents // 20}"] + graph_settings(kind, agents)
-    ranks = ["mpirun", "--oversubscribe", "-n", "2"]
+    ranks = ["mpirun", "--oversubscribe", "-n", str(args.ranks)]
     results = {}
     lock_time = {}
-    for name, engine, laws in SETTINGS:
+    for k, (name, engine, laws) in enumerate(SETTINGS):
+        if args.settings and str(k) not in args.settings.split(","):
+            continue
         settings = base + laws + [f"async.engine={engine}", "run.passes=0.1"]
         if engine == "events":  # as long as the lockstep run with the same laws, 40 rows
             horizon = lock_time[tuple(laws[:1])]
@@ -148,14 +154,46 @@ def figure(agents, kind, results, central_error, out):
     print(f"figure: {path}")
 
 
+def loop_rate(log):
+    """The summary's loop samples/s."""
+    with open(log) as f:
+        for line in f:
+            if "samples/s" in line and line.startswith("summary: model order"):
+                return float(line.split("samples/s")[0].split(",")[-1])
+    raise SystemExit(f"no samples/s in {log}")
+
+
+def cost(args, agents):
+    base = [f"net.agents={agents}", f"data.n_train={ROUNDS * agents}", "data.n_test=1000",
+            "run.log_test=400", f"run.log_every={ROUNDS * agents // 10}"] + graph_settings("er", agents)
+    print(f"\nloop cost, {agents} agents, ER, equal speeds, {ROUNDS} rounds (the same models)")
+    print(f"{'ranks':>5s} {'lockstep samples/s':>19s} {'events samples/s':>17s} {'ratio':>6s}")
+    for ranks in (1, 2):
+        rate = {}
+        for engine in ("lockstep", "events"):
+            path = f"{args.out}/cost_{agents}_{ranks}_{engine}.h5"
+            run(args.polka, set_args(base + [f"async.engine={engine}"]), path, log=path + ".log",
+                prefix=["mpirun", "--oversubscribe", "-n", str(ranks)])
+            rate[engine] = loop_rate(path + ".log")
+        print(f"{ranks:5d} {rate['lockstep']:19.0f} {rate['events']:17.0f} "
+              f"{rate['events'] / rate['lockstep']:6.2f}")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--agents", default="64,1024")
     parser.add_argument("--graphs", default="er,rgg")
     parser.add_argument("--polka", default=os.environ.get("POLKA", "build/polka"))
     parser.add_argument("--out", default="out/async_stragglers")
+    parser.add_argument("--ranks", type=int, default=2)
+    parser.add_argument("--settings", help="numbers of the settings to run (0-7; a lockstep one "
+                        "before its asynchronous one)")
+    parser.add_argument("--cost", type=int, help="measure the loops' cost at this many agents")
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
+    if args.cost:
+        cost(args, args.cost)
+        return
     for agents in [int(a) for a in args.agents.split(",")]:
         for kind in args.graphs.split(","):
             results, central_error = network(args, agents, kind, args.out)

@@ -16,13 +16,7 @@
 #                                      SHARE_P [0.5]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-"$root/experiments/need_fashion_mnist.sh"
-if [ -f "$root/CMakeLists.txt" ] && [ -z "${POLKA:-}" ]; then # a source tree: build it
-    "$root/experiments/install_deps.sh"
-    "$root/experiments/build.sh"
-fi
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OPENBLAS_NUM_THREADS=1
-. "$root/experiments/locate.sh"
+. "$root/experiments/fashion_setup.sh"
 out=${OUT:-$outdir/fashion_accuracy}
 ranks=${RANKS:-2}
 mkdir -p "$out"

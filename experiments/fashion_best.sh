@@ -11,13 +11,7 @@
 #       90.5 %, marked "README").
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-"$root/experiments/need_fashion_mnist.sh"
-if [ -f "$root/CMakeLists.txt" ] && [ -z "${POLKA:-}" ]; then # a source tree: build it
-    "$root/experiments/install_deps.sh"
-    "$root/experiments/build.sh"
-fi
-export OPENBLAS_NUM_THREADS=1
-. "$root/experiments/locate.sh"
+. "$root/experiments/fashion_setup.sh"
 out=${OUT:-$outdir/fashion_best}
 mkdir -p "$out"
 /usr/bin/time -f "%U %S %e" -o "$out/polka.time" "$polka" run \

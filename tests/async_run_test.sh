@@ -6,6 +6,9 @@
 # - With stragglers, log-normal speeds, latency jitter, bandwidth, link loss and offline agents,
 #   1 rank and 3 ranks (both placements) write the same run file (every metric row but the
 #   timers and the disagreement's last bits, every model).
+# - A checkpoint within the run (run.checkpoint_every = 3 rows: every agent within an update,
+#   messages in flight) resumed on 3 ranks, other placement, ends as the uninterrupted run
+#   (penalty with link loss, dkla with bounded staleness).
 # - The rows are at virtual times (clock), a slow agent makes fewer updates, ages are > 0.
 set -euo pipefail
 polka=$1 work=$2 compare=$3
@@ -34,6 +37,16 @@ run 3 laws_3 "${laws[@]}"
 run 3 laws_3p "${laws[@]}" --set net.placement=partition
 /usr/bin/python3 "$compare" --except disagreement "$work/laws_1.h5" "$work/laws_3.h5"
 /usr/bin/python3 "$compare" --except disagreement "$work/laws_1.h5" "$work/laws_3p.h5"
+for method in penalty dkla; do
+    m=(--set net.method=$method --set net.features=32 --set async.latency=0.05)
+    [ $method = dkla ] && m+=(--set async.staleness=3) || m+=(--set fault.link_loss=0.2)
+    run 2 "ck_full_$method" "${laws[@]:0:10}" "${m[@]}"
+    run 2 "ck_part_$method" "${laws[@]:0:10}" "${m[@]}" --set run.checkpoint_every=3
+    run 3 "ck_resumed_$method" "${laws[@]:0:10}" "${m[@]}" --set net.placement=partition \
+        --resume "$work/ck_part_$method.h5.ckpt"
+    /usr/bin/python3 "$compare" --except disagreement "$work/ck_full_$method.h5" \
+        "$work/ck_resumed_$method.h5"
+done
 /usr/bin/python3 - "$work" <<'PY'
 import sys
 import h5py

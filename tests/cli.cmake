@@ -57,3 +57,13 @@ add_test(NAME cli_log_test_subset COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/log_tes
 add_test(NAME cli_data_split_histogram COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/data_split_test.sh ${POLKA_BIN})
 polka_cli_fails(data_split_regression "data.source = sinc has no classes to count" ${POLKA_BIN} data split --set data.source=sinc --set learner.loss=square)
 polka_cli_fails(data_split_bad_alpha "data.alpha must be in" ${POLKA_BIN} data split --set data.split=dirichlet --set data.alpha=-1)
+
+# Centralized POLK whose KOMP bound exceeds every step: at 16 agents x batch 2 the centralized
+# batch is 32 and each step's change of the function (eta times a mean of 32 gradients) stays
+# within K_p eta^1.5, so KOMP removes it whole (the Fashion settings did so, exiting 0 at 90 %
+# error). The empty model is refused; the same bound at a batch of 2 learns and passes.
+set(learned_nothing_run ${POLKA_BIN} run --centralized --set net.agents=16 --set learner.batch=2
+    --set data.n_train=2000 --set data.n_test=100 --set learner.kp=1)
+polka_cli_fails(central_learned_nothing "centralized POLK learned nothing: .* batch of 32"
+                ${learned_nothing_run})
+add_test(NAME cli_central_learns_at_batch_2 COMMAND ${learned_nothing_run} --set run.central_batch=2)

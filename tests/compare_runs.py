@@ -15,7 +15,7 @@ import numpy as np
 
 MAY_DIFFER = {"run.output", "run.csv", "run.checkpoint", "run.checkpoint_every",
               "run.checkpoint_seconds", "run.watchdog", "mpi_size", "net.placement",
-              "edges_cut"}
+              "edges_cut", "learner.refit_memory"}
 
 
 def fail(message):

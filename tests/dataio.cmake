@@ -3,6 +3,8 @@
 polka_unit_test(test_dataio test_dataio.c dataio_files.c)
 polka_unit_test(test_dataio_limits test_dataio_limits.c dataio_files.c)
 polka_unit_test(test_dataio_sparse test_dataio_sparse.c dataio_files.c)
+# Partial reads: a read keeping some samples of a plain file reads only their bytes.
+polka_unit_test(test_dataio_seek test_dataio_seek.c dataio_files.c)
 # A LIBSVM file of 2^24 features (issue 33 item 12): its scan and scaling keep statistics only
 # for the features that occur, under a 100 MB address-space limit (the program needs < 40 MB;
 # each dense array of the dimension takes 128 MB, and the info's four and the scaling's three

@@ -26,6 +26,7 @@ polka_unit_test(test_splits test_splits.c)
 polka_unit_test(test_faults test_faults.c)
 polka_unit_test(test_codec test_codec.c)
 polka_unit_test(test_privacy test_privacy.c)
+polka_unit_test(test_clock test_clock.c)
 
 # MPI errors are returned as codes and reported, not MPI's abort (MPI_ERRORS_RETURN).
 add_executable(test_mpi_errors test_mpi_errors.c)

@@ -8,8 +8,6 @@ polka_mpi_fails(async_symmetric 2 "cannot run with net.penalty = symmetric or ne
                 --set async.engine=events --set net.penalty=symmetric)
 polka_mpi_fails(async_topk 2 "cannot run with net.codec_vectors = top-k or random-k"
                 --set async.engine=events --set net.method=dkla --set net.codec_vectors=top-k)
-polka_mpi_fails(async_checkpoint 2 "cannot run with checkpoints"
-                --set async.engine=events --set run.checkpoint_every=5)
 polka_mpi_fails(async_staleness_loss 2 "an agent could wait for a message that never comes"
                 --set async.engine=events --set async.staleness=2 --set fault.link_loss=0.1)
 polka_mpi_fails(async_slow_range 2 "async.slow = '0,9': an agent number is out of range"

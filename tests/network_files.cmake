@@ -28,3 +28,8 @@ set_tests_properties(cli_predict_empty_data PROPERTIES FIXTURES_REQUIRED empty_d
 polka_mpi_fails(file_csv_header_mismatch 2 "x2_x1.csv:1: column 1 is 'x2', but in the training file '.*x1_x2.csv' it is 'x1'"
                 --set data.source=file --set data.train=${TDATA}/x1_x2.csv
                 --set data.test=${TDATA}/x2_x1.csv --set net.graph=line --set learner.loss=hinge)
+# Each rank reads only its agents' samples of a plain LIBSVM or IDX file: runs on 1, 2 and 3
+# ranks (both placements, iid and dirichlet splits) equal the run on a gzipped copy, read whole.
+add_test(NAME file_partial_read COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/partial_read_test.sh
+         $<TARGET_FILE:polka> ${POLKA_MPIEXEC})
+set_tests_properties(file_partial_read PROPERTIES TIMEOUT 300)

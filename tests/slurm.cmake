@@ -13,6 +13,9 @@ add_test(NAME slurm_sbatch_run COMMAND ${SLURM_CLUSTER} ${SLURM_JOBS} run $<TARG
                                        ${SLURM_DIR}/run)
 add_test(NAME slurm_sbatch_run_no_pmix
          COMMAND ${SLURM_CLUSTER} ${SLURM_JOBS} run $<TARGET_FILE:polka> ${SLURM_DIR}/run_no_pmix)
+# slurm/million.sbatch (10^6 agents on 1 024 tasks) with AGENTS=64 on 4 tasks.
+add_test(NAME slurm_sbatch_million COMMAND ${SLURM_CLUSTER} ${SLURM_JOBS} million
+                                           $<TARGET_FILE:polka> ${SLURM_DIR}/million)
 add_test(NAME slurm_sbatch_sweep COMMAND ${SLURM_CLUSTER} ${SLURM_JOBS} sweep
                                          $<TARGET_FILE:polka> ${SLURM_DIR}/sweep)
 # data.memory = auto under sbatch --mem: the job's memory shared by its tasks (issue 13).
@@ -22,7 +25,8 @@ add_test(NAME slurm_sbatch_memory COMMAND ${SLURM_CLUSTER} ${SLURM_JOBS} memory
 add_test(NAME slurm_sbatch_preempt COMMAND ${SLURM_CLUSTER} ${SLURM_JOBS} preempt
                                            $<TARGET_FILE:polka> ${SLURM_DIR}/preempt)
 add_test(NAME slurm_cluster_stop COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/slurm_stop_test.sh)
-set(SLURM_TESTS slurm_sbatch_run slurm_sbatch_run_no_pmix slurm_sbatch_sweep slurm_sbatch_memory
+set(SLURM_TESTS slurm_sbatch_run slurm_sbatch_run_no_pmix slurm_sbatch_million slurm_sbatch_sweep
+                slurm_sbatch_memory
                 slurm_sbatch_preempt
                 slurm_cluster_stop)
 set_tests_properties(${SLURM_TESTS} PROPERTIES LABELS "slurm;no_asan" SKIP_RETURN_CODE 77 TIMEOUT 400

@@ -3,6 +3,8 @@
 #
 #   tests/slurm_cluster.sh tests/slurm_jobs_test.sh run POLKA WORK    sbatch slurm/run.sbatch
 #   tests/slurm_cluster.sh tests/slurm_jobs_test.sh sweep POLKA WORK  sbatch --array sweep.sbatch
+#   tests/slurm_cluster.sh tests/slurm_jobs_test.sh million POLKA WORK
+#       AGENTS=64 GRAPH=rgg sbatch --ntasks=4 slurm/million.sbatch (10^6 agents' settings)
 #   tests/slurm_cluster.sh tests/slurm_jobs_test.sh memory POLKA WORK
 #       sbatch --mem=14M slurm/run.sbatch on a 9.6 MB file: one task reads it, two tasks (7 MB
 #       each: data.memory = auto shares the job's memory among its ranks) are refused by name
@@ -60,6 +62,20 @@ case $mode in
         echo "submitted sbatch --ntasks=4 slurm/run.sbatch: job $job"
         finish "$job" "$work/polka-$job.out"
         check "$work/run.h5" 4
+        ;;
+    million)
+        # slurm/million.sbatch at a small size: its settings (GRAPH=rgg: a random geometric graph
+        # of 1.25 ln N mean degree, METIS placement, 200 samples per agent) on 64 agents, 4 tasks
+        job=$(AGENTS=64 LOG_AGENTS=64 GRAPH=rgg OUTPUT=$work/million.h5 POLKA=$polka \
+            SETTINGS="--set data.n_test=400" slurm_submit --ntasks=4 --mem-per-cpu=200M \
+            --time=00:05:00 --output="$work/million-%j.out" slurm/million.sbatch)
+        echo "submitted AGENTS=64 sbatch --ntasks=4 slurm/million.sbatch: job $job"
+        finish "$job" "$work/million-$job.out"
+        grep -h '^summary: mode decentralized, agents 64, rounds 200,\|^summary: placement partition' \
+            "$work/million-$job.out"
+        [ "$(grep -c '^summary: mode decentralized, agents 64, rounds 200,\|^summary: placement partition' \
+            "$work/million-$job.out")" = 2 ] || { echo "FAIL: not the million run's settings"; exit 1; }
+        check "$work/million.h5" 64
         ;;
     sweep)
         export OUT=$work/sweep POLKA=$polka TOPOLOGIES=graphs/ring_4.txt CS="0 1" EXTRA=$small
@@ -163,7 +179,7 @@ case $mode in
         /usr/bin/python3 "$tests/compare_runs.py" "$work/full.h5" "$work/cut.h5"
         ;;
     *)
-        echo "usage: $0 run|sweep|memory|preempt|term|cancel POLKA WORK" >&2
+        echo "usage: $0 run|million|sweep|memory|preempt|term|cancel POLKA WORK" >&2
         exit 2
         ;;
 esac

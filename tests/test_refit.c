@@ -121,7 +121,7 @@ static void test_refit_least_squares(void **state) {
     assert_non_null(before);
     assert_non_null(w);
     memcpy(before, polka_model_dictionary(model), m * P * sizeof *before);
-    polka_refit_settings settings = {LAMBDA, 0};
+    polka_refit_settings settings = {LAMBDA, 0, 0};
     CHECK_OK(polka_learner_refit(learner, N, give_rows, &data, &settings));
     model = polka_learner_model(learner);
     assert_int_equal(polka_model_order(model), m); /* the dictionary stays, point for point */
@@ -154,7 +154,7 @@ static void test_refit_hinge_descends(void **state) {
     polka_learner *learner = trained(&data, POLKA_LOSS_MULTI_HINGE);
     double *k = kernel_rows(polka_learner_model(learner), &data), previous = INFINITY, first = 0;
     for (size_t iterations = 0; iterations <= 6; iterations++) {
-        polka_refit_settings settings = {LAMBDA / 10, iterations};
+        polka_refit_settings settings = {LAMBDA / 10, iterations, 0};
         CHECK_OK(polka_learner_refit(learner, N, give_rows, &data, &settings));
         double objective = hinge_objective(polka_learner_model(learner), &data, k, LAMBDA / 10);
         if (iterations == 0) first = objective;
@@ -166,6 +166,49 @@ static void test_refit_hinge_descends(void **state) {
     assert_true(previous < 0.95 * first);
     free(k);
     polka_learner_free(&learner);
+}
+
+/* The rows, counting the calls (the cached refit reads them in its first pass only). */
+typedef struct {
+    rows_data *data;
+    size_t calls;
+} counted_rows;
+
+static polka_status give_counted_rows(void *context, size_t first, size_t count, double *x,
+                                      double *y) {
+    counted_rows *counted = context;
+    counted->calls++;
+    return give_rows(counted->data, first, count, x, y);
+}
+
+/* The squared-hinge passes on the kept kernel rows (learner.refit_memory) give the weights of
+ * the recomputing passes bit for bit, reading the training rows once; too little memory
+ * recomputes. */
+static void test_refit_cache_same_weights(void **state) {
+    (void)state;
+    static rows_data data;
+    make_rows(&data);
+    double *weights[3] = {0};
+    size_t calls[3], m = 0, memories[3] = {0, (size_t)1 << 30, 8 * N};
+    for (size_t run = 0; run < 3; run++) {
+        polka_learner *learner = trained(&data, POLKA_LOSS_MULTI_HINGE);
+        counted_rows counted = {&data, 0};
+        polka_refit_settings settings = {LAMBDA / 10, 4, memories[run]};
+        CHECK_OK(polka_learner_refit(learner, N, give_counted_rows, &counted, &settings));
+        const polka_model *model = polka_learner_model(learner);
+        m = polka_model_order(model);
+        weights[run] = malloc(m * C * sizeof *weights[run]);
+        assert_non_null(weights[run]);
+        memcpy(weights[run], polka_model_weights(model), m * C * sizeof *weights[run]);
+        calls[run] = counted.calls;
+        polka_learner_free(&learner);
+    }
+    assert_int_equal(calls[0], 5); /* N < one block: a call per pass, 1 + 4 */
+    assert_int_equal(calls[1], 1);
+    assert_int_equal(calls[2], 5); /* 8N bytes hold one row of m > 1 points: no cache */
+    assert_memory_equal(weights[0], weights[1], m * C * sizeof *weights[0]);
+    assert_memory_equal(weights[0], weights[2], m * C * sizeof *weights[0]);
+    for (size_t run = 0; run < 3; run++) free(weights[run]);
 }
 
 static void test_refit_refusals(void **state) {
@@ -183,7 +226,7 @@ static void test_refit_refusals(void **state) {
     static rows_data data;
     make_rows(&data);
     polka_learner *learner = trained(&data, POLKA_LOSS_MULTI_HINGE);
-    polka_refit_settings settings = {0.0, 0};
+    polka_refit_settings settings = {0.0, 0, 0};
     assert_int_equal(polka_learner_refit(learner, N, give_rows, &data, &settings), POLKA_ERR_ARG);
     assert_non_null(strstr(polka_error_message(), "lambda > 0"));
     polka_learner_free(&learner);
@@ -193,6 +236,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_refit_least_squares),
         cmocka_unit_test(test_refit_hinge_descends),
+        cmocka_unit_test(test_refit_cache_same_weights),
         cmocka_unit_test(test_refit_refusals),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -73,6 +73,15 @@
  * statistics overflow (range, mean or standard deviation not finite) is an error of the scan;
  * polka_data_scale() refuses to leave a non-finite value or ‖x‖².
  *
+ * ## Partial reads
+ * polka_data_read() with a keep function reads only the bytes of the samples it keeps when it
+ * can seek to them: IDX images files that are not gzipped (record i is at header + i·p), and
+ * plain LIBSVM and CSV files whose info was scanned with polka_read_options.sample_offsets
+ * (the scan records each sample's line). Runs of kept samples are read with pread() in blocks
+ * of at most 1 MB, never past the last kept line of a run; a gzipped file is read whole (the
+ * lines it does not keep are not parsed). What a partial read keeps is what a whole read keeps,
+ * with the same line numbers in messages.
+ *
  * ## Errors
  * POLKA_ERR_FORMAT with one message naming the file and where: `PATH:LINE: what` for the text
  * formats, `PATH: record R (byte offset B): what` or `PATH: byte offset B: what` for IDX.
@@ -159,6 +168,10 @@ typedef struct {
                                    data (its dense rows), checked with the statistics */
     int row_classes;          /**< a scan of classes: 1 to record every sample's class
                                    (polka_data_row_class), 1 to 4 bytes a sample */
+    int sample_offsets;       /**< a scan of a plain (not gzipped) LIBSVM or CSV file: 1 to
+                                   record where each sample's line starts (8 bytes a sample),
+                                   so that polka_data_read() with the info reads only the
+                                   lines it keeps (see Partial reads) */
 } polka_read_options;
 
 /** What a first pass over a TRAINING file learns; the same on every rank for the same file. */
@@ -183,6 +196,12 @@ typedef struct {
     polka_file_format format; /**< the format the file was read as */
     void *row_class;          /**< polka_read_options.row_classes: n class indices, each of */
     size_t row_class_bytes;   /**< 1, 2 or 4 bytes (the fewest that hold classes − 1); else 0 */
+    /* polka_read_options.sample_offsets, plain text files (else NULL and 0): */
+    uint64_t *sample_offset; /**< n: the byte offset of each sample's line */
+    uint64_t *bare_line;     /**< bare_lines: for each line without a sample (a CSV header, a */
+    size_t bare_lines;       /**< blank or comment line), the samples before it, increasing */
+    uint64_t file_size;      /**< the scanned file's size and modification time (ns): a read */
+    int64_t file_mtime;      /**< that seeks refuses a file that changed since */
 } polka_data_info;
 
 /** The training statistics of one feature. */

@@ -176,6 +176,9 @@
     X(learner, refit_iterations, SIZE, "0", UPTO(1000), FIXED, TO(learner.refit_iterations), "",  \
       "after learner.refit's least squares: this many passes stepping to the squared hinge "       \
       "(classification)")                                                                          \
+    X(learner, refit_memory, SIZE, "0", UPTO(1 << 30), MAY_CHANGE, TO(learner.refit_memory), "",  \
+      "MiB the refit may hold the training set's kernel rows in (n x m doubles; the same "         \
+      "result, each squared-hinge pass without recomputing them); 0: recompute each pass")         \
     X(learner, rho, DOUBLE, "1", ANY, FIXED, TO(learner.params.loss.rho),                          \
       "loss soft-margin, novelty",                                                                 \
       "soft-margin loss: margin rho (0 = perceptron); novelty: threshold")                         \

@@ -221,6 +221,8 @@ typedef polka_status (*polka_rows_fn)(void *context, size_t first, size_t count,
 typedef struct {
     double lambda;     /**< ridge λ > 0 */
     size_t iterations; /**< squared-hinge steps after the least squares (classification) */
+    size_t memory;     /**< bytes the n × m kernel rows may take to be kept between passes
+                            (the same result, faster); smaller: recomputed each pass */
 } polka_refit_settings;
 
 /** Why these parameters cannot be refitted (novelty loss, an offset, a suffix average, hinge

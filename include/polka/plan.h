@@ -118,6 +118,7 @@ typedef struct {
     double tol;                  /**< slkl */
     double refit;                /**< > 0: the final refit's ridge λ (src/core/refit.c) */
     size_t refit_iterations;     /**< its squared-hinge steps */
+    size_t refit_memory;         /**< MiB for the kernel rows kept between its passes */
 } polka_learner_spec;
 
 typedef struct {

@@ -17,7 +17,8 @@
  * The online steps chose D (the points KOMP kept); their weights are a noisy SGD iterate, and
  * this is the minimiser over span k(D, ·), in passes over the data in blocks: K_nD is never
  * held whole (REFIT_BLOCK rows at a time). Cost: n·m·(p + m) flops, one m × m Cholesky, then
- * n·m·(p + 2C) per iteration.
+ * n·m·(p + 2C) per iteration, or n·m·2C when the kernel rows fit learner.refit_memory and are
+ * kept from the first pass (n·m doubles: the same values, so the same result).
  */
 #include <cblas.h>
 #include <lapacke.h>
@@ -56,6 +57,8 @@ typedef struct {
     double *x, *y;  /* a block of rows: REFIT_BLOCK × p, REFIT_BLOCK */
     double *k, *t;  /* its kernel rows REFIT_BLOCK × m, its targets REFIT_BLOCK × c */
     double *f;      /* its values REFIT_BLOCK × c */
+    double *cache;  /* n × m kernel rows of the whole training set, or NULL: recomputed */
+    double *labels; /* n labels beside the cache */
 } refit_work;
 
 static void refit_free(refit_work *w) {
@@ -67,6 +70,20 @@ static void refit_free(refit_work *w) {
     free(w->k);
     free(w->t);
     free(w->f);
+    free(w->cache);
+    free(w->labels);
+}
+
+/* The cache of the n × m kernel rows when they fit in memory bytes (and malloc gives them:
+ * without, the passes recompute the same rows). */
+static void refit_alloc_cache(refit_work *w, size_t n, size_t m, size_t memory) {
+    if (memory / sizeof(double) / n < m) return;
+    w->cache = malloc(n * m * sizeof *w->cache);
+    w->labels = malloc(n * sizeof *w->labels);
+    if (w->cache && w->labels) return;
+    free(w->cache);
+    free(w->labels);
+    w->cache = w->labels = NULL;
 }
 
 static polka_status refit_alloc(refit_work *w, size_t m, size_t p, size_t c) {
@@ -83,27 +100,41 @@ static polka_status refit_alloc(refit_work *w, size_t m, size_t p, size_t c) {
     return POLKA_OK;
 }
 
+/* The kernel rows (*k, count × m) and labels (*y) of training rows first .. first + count − 1:
+ * computed on the first pass (into the cache when there is one), then read from the cache. */
+static polka_status refit_rows(const polka_model *model, size_t first, size_t count,
+                               polka_rows_fn rows, void *context, int again, refit_work *w,
+                               const double **k, const double **y) {
+    double *kernel = w->cache ? w->cache + first * model->m : w->k;
+    double *labels = w->cache ? w->labels + first : w->y;
+    *k = kernel;
+    *y = labels;
+    if (again && w->cache) return POLKA_OK;
+    POLKA_CALL(rows(context, first, count, w->x, labels));
+    return polka_kernel_block(&model->kernel, w->x, count, model->dict, model->sqnorm, model->m,
+                              model->p, kernel);
+}
+
 /* One pass over the n training rows: rhs = K_nDᵀ T (first pass, normal += K_nDᵀ K_nD) or,
  * with hinge, K_nDᵀ Z at the weights w->w. */
 static polka_status refit_pass(const polka_model *model, size_t n, polka_rows_fn rows,
                                void *context, int hinge, refit_work *w) {
-    size_t m = model->m, p = model->p, c = model->c;
+    size_t m = model->m, c = model->c;
     memset(w->rhs, 0, m * c * sizeof *w->rhs);
     for (size_t first = 0; first < n; first += REFIT_BLOCK) {
         size_t count = n - first < REFIT_BLOCK ? n - first : REFIT_BLOCK;
-        POLKA_CALL(rows(context, first, count, w->x, w->y));
-        POLKA_CALL(polka_kernel_block(&model->kernel, w->x, count, model->dict, model->sqnorm, m, p,
-                                      w->k));
-        refit_targets(w->y, count, c, w->t);
+        const double *k, *y;
+        POLKA_CALL(refit_rows(model, first, count, rows, context, hinge, w, &k, &y));
+        refit_targets(y, count, c, w->t);
         if (hinge) {
             cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)count, (int)c, (int)m, 1.0,
-                        w->k, (int)m, w->w, (int)c, 0.0, w->f, (int)c);
+                        k, (int)m, w->w, (int)c, 0.0, w->f, (int)c);
             hinge_targets(w->f, count, c, w->t);
         } else {
-            cblas_dsyrk(CblasRowMajor, CblasLower, CblasTrans, (int)m, (int)count, 1.0, w->k,
-                        (int)m, 1.0, w->normal, (int)m);
+            cblas_dsyrk(CblasRowMajor, CblasLower, CblasTrans, (int)m, (int)count, 1.0, k, (int)m,
+                        1.0, w->normal, (int)m);
         }
-        cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, (int)m, (int)c, (int)count, 1.0, w->k,
+        cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, (int)m, (int)c, (int)count, 1.0, k,
                     (int)m, w->t, (int)c, 1.0, w->rhs, (int)c);
         POLKA_CALL(polka_stop_check("learner.refit"));
     }
@@ -175,6 +206,7 @@ polka_status polka_learner_refit(polka_learner *learner, size_t n, polka_rows_fn
     if (m == 0) return POLKA_OK; /* nothing kept: the zero function stays */
     refit_work w = {0};
     polka_status status = refit_alloc(&w, m, model->p, c);
+    if (settings->iterations > 0) refit_alloc_cache(&w, n, m, settings->memory);
     if (status == POLKA_OK) status = refit_fit(model, n, rows, context, settings, &w);
     if (status == POLKA_OK) {
         memcpy(model->weights, w.w, m * c * sizeof *w.w);

@@ -255,6 +255,8 @@ static void stats_free(dataio_stats *stats) {
     free(stats->min);
     free(stats->max);
     free(stats->labels);
+    free(stats->offset);
+    free(stats->bare);
     dataio_stats_free_table(stats);
     *stats = (dataio_stats){0};
 }
@@ -306,7 +308,9 @@ polka_status polka_data_scan(const char *path, const polka_read_options *options
                           .memory_limit = dataio_memory_limit(&resolved),
                           .dense_storage = resolved.storage == POLKA_STORAGE_DENSE,
                           .feature_bytes = resolved.feature_bytes,
-                          .row_classes = resolved.row_classes != 0};
+                          .row_classes = resolved.row_classes != 0,
+                          .offsets =
+                              resolved.sample_offsets != 0 && resolved.format != POLKA_FORMAT_IDX};
     dataio_pass pass = {.stats = &stats};
     polka_status status = run_pass(path, &resolved, &pass);
     if (status == POLKA_OK && stats.n == 0) status = no_samples_error(path);
@@ -493,14 +497,25 @@ polka_status dataio_text_next(dataio_text *text, size_t *len, int *got) {
 
 polka_status dataio_text_samples(dataio_text *text, dataio_pass *pass, dataio_sample_start_fn start,
                                  dataio_sample_fn sample, void *reader) {
+    if (dataio_pass_seeks(pass, text->path))
+        return dataio_text_seek_samples(text, pass, start, sample, reader);
+    dataio_stats *offsets = pass->stats && pass->stats->offsets ? pass->stats : NULL;
+    for (size_t k = 0; offsets && k < text->line; k++) /* a header */
+        POLKA_CALL(dataio_located(dataio_offsets_note(offsets, text->file, 0, 0, 0), text->path,
+                                  text->line));
     uint64_t index = 0;
     for (;;) {
         size_t len = 0;
         int got = 0;
+        uint64_t offset = offsets ? (uint64_t)gztell(text->file) : 0;
         POLKA_CALL(dataio_text_next(text, &len, &got));
         if (!got) break;
         const char *at = start(text->buf, len);
         POLKA_CALL(dataio_located(polka_stop_check("the data scan"), text->path, text->line));
+        if (offsets)
+            POLKA_CALL(
+                dataio_located(dataio_offsets_note(offsets, text->file, offset, at != NULL, index),
+                               text->path, text->line));
         if (at == NULL) continue;
         if (dataio_pass_wants(pass, index)) POLKA_CALL(sample(reader, at, pass, index));
         index++;

@@ -36,6 +36,10 @@ typedef struct {
     size_t *table_key,
         *table_slot; /* sparse: feature → slot, 2^table_bits cells (SIZE_MAX: empty) */
     unsigned table_bits;
+    int offsets;      /* 1: record where each sample starts (sample_offsets), while */
+    uint64_t *offset; /* the file is plain: n offsets */
+    uint64_t *bare;   /* the samples before each line without one */
+    size_t offset_capacity, bares, bare_capacity;
 } dataio_stats;
 
 /* The slot of feature j of a sparse scan, a new one (empty sums) when j is new; POLKA_ERR_MEM
@@ -247,6 +251,35 @@ typedef polka_status (*dataio_sample_fn)(void *reader, const char *sample, datai
  * sample(reader, ...), and sets pass->samples to how many the file has. */
 polka_status dataio_text_samples(dataio_text *text, dataio_pass *pass, dataio_sample_start_fn start,
                                  dataio_sample_fn sample, void *reader);
+
+/* ---- partial reads (dataio_seek.c; polka/dataio.h, Partial reads) ---- */
+
+/* Records, in a scan that asked for them, the start of a line about to be read: the offset of
+ * sample `index` when is_sample, else a line without a sample before it. Stops recording
+ * (without an error) when the file is gzipped. */
+polka_status dataio_offsets_note(dataio_stats *stats, gzFile file, uint64_t offset, int is_sample,
+                                 uint64_t index);
+
+/* 1 when a read pass can seek to the samples of path it keeps: a keep function and the info of
+ * this very file (its path) with sample offsets. */
+int dataio_pass_seeks(const dataio_pass *pass, const char *path);
+
+/* The read pass of a text file by its sample offsets: each kept sample's line into text->buf
+ * (trimmed as dataio_text_next trims it, text->line its number), handed to sample(). */
+polka_status dataio_text_seek_samples(dataio_text *text, dataio_pass *pass,
+                                      dataio_sample_start_fn start, dataio_sample_fn sample,
+                                      void *reader);
+
+/* keep's answer for each of n samples (called once each, in order), in an array of n flags
+ * allocated here. */
+polka_status dataio_kept_flags(const dataio_pass *pass, size_t n, unsigned char **kept);
+
+/* A plain file opened for pread (fd), with its size; POLKA_ERR_IO naming it. */
+polka_status dataio_fd_open(const char *path, int *fd, uint64_t *size);
+
+/* Reads bytes bytes at offset (fewer only at the end of the file: *got). */
+polka_status dataio_pread(int fd, const char *path, void *buf, size_t bytes, uint64_t offset,
+                          size_t *got);
 
 /* The result of a failed gzread/gzgets: POLKA_ERR_IO (system) or POLKA_ERR_FORMAT (gzip). */
 polka_status dataio_gz_error(gzFile file, const char *path);

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static int compare_double(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
@@ -72,6 +73,19 @@ static polka_status stats_entries(const dataio_stats *stats, polka_data_info *in
     return POLKA_OK;
 }
 
+/* The samples' offsets (handed over) and the file's identity, when the scan recorded them. */
+static polka_status stats_offsets(dataio_stats *stats, const char *path, polka_data_info *info) {
+    struct stat st;
+    if (!stats->offsets || stat(path, &st) != 0) return POLKA_OK; /* a whole read then */
+    info->sample_offset = stats->offset;
+    info->bare_line = stats->bare;
+    info->bare_lines = stats->bares;
+    stats->offset = stats->bare = NULL;
+    info->file_size = (uint64_t)st.st_size;
+    info->file_mtime = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
+    return POLKA_OK;
+}
+
 polka_status dataio_stats_finish(dataio_stats *stats, const char *path, polka_data_info *info) {
     info->n = stats->n;
     info->p = stats->p;
@@ -82,6 +96,7 @@ polka_status dataio_stats_finish(dataio_stats *stats, const char *path, polka_da
     info->column_names = stats->column_names; /* handed over */
     stats->column_names = NULL;
     POLKA_CALL(stats_entries(stats, info));
+    POLKA_CALL(stats_offsets(stats, path, info));
     return stats_label_map(stats, info);
 }
 
@@ -96,6 +111,8 @@ void polka_data_info_free(polka_data_info *info) {
     free(info->path);
     free(info->column_names);
     free(info->row_class);
+    free(info->sample_offset);
+    free(info->bare_line);
     *info = (polka_data_info){0};
 }
 

@@ -236,6 +236,7 @@ polka_status dataio_csv_pass(const char *path, const polka_read_options *options
                              dataio_pass *pass) {
     csv_reader r = {.label_name = options->label_column};
     POLKA_CALL(dataio_text_open(&r.text, path));
+    if (dataio_pass_seeks(pass, path)) gzbuffer(r.text.file, 4096); /* the header's bytes */
     polka_status status = read_lines(&r, pass);
     reader_free(&r);
     return status;

@@ -8,8 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
-enum { IDX_MAX_DIMS = 255, IDX_BLOCK_BYTES = 1 << 20 };
+/* IDX_GAP_BYTES: a partial read reads through shorter gaps between kept records (see
+ * dataio_seek.c). */
+enum { IDX_MAX_DIMS = 255, IDX_BLOCK_BYTES = 1 << 20, IDX_GAP_BYTES = 1 << 16 };
 
 /* One IDX file and what its header says. */
 typedef struct {
@@ -218,16 +221,11 @@ static polka_status label_error(const idx_reader *r, size_t i, const dataio_pass
                            r->label_bytes[i], pass->info->classes);
 }
 
-static polka_status take_record(idx_reader *r, dataio_pass *pass, size_t i,
+/* Keeps record i of a read. */
+static polka_status keep_record(idx_reader *r, dataio_pass *pass, size_t i,
                                 const unsigned char *record) {
     size_t p = r->images.p;
     double label = r->label_bytes[i];
-    if (pass->stats) {
-        for (size_t j = 0; j < p; j++) r->row[j] = record[j];
-        dataio_stats_add_row(pass->stats, r->row);
-        return dataio_stats_add_label(pass->stats, label);
-    }
-    if (!dataio_pass_wants(pass, i)) return POLKA_OK;
     double target = 0.0;
     if (!dataio_pass_target(pass, label, &target)) return label_error(r, i, pass);
     double *row = NULL;
@@ -237,6 +235,16 @@ static polka_status take_record(idx_reader *r, dataio_pass *pass, size_t i,
                                polka_error_message());
     for (size_t j = 0; j < p; j++) row[j] = record[j];
     return POLKA_OK;
+}
+
+static polka_status take_record(idx_reader *r, dataio_pass *pass, size_t i,
+                                const unsigned char *record) {
+    if (pass->stats) {
+        for (size_t j = 0; j < r->images.p; j++) r->row[j] = record[j];
+        dataio_stats_add_row(pass->stats, r->row);
+        return dataio_stats_add_label(pass->stats, r->label_bytes[i]);
+    }
+    return dataio_pass_wants(pass, i) ? keep_record(r, pass, i, record) : POLKA_OK;
 }
 
 /* Sets the pass up for records of p values, once the first records were read: the scan's
@@ -249,8 +257,79 @@ static polka_status start_pass(idx_reader *r, dataio_pass *pass) {
     return POLKA_OK;
 }
 
+/* Records [first, end), read at their place in blocks; the kept ones are kept. */
+static polka_status read_run(idx_reader *r, dataio_pass *pass, const unsigned char *kept, int fd,
+                             size_t first, size_t end) {
+    idx_file *f = &r->images;
+    size_t p = f->p, per_block = IDX_BLOCK_BYTES / p ? IDX_BLOCK_BYTES / p : 1;
+    for (; first < end; first += per_block) {
+        size_t count = end - first < per_block ? end - first : per_block, got = 0;
+        if (r->block_capacity < count * p) {
+            unsigned char *grown = realloc(r->block, count * p);
+            POLKA_CHECK_ALLOC(grown);
+            r->block = grown;
+            r->block_capacity = count * p;
+        }
+        POLKA_CALL(dataio_pread(fd, f->path, r->block, count * p, f->header + first * p, &got));
+        if (got < count * p)
+            return idx_error(f, f->header + (uint64_t)first * p + got,
+                             "truncated in record %zu since it was read", first + got / p);
+        POLKA_CALL(polka_stop_check("the data scan"));
+        for (size_t k = 0; k < count; k++)
+            if (kept[first + k]) POLKA_CALL(keep_record(r, pass, first + k, r->block + k * p));
+    }
+    return POLKA_OK;
+}
+
+/* The end of the records to read from kept record i on: its run of kept records and the next
+ * ones after gaps of fewer than IDX_GAP_BYTES (read through, not sought over). */
+static size_t run_end(const idx_file *f, const unsigned char *kept, size_t i) {
+    for (;;) {
+        while (i < f->n && kept[i]) i++;
+        size_t next = i;
+        while (next < f->n && !kept[next]) next++;
+        if (next == f->n || (next - i) * f->p >= IDX_GAP_BYTES) return i;
+        i = next;
+    }
+}
+
+/* A read that keeps some records of a plain file reads only theirs (polka/dataio.h, Partial
+ * reads); the file must end after the records its header announces. */
+static polka_status seek_records(idx_reader *r, dataio_pass *pass, const unsigned char *kept,
+                                 int fd, uint64_t size) {
+    idx_file *f = &r->images;
+    if (size > f->header + (uint64_t)f->n * f->p)
+        return idx_error(f, f->header + (uint64_t)f->n * f->p,
+                         "data after the %zu records the header announces", f->n);
+    for (size_t i = 0; i < f->n;) {
+        if (!kept[i]) {
+            i++;
+            continue;
+        }
+        size_t end = run_end(f, kept, i);
+        POLKA_CALL(read_run(r, pass, kept, fd, i, end));
+        i = end;
+    }
+    pass->samples = f->n;
+    return POLKA_OK;
+}
+
+static polka_status read_records_seek(idx_reader *r, dataio_pass *pass) {
+    int fd = -1;
+    uint64_t size = 0;
+    unsigned char *kept = NULL;
+    polka_status status = dataio_fd_open(r->images.path, &fd, &size);
+    if (status == POLKA_OK) status = dataio_kept_flags(pass, r->images.n, &kept);
+    if (status == POLKA_OK) status = seek_records(r, pass, kept, fd, size);
+    if (fd >= 0) close(fd);
+    free(kept);
+    return status;
+}
+
 static polka_status read_records(idx_reader *r, dataio_pass *pass) {
     idx_file *f = &r->images;
+    if (pass->stats == NULL && pass->keep != NULL && gzdirect(f->file))
+        return read_records_seek(r, pass);
     size_t p = f->p, per_block = IDX_BLOCK_BYTES / p ? IDX_BLOCK_BYTES / p : 1;
     if (per_block > f->n) per_block = f->n ? f->n : 1;
     for (size_t first = 0; first < f->n; first += per_block) {
@@ -283,6 +362,8 @@ static polka_status check_shape(idx_reader *r, const dataio_pass *pass) {
 static polka_status read_files(idx_reader *r, const char *path, const char *labels_path,
                                dataio_pass *pass) {
     POLKA_CALL(idx_open(&r->images, path));
+    if (pass->stats == NULL && pass->keep != NULL) /* a partial read: a header's bytes */
+        gzbuffer(r->images.file, 4096);
     POLKA_CALL(read_header(&r->images, 0));
     POLKA_CALL(check_shape(r, pass));
     POLKA_CALL(read_labels(r, labels_path));

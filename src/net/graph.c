@@ -26,12 +26,32 @@ typedef struct {
     size_t src, dst, idx;
 } graph_arc;
 
-static int arc_compare(const void *pa, const void *pb) {
-    const graph_arc *a = pa, *b = pb;
-    if (a->src != b->src) return a->src < b->src ? -1 : 1;
-    if (a->dst != b->dst) return a->dst < b->dst ? -1 : 1;
-    if (a->idx != b->idx) return a->idx < b->idx ? -1 : 1;
-    return 0;
+/* Moves the count arcs of from into to, ordered by their key (src when by_src, else dst) and,
+ * for equal keys, as they were (a stable counting sort; start: n + 1 zeroed counters). */
+static void arcs_by_node(const graph_arc *from, graph_arc *to, size_t count, size_t n, int by_src,
+                         size_t *start) {
+    for (size_t a = 0; a < count; a++) start[(by_src ? from[a].src : from[a].dst) + 1]++;
+    for (size_t i = 0; i < n; i++) start[i + 1] += start[i];
+    for (size_t a = 0; a < count; a++) to[start[by_src ? from[a].src : from[a].dst]++] = from[a];
+}
+
+/* The arcs ordered by (src, dst, idx): by dst, then stably by src (the arcs come in idx order,
+ * so equal (src, dst) stay in it). O(n + arcs), where a comparison sort of 10^7 arcs took
+ * seconds. */
+static polka_status sort_arcs(graph_arc *arcs, size_t count, size_t n) {
+    graph_arc *by_dst = malloc((count ? count : 1) * sizeof *by_dst);
+    size_t *start = calloc(n + 1, sizeof *start);
+    if (by_dst == NULL || start == NULL) {
+        free(by_dst);
+        free(start);
+        POLKA_CHECK_ALLOC(NULL);
+    }
+    arcs_by_node(arcs, by_dst, count, n, 0, start);
+    memset(start, 0, (n + 1) * sizeof *start);
+    arcs_by_node(by_dst, arcs, count, n, 1, start);
+    free(by_dst);
+    free(start);
+    return POLKA_OK;
 }
 
 static polka_status graph_alloc(size_t n, size_t m, polka_graph **out) {
@@ -86,10 +106,20 @@ polka_status polka_graph_build_csr(size_t n, const size_t *u, const size_t *v, c
     graph_arc *arcs = malloc((2 * m > 0 ? 2 * m : 1) * sizeof *arcs);
     POLKA_CHECK_ALLOC(arcs);
     for (size_t e = 0; e < m; e++) {
+        if (u[e] >= n || v[e] >= n) { /* the callers check; the counting sort relies on it */
+            free(arcs);
+            return polka_error_set(POLKA_ERR_ARG,
+                                   "graph: edge %zu (%zu-%zu) out of range (n = %zu)", e, u[e],
+                                   v[e], n);
+        }
         arcs[2 * e] = (graph_arc){u[e], v[e], e};
         arcs[2 * e + 1] = (graph_arc){v[e], u[e], e};
     }
-    qsort(arcs, 2 * m, sizeof *arcs, arc_compare);
+    polka_status sorted = sort_arcs(arcs, 2 * m, n);
+    if (sorted != POLKA_OK) {
+        free(arcs);
+        return sorted;
+    }
     size_t first = 0, second = 0;
     if (find_duplicate(arcs, 2 * m, &first, &second)) {
         free(arcs);

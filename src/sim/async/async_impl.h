@@ -23,6 +23,7 @@
 #include "polka/net.h"
 #include "sim/agent/agent_impl.h"
 #include "sim/async/clock_impl.h"
+#include "sim/driver/driver_impl.h"
 #include "sim/exchange/placement_impl.h"
 
 /* A message on its way to an agent: a block (phase 0, `seq` the sender's update) or an answer
@@ -30,8 +31,9 @@
 typedef struct {
     double arrival, sent; /* virtual times */
     uint64_t from, seq;
-    int phase, want; /* want: the block's answer will reach its sender (fault.link_loss) */
-    double *payload; /* the encoded message of its phase (owned) */
+    uint64_t version; /* the updates its sender had made when it wrote it */
+    int phase, want;  /* want: the block's answer will reach its sender (fault.link_loss) */
+    double *payload;  /* the encoded message of its phase (owned) */
 } polka_message;
 
 /* An agent's messages still to come, a binary heap by (arrival, from, phase, seq). */
@@ -55,9 +57,10 @@ typedef struct {
     uint64_t update; /* the current update's index */
     int waiting;     /* async.staleness: the update is done but waits for newer information */
     polka_inbox inbox;
-    uint64_t *heard;  /* per neighbour slot: 1 + the newest update heard of (0: none yet) */
-    double *heard_at; /* per slot: when that information was made */
-    double *scratch;  /* an answer decoded */
+    uint64_t *heard;   /* per neighbour slot: 1 + the newest update heard of (0: none yet) */
+    uint64_t *version; /* per slot: 1 + the most updates the neighbour is known to have made */
+    double *heard_at;  /* per slot: when that information was made */
+    double *scratch;   /* an answer decoded */
 } polka_async_agent;
 
 /* What the engine needs of the run that owns the agents (decentral.c). */
@@ -78,7 +81,8 @@ typedef struct {
     /* the log step of row `row` (1-based) at `samples` learned (collective) */
     polka_status (*log_step)(void *context, size_t row, double samples, polka_sim_summary *summary);
     void *context;
-    double *crossed; /* doubles sent to other ranks, added to (NULL: not counted) */
+    double *crossed;            /* doubles sent to other ranks, added to (NULL: not counted) */
+    const polka_driver *driver; /* the run as its checkpoints see it (its log, its agents) */
 } polka_async_world;
 
 /** 1 when the plan runs the event engine (async.engine = events). */

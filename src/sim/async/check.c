@@ -42,8 +42,5 @@ polka_status polka_async_check(const polka_plan *plan) {
     if (strcmp(vectors, "top-k") == 0 || strcmp(vectors, "random-k") == 0)
         return refuse("net.codec_vectors = top-k or random-k",
                       "their increments need every message, in order");
-    if (plan->run.checkpoint_every > 0 || plan->run.checkpoint_seconds > 0 || plan->run.resume[0])
-        return refuse("checkpoints (run.checkpoint_every, run.checkpoint_seconds, --resume)",
-                      "not implemented yet");
     return POLKA_OK;
 }

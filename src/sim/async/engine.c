@@ -7,13 +7,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/async/events_impl.h"
+#include "sim/async/snapshot_impl.h"
+#include "sim/checkpoint/resume_impl.h"
 #include "polka/stop.h"
 #include "sim/checkpoint/checkpoint_impl.h"
 #include "sim/driver/sim_impl.h"
 
-/* Header doubles of a message crossing ranks: arrival, sent, to, from, seq, phase, want. */
-#define HEADER 7
+/* Header doubles of a message crossing ranks: arrival, sent, to, from, seq, phase, want,
+ * version. */
+#define HEADER 8
 
 static polka_status reserve(double **buffer, size_t *room, size_t need) {
     if (need <= *room) return POLKA_OK;
@@ -45,8 +47,8 @@ polka_status polka_async_deliver(polka_async_engine *engine, size_t to, const po
     POLKA_CALL(
         reserve(&engine->out[q], &engine->out_room[q], engine->out_len[q] + HEADER + doubles));
     double *at = engine->out[q] + engine->out_len[q];
-    double header[HEADER] = {m->arrival,     m->sent,          (double)to,     (double)m->from,
-                             (double)m->seq, (double)m->phase, (double)m->want};
+    double header[HEADER] = {m->arrival,     m->sent,          (double)to,      (double)m->from,
+                             (double)m->seq, (double)m->phase, (double)m->want, (double)m->version};
     memcpy(at, header, sizeof header);
     memcpy(at + HEADER, payload, doubles * sizeof *at);
     engine->out_len[q] += HEADER + doubles;
@@ -63,7 +65,8 @@ static polka_status file_received(polka_async_engine *engine, size_t total) {
                            .from = (uint64_t)h[3],
                            .seq = (uint64_t)h[4],
                            .phase = (int)h[5],
-                           .want = (int)h[6]};
+                           .want = (int)h[6],
+                           .version = (uint64_t)h[7]};
         size_t to = (size_t)h[2], doubles = engine->doubles[m.phase];
         m.payload = malloc((doubles ? doubles : 1) * sizeof *m.payload);
         POLKA_CHECK(m.payload, POLKA_ERR_MEM, "out of memory for the messages in flight");
@@ -161,9 +164,10 @@ static polka_status engine_create(polka_async_engine *engine, const polka_async_
         agent->async = 1;
         aa->median = polka_clock_median(&engine->clock, agent->id);
         aa->heard = calloc(slots, sizeof *aa->heard);
+        aa->version = calloc(slots, sizeof *aa->version);
         aa->heard_at = calloc(slots, sizeof *aa->heard_at);
         aa->scratch = malloc((agent->answer_block ? agent->answer_block : 1) * sizeof *aa->scratch);
-        POLKA_CHECK(aa->heard && aa->heard_at && aa->scratch, POLKA_ERR_MEM,
+        POLKA_CHECK(aa->heard && aa->version && aa->heard_at && aa->scratch, POLKA_ERR_MEM,
                     "out of memory for agent %zu's clock", agent->id);
         if (agent->degree > most) most = agent->degree;
         engine->bytes[0] = (double)agent->wire.bytes[0];
@@ -180,6 +184,7 @@ static void engine_free(polka_async_engine *engine) {
         polka_async_agent *aa = &engine->agents[a];
         polka_inbox_free(&aa->inbox);
         free(aa->heard);
+        free(aa->version);
         free(aa->heard_at);
         free(aa->scratch);
     }
@@ -213,18 +218,64 @@ static polka_status log_row(polka_async_engine *engine, size_t row, double now,
     return w->log_step(w->context, row, *samples, summary);
 }
 
-/* Collective: how the window went, and whether a signal asks the run to stop. */
-static polka_status agree(const polka_async_world *w, polka_status local, double now,
-                          double horizon) {
-    int signal = polka_ckpt_signal();
-    int wish = signal ? POLKA_CKPT_STOP : POLKA_CKPT_NONE;
-    POLKA_CALL(polka_net_agree_wish(w->comm, local, &wish));
+static polka_status save_fn(void *context, size_t k, polka_state *state) {
+    polka_async_engine *engine = context;
+    return polka_async_save_agent(engine, &engine->agents[k], state);
+}
+
+static polka_status restore_fn(void *context, size_t k, const polka_state *state) {
+    polka_async_engine *engine = context;
+    return polka_async_restore_agent(engine, &engine->agents[k], state);
+}
+
+static const polka_driver_ops snapshot_ops = {.save_agent = save_fn, .restore_agent = restore_fn};
+
+/* The run as the checkpoints see it: the driver's, with the engine's agents. */
+static polka_driver snapshot_driver(polka_async_engine *engine) {
+    polka_driver driver = *engine->world->driver;
+    driver.ops = &snapshot_ops;
+    driver.context = engine;
+    return driver;
+}
+
+/* Collective, at an agreement point after the window ending at `now` and row `row`: the
+ * checkpoint the ranks wished for; a stop's error says where it is. */
+static polka_status keep(polka_async_engine *engine, int wish, double now, uint64_t windows,
+                         size_t row, double horizon) {
+    const polka_plan *plan = engine->world->plan;
+    polka_driver driver = snapshot_driver(engine);
+    polka_sim_point point = {.round = windows, .next_log = now, .rows = row};
+    int signal = wish == POLKA_CKPT_STOP ? polka_ckpt_signal() : 0;
+    if (signal) polka_ckpt_saving();
+    POLKA_CALL(polka_sim_save(plan, &driver, &point, signal));
     if (wish != POLKA_CKPT_STOP) return POLKA_OK;
+    char path[POLKA_PATH_LEN];
+    polka_ckpt_path(plan, path, sizeof path);
     return polka_error_set(POLKA_STOPPED,
-                           "stopped by %s at virtual time %g of %g (async.engine = events writes "
-                           "no checkpoint: the run file is not kept)",
+                           "stopped by %s at virtual time %g of %g; checkpoint in '%s' (go on with "
+                           "polka run --resume %s)",
                            signal ? polka_stop_signal_name(signal) : "a signal (on another rank)",
-                           now, horizon);
+                           now, horizon, path, path);
+}
+
+/* Collective, --resume: the agents within their updates, their messages, the rows so far;
+ * where the loop goes on (the window's end, the windows and rows done). */
+static polka_status resume(polka_async_engine *engine, double horizon, size_t rows, double *now,
+                           uint64_t *windows, size_t *row) {
+    polka_driver driver = snapshot_driver(engine);
+    polka_sim_point from = {0};
+    POLKA_CALL(polka_sim_resume(engine->world->plan, &driver, &from));
+    POLKA_CHECK(isfinite(from.next_log) && from.next_log > 0 && from.next_log < horizon &&
+                    from.rows < rows,
+                POLKA_ERR_FORMAT,
+                "cannot resume from '%s': its virtual time %g and rows %llu do not fall within "
+                "this run's horizon %g and %zu rows (damaged, or other async.* settings)",
+                engine->world->plan->run.resume, from.next_log, (unsigned long long)from.rows,
+                horizon, rows);
+    *now = from.next_log;
+    *windows = from.round;
+    *row = from.rows;
+    return POLKA_OK;
 }
 
 /* Every agent's first update starts at virtual time 0. */
@@ -258,15 +309,20 @@ static size_t row_count(double horizon, double interval) {
 static polka_status loop(polka_async_engine *engine, size_t n_train, const polka_sim_hooks *hooks,
                          polka_sim_summary *summary, double *crossed) {
     const polka_async_world *w = engine->world;
-    double horizon = polka_async_horizon(w->plan, n_train, w->agents);
-    double interval = polka_async_log_interval(w->plan, w->agents);
-    double lookahead = w->plan->settings.latency, now = 0.0, samples = 0.0;
-    size_t rows = row_count(horizon, interval), row = 0, windows = 0;
-    double began = polka_now();
+    const polka_plan *plan = w->plan;
+    double horizon = polka_async_horizon(plan, n_train, w->agents);
+    double interval = polka_async_log_interval(plan, w->agents);
+    double lookahead = plan->settings.latency, now = 0.0, samples = 0.0;
+    size_t rows = row_count(horizon, interval), row = 0;
+    uint64_t windows = 0;
+    double began = polka_now(), last_save = began;
     engine->horizon = horizon;
     summary->rounds = rows; /* the last row scores the whole test set */
     summary->loop_start = began;
-    POLKA_CALL(polka_net_agree(w->comm, start(engine)));
+    if (plan->run.resume[0])
+        POLKA_CALL(polka_net_agree(w->comm, resume(engine, horizon, rows, &now, &windows, &row)));
+    else
+        POLKA_CALL(polka_net_agree(w->comm, start(engine)));
     polka_status status = POLKA_OK;
     while (now < horizon) {
         double next_log = row + 1 < rows ? (double)(row + 1) * interval : horizon;
@@ -276,10 +332,16 @@ static polka_status loop(polka_async_engine *engine, size_t n_train, const polka
         now = until;
         int logs = now >= next_log;
         if (!logs && ++windows % AGREE_EVERY != 0) continue;
-        POLKA_CALL(agree(w, status, until, horizon));
-        if (!logs) continue;
-        POLKA_CALL(log_row(engine, ++row, now, summary, &samples));
-        polka_sim_report(hooks, row, rows, samples, began, summary);
+        windows += logs;
+        int wish = polka_async_wish(plan, logs, row + (size_t)logs, rows, last_save);
+        POLKA_CALL(polka_net_agree_wish(w->comm, status, &wish));
+        if (logs) {
+            POLKA_CALL(log_row(engine, ++row, now, summary, &samples));
+            polka_sim_report(hooks, row, rows, samples, began, summary);
+        }
+        if (wish == POLKA_CKPT_NONE) continue;
+        POLKA_CALL(keep(engine, wish, now, windows, row, horizon));
+        last_save = polka_now();
     }
     summary->samples = samples;
     summary->seconds = polka_now() - began;

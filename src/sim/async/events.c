@@ -10,8 +10,9 @@
 #include "sim/async/events_impl.h"
 
 /* A message from agent `from` to agent `to` leaves at `now` (the engine delivers it). */
-static polka_status send(polka_async_engine *engine, size_t from, size_t to, uint64_t seq,
-                         int phase, int want, const double *payload, double now) {
+static polka_status send(polka_async_engine *engine, const polka_async_agent *aa, size_t to,
+                         uint64_t seq, int phase, int want, const double *payload, double now) {
+    size_t from = aa->agent->id;
     double latency =
         polka_clock_latency(&engine->clock, from, to, seq, phase, engine->bytes[phase]);
     polka_message message = {.arrival = now + latency,
@@ -19,7 +20,8 @@ static polka_status send(polka_async_engine *engine, size_t from, size_t to, uin
                              .from = from,
                              .seq = seq,
                              .phase = phase,
-                             .want = want};
+                             .want = want,
+                             .version = aa->update};
     return polka_async_deliver(engine, to, &message, payload);
 }
 
@@ -33,18 +35,21 @@ polka_status polka_async_start_update(polka_async_engine *engine, polka_async_ag
     POLKA_CALL(polka_agent_settle_sends(agent));
     for (size_t s = 0; s < agent->degree; s++)
         if (agent->out_point[s])
-            POLKA_CALL(send(engine, agent->id, agent->neighbors[s], k, 0, agent->in_value[s],
+            POLKA_CALL(send(engine, aa, agent->neighbors[s], k, 0, agent->in_value[s],
                             agent->sent_wire, now));
     return POLKA_OK;
 }
 
-/* async.staleness = S: every neighbour's newest information is of update k + 1 − S or later. */
+/* async.staleness = S (bounded staleness, as a stale synchronous parallel clock): update k ends
+ * only when every neighbour is known to have made k + 1 − S updates (its block of that update,
+ * or an answer from that model, arrived). The agent furthest behind never waits, so nobody
+ * waits forever. */
 static int ready(const polka_async_engine *engine, const polka_async_agent *aa) {
     size_t staleness = engine->staleness;
     if (staleness == 0 || aa->update + 2 <= staleness) return 1;
-    uint64_t need = aa->update + 2 - staleness; /* heard = 1 + the update heard of */
+    uint64_t need = aa->update + 2 - staleness; /* version = 1 + the updates made */
     for (size_t s = 0; s < aa->agent->degree; s++)
-        if (aa->heard[s] < need) return 0;
+        if (aa->version[s] < need) return 0;
     return 1;
 }
 
@@ -82,6 +87,12 @@ static void take_block(polka_async_agent *aa, size_t s, const polka_message *m) 
     aa->heard_at[s] = m->sent;
 }
 
+/* How many updates the message's sender had made: the most known of it. */
+static void note_version(polka_async_agent *aa, const polka_message *m) {
+    size_t slot = polka_agent_slot_of(aa->agent, m->from);
+    if (m->version + 1 > aa->version[slot]) aa->version[slot] = m->version + 1;
+}
+
 static int in_batch(const polka_message *batch, size_t count, uint64_t from) {
     for (size_t m = 0; m < count; m++)
         if (batch[m].from == from) return 1;
@@ -99,7 +110,8 @@ static polka_status answer_blocks(polka_async_engine *engine, polka_async_agent 
     const polka_message *next = polka_inbox_top(&aa->inbox);
     while (next && next->arrival == first->arrival && next->phase == 0 &&
            count < engine->batch_room && !in_batch(batch, count, next->from)) {
-        polka_inbox_pop(&aa->inbox, &batch[count++]);
+        polka_inbox_pop(&aa->inbox, &batch[count]);
+        note_version(aa, &batch[count++]);
         next = polka_inbox_top(&aa->inbox);
     }
     polka_status status = POLKA_OK;
@@ -117,7 +129,7 @@ static polka_status answer_blocks(polka_async_engine *engine, polka_async_agent 
             agent->in_point[s] = 0;
             if (!batch[m].want) continue;
             agent->counters.bytes_sent += engine->bytes[1];
-            status = send(engine, agent->id, batch[m].from, batch[m].seq, 1, 1,
+            status = send(engine, aa, batch[m].from, batch[m].seq, 1, 1,
                           agent->answers_wire + s * doubles, first->arrival);
         }
         agent->points_in = 0;
@@ -141,6 +153,7 @@ static void take_answer(polka_async_agent *aa, size_t s, const polka_message *m)
 
 static polka_status take_message(polka_async_engine *engine, polka_async_agent *aa,
                                  polka_message *m) {
+    note_version(aa, m);
     if (m->phase == 1) {
         take_answer(aa, polka_agent_slot_of(aa->agent, m->from), m);
         return POLKA_OK;

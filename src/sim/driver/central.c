@@ -36,7 +36,8 @@ static polka_status central_refit(central_run *run, uint64_t t) {
     if (spec->refit == 0 || t + 1 != run->rounds) return POLKA_OK;
     double start = polka_now();
     size_t n = polka_stream_facts(run->stream)->n_train;
-    polka_refit_settings settings = {spec->refit, spec->refit_iterations};
+    polka_refit_settings settings = {spec->refit, spec->refit_iterations,
+                                     spec->refit_memory << 20};
     POLKA_CALL(polka_learner_refit(run->learner, n, central_rows, run, &settings));
     run->counters.time_update += polka_now() - start;
     return POLKA_OK;
@@ -129,6 +130,26 @@ static polka_status central_setup(central_run *run, const polka_plan *plan, size
     return polka_netlog_open_h5(&run->log, plan, facts, MPI_COMM_SELF, 1, NULL);
 }
 
+/* KOMP's ε = K_p η^{3/2} does not shrink with the batch, while a step's change of the function
+ * (η times the batch's mean gradient) does, roughly as 1/√B: past some batch every step is
+ * within ε of the model before it, KOMP removes the step whole and the model stays the zero
+ * function (Fashion-MNIST's settings at 16 agents' centralized batch of 32: 90 % error). A
+ * run that ends so is refused, not reported as learnt. */
+static polka_status central_check_learned(const central_run *run) {
+    const polka_learner_params *params = &run->plan->learner.params;
+    if (params->control != POLKA_CONTROL_KOMP || run->rounds == 0 ||
+        polka_model_order(polka_learner_model(run->learner)) > 0)
+        return POLKA_OK;
+    return polka_error_set(
+        POLKA_ERR_ARG,
+        "centralized POLK learned nothing: KOMP's error bound (learner.kp * eta^1.5 = %g, or "
+        "learner.epsilon) removed every point of all %llu steps, each smaller than the bound at a "
+        "batch of %zu (by default one round of every agent's samples, at most %d); lower "
+        "learner.kp or set run.central_batch",
+        polka_learner_epsilon(params), (unsigned long long)run->rounds, run->batch.n,
+        POLKA_CENTRAL_BATCH_MAX);
+}
+
 polka_status polka_sim_run_centralized(const polka_plan *plan, size_t agents,
                                        const polka_sim_hooks *hooks, polka_sim_summary *summary) {
     if (polka_control_is_batch(plan->learner.params.control))
@@ -155,6 +176,7 @@ polka_status polka_sim_run_centralized(const polka_plan *plan, size_t agents,
         status = polka_sim_loop(plan, &driver, polka_stream_facts(stream)->n_train, batch, &from,
                                 hooks, summary);
     if (status == POLKA_OK) status = polka_sim_check_finite(polka_learner_model(run.learner), 0);
+    if (status == POLKA_OK) status = central_check_learned(&run);
     if (status == POLKA_OK) {
         const polka_model *model = polka_learner_model(run.learner);
         double stages[4] = {run.counters.time_compute, 0.0, run.counters.time_update,

@@ -387,6 +387,8 @@ static polka_status async_loop(mpi_run *run, const polka_sim_hooks *hooks,
                                .log_step = mpi_log_fn,
                                .context = run,
                                .crossed = &run->halo.crossed};
+    polka_driver driver = mpi_driver(run);
+    world.driver = &driver;
     return polka_async_run(&world, run->facts->n_train, hooks, summary);
 }
 

@@ -339,8 +339,29 @@ static polka_status penalty_write_models(polka_h5log *h5, const polka_agent *age
     return status;
 }
 
+/* The event engine saves an agent within an update: its batch, drawn at the update's start
+ * (the update's step needs it, and the model's values there, which restore_batch evaluates
+ * again: the model has not changed since, and KOMP keeps their kernel rows for the step). */
+static polka_status save_batch(const polka_agent *agent, polka_state *state) {
+    polka_penalty *pen = polka_penalty_of(agent);
+    size_t b = agent->batch;
+    POLKA_CALL(
+        polka_state_put_ref(state, "penalty.x", POLKA_STATE_F64, pen->cand_x, b * agent->dim));
+    return polka_state_put_ref(state, "penalty.y", POLKA_STATE_F64, pen->y, b);
+}
+
+static polka_status restore_batch(polka_agent *agent, const polka_state *state) {
+    polka_penalty *pen = polka_penalty_of(agent);
+    size_t b = agent->batch;
+    POLKA_CALL(polka_state_get(state, "penalty.x", POLKA_STATE_F64, pen->cand_x, b * agent->dim));
+    POLKA_CALL(polka_state_get(state, "penalty.y", POLKA_STATE_F64, pen->y, b));
+    if (!agent->this_round.online) return POLKA_OK; /* no batch drawn */
+    return polka_learner_predict(pen->learner, pen->cand_x, b, pen->f_own);
+}
+
 static polka_status penalty_save(const polka_agent *agent, polka_state *state) {
     polka_penalty *pen = polka_penalty_of(agent);
+    if (agent->async) POLKA_CALL(save_batch(agent, state));
     POLKA_CALL(polka_learner_save(pen->learner, state));
     POLKA_CALL(polka_counters_save(&agent->counters, state));
     return pen->stale ? polka_agent_stale_save(agent, state) : POLKA_OK;
@@ -350,6 +371,7 @@ static polka_status penalty_restore(polka_agent *agent, const polka_state *state
     polka_penalty *pen = polka_penalty_of(agent);
     POLKA_CALL(polka_learner_restore(pen->learner, state));
     POLKA_CALL(polka_counters_restore(&agent->counters, state));
+    if (agent->async) POLKA_CALL(restore_batch(agent, state)); /* this_round set: engine.c */
     return pen->stale ? polka_agent_stale_restore(agent, state) : POLKA_OK;
 }
 

@@ -304,6 +304,8 @@ polka_status polka_rf_save(const polka_agent *agent, polka_state *state) {
             polka_state_put_ref(state, "rf.exact.values", POLKA_STATE_F64, rf->solver.values, d));
         POLKA_CALL(polka_state_put_ref(state, "rf.exact.rhs", POLKA_STATE_F64, rf->solver.rhs, d));
     }
+    if (agent->async) /* saved within an update: its new variable (rf-diffusion's psi) */
+        POLKA_CALL(polka_state_put_ref(state, "rf.next", POLKA_STATE_F64, rf->next, len));
     return polka_counters_save(&agent->counters, state);
 }
 
@@ -333,6 +335,7 @@ polka_status polka_rf_restore(polka_agent *agent, const polka_state *state) {
     POLKA_CALL(polka_state_get(state, "rf.gamma", POLKA_STATE_F64, rf->gamma, len));
     POLKA_CALL(polka_state_get(state, "rf.neighbours", POLKA_STATE_F64, rf->nbr, slots * len));
     if (rf->exact) POLKA_CALL(restore_solver(rf, state));
+    if (agent->async) POLKA_CALL(polka_state_get(state, "rf.next", POLKA_STATE_F64, rf->next, len));
     return polka_counters_restore(&agent->counters, state);
 }
 

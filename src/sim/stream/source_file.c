@@ -198,6 +198,8 @@ static polka_status file_open(const polka_plan *plan, const polka_source_layout 
     /* a split that draws by class takes the j-th row of a class: the scan records every row's
      * class for it (an i.i.d. split reads row g mod n and needs none) */
     s->options.row_classes = polka_split_of(plan->data.split)->class_of != NULL;
+    /* a rank reads only its agents' lines of a plain text file (IDX records need no offsets) */
+    s->options.sample_offsets = s->owned != NULL;
     polka_status status = scan(s);
     if (status != POLKA_OK) {
         file_close(s);
