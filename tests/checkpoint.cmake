@@ -52,6 +52,10 @@ polka_ckpt_test(dkla_topk_2_to_3 periodic 2 3 70 ${CKPT_SMALL} --set net.agents=
                 --set net.features=64 --set net.codec_vectors=top-k --set net.codec_k=0.1)
 polka_ckpt_test(penalty_int8_p1 periodic 1 1 70 ${CKPT_SMALL} --set net.agents=6
                 --set net.penalty=symmetric --set net.codec_points=int8 --set net.codec_values=float16)
+# the noisy points (privacy.clip): the counts of releases and the composed epsilon resume with
+# the run; two passes, so the releases per row grow after the resume
+polka_ckpt_test(penalty_privacy_p2 periodic 2 2 70 ${CKPT_SMALL} --set net.agents=6
+                --set run.passes=2 --set privacy.clip=2 --set privacy.sample_epsilon=8)
 # Another placement on resume: METIS parts on 3 ranks to blocks on 2, blocks on 2 to parts on 4
 # (the checkpoint names its agents by id, wherever they were placed).
 set(CKPT_ER --set net.agents=11 --set net.graph=er --set net.p=0.4)

@@ -25,6 +25,7 @@ polka_unit_test(test_placement test_placement.c)
 polka_unit_test(test_splits test_splits.c)
 polka_unit_test(test_faults test_faults.c)
 polka_unit_test(test_codec test_codec.c)
+polka_unit_test(test_privacy test_privacy.c)
 polka_unit_test(test_clock test_clock.c)
 
 # MPI errors are returned as codes and reported, not MPI's abort (MPI_ERRORS_RETURN).
@@ -145,3 +146,21 @@ add_test(NAME central_random_features COMMAND bash -c
           /usr/bin/python3 -c \"import h5py, numpy, sys; a, b = (h5py.File(f)['models/theta'][...] for f in sys.argv[1:]); \
             assert numpy.array_equal(a, b), 'theta differs'; print('same theta', a.shape)\" $d/central.h5 $d/one.h5")
 set_tests_properties(central_random_features PROPERTIES ENVIRONMENT "${POLKA_MPI_ENV}" TIMEOUT 120)
+
+# The Gaussian mechanism on the points (issue 30): nonsense targets, a run that sends no point,
+# a split whose rows' releases no count bounds; then the mechanism through the binary.
+polka_mpi_fails(privacy_epsilon_zero 2 "privacy.sample_epsilon = 0: the privacy loss of one release must be > 0"
+                --set privacy.clip=1 --set privacy.sample_epsilon=0)
+polka_mpi_fails(privacy_delta_one 2 "privacy.sample_delta = 1: a probability in \\(0, 1\\)"
+                --set privacy.clip=1 --set privacy.sample_delta=1)
+polka_mpi_fails(privacy_clip_negative 2 "privacy.clip must be >= 0" --set privacy.clip=-1)
+polka_mpi_fails(privacy_dkla 2 "net.method = dkla sends no points" --set privacy.clip=1
+                --set net.method=dkla)
+polka_mpi_fails(privacy_centralized 2 "a centralized run sends none" --set privacy.clip=1
+                --set run.mode=centralized)
+polka_mpi_fails(privacy_file_dirichlet 2 "privacy.clip with data.split = dirichlet of a file: .* no epsilon covers it"
+                --set privacy.clip=1 --set data.source=file --set data.train=${TDATA}/two_dim.svm
+                --set data.test=${TDATA}/two_dim.svm --set data.split=dirichlet)
+add_test(NAME privacy_run_file COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/privacy_run_test.sh
+                                       $<TARGET_FILE:polka> ${CMAKE_CURRENT_BINARY_DIR}/privacy)
+set_tests_properties(privacy_run_file PROPERTIES ENVIRONMENT "${POLKA_MPI_ENV}" TIMEOUT 180)

@@ -271,6 +271,16 @@ int main(int argc, char **argv) {
                                               "async.compute_jitter=0.5",
                                               "fault.offline=0.1",
                                               NULL};
+    /* the Gaussian mechanism on the points (privacy.clip): both ends learn from the noisy point */
+    static const char *const noisy_symmetric[] = {"privacy.clip=1.5", "privacy.sample_epsilon=8",
+                                                  "net.penalty=symmetric", "fault.link_loss=0.2",
+                                                  NULL};
+    static const char *const noisy_shared[] = {"privacy.clip=2",           "net.share=samples",
+                                               "net.codec_points=float16", "learner.batch=2",
+                                               "fault.offline=0.1",        NULL};
+    static const char *const events_noisy[] = {"async.engine=events", "async.compute_sigma=0.5",
+                                               "privacy.clip=2",      "privacy.sample_epsilon=16",
+                                               "run.passes=1.5",      NULL};
     const char *const file_shards[] = {"data.source=file",  train_set,       test_set,
                                        "data.split=shards", "data.shards=1", NULL};
     /* class splits of a file: each rank reads only the rows its agents draw */
@@ -341,6 +351,9 @@ int main(int argc, char **argv) {
         {"events: dkla, slow 0.3, loss, float16", events_dkla},
         {"events: rf-diffusion, sigma 1, staleness 2", events_diffusion},
         {"events: coke, jitter, offline 0.1", events_coke},
+        {"noisy points eps 8, symmetric, loss 0.2", noisy_symmetric},
+        {"noisy points, samples, float16, offline 0.1", noisy_shared},
+        {"events: noisy points eps 16, speeds, 1.5 passes", events_noisy},
     };
     static const char *const controls[] = {"none",         "norma",      "bsgd-remove",
                                            "bsgd-project", "bsgd-merge", "nbsgd-remove",

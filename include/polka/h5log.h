@@ -137,6 +137,7 @@ polka_status polka_h5log_write_rff_models(polka_h5log *log, const polka_rff *rff
  * known once it started, such as the edges its placement cuts.
  */
 polka_status polka_h5log_config_u64(polka_h5log *log, const char *name, uint64_t value);
+polka_status polka_h5log_config_double(polka_h5log *log, const char *name, double value);
 
 /**
  * Collective: writes /timing/NAME = [min, mean, max] over the ranks of my_seconds[s] for each

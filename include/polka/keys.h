@@ -301,6 +301,18 @@
       "bounded staleness: an agent does not finish update k before it has heard every "            \
       "neighbour's update k - staleness or later; 0: nobody waits")
 
+/** [privacy] */
+#define POLKA_KEYS_PRIVACY(X)                                                                      \
+    X(privacy, clip, DOUBLE, "0", GE(0), FIXED, PARSED, "method penalty",                          \
+      "the Gaussian mechanism on the points the penalty method sends: each is clipped to this "    \
+      "L2 norm and perturbed with N(0, sigma^2 I), and both ends learn from the noisy point; "     \
+      "sigma from privacy.sample_epsilon and privacy.sample_delta; 0: off")                        \
+    X(privacy, sample_epsilon, DOUBLE, "1", ANY, FIXED, PARSED, "method penalty",                  \
+      "privacy.clip > 0: the epsilon of one release of a sample's point (> 0); the run file "      \
+      "reports per agent the epsilon composed over a training row's releases")                     \
+    X(privacy, sample_delta, DOUBLE, "1e-5", ANY, FIXED, PARSED, "method penalty",                 \
+      "privacy.clip > 0: the delta of one release, and of the composed epsilon (in (0, 1))")
+
 /** Every key, in the order of the table (and of the settings a checkpoint stores). */
 #define POLKA_KEYS(X)                                                                              \
     POLKA_KEYS_RUN(X)                                                                              \
@@ -309,6 +321,7 @@
     POLKA_KEYS_NET(X)                                                                              \
     POLKA_METHOD_KEYS(X)                                                                           \
     POLKA_KEYS_FAULT(X)                                                                            \
-    POLKA_KEYS_ASYNC(X)
+    POLKA_KEYS_ASYNC(X)                                                                            \
+    POLKA_KEYS_PRIVACY(X)
 
 #endif

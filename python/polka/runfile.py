@@ -17,7 +17,7 @@ CURRENT_METRICS = ("test_score", "test_loss", "train_loss", "model_order", "disa
                    "bytes_sent", "messages_lost", "rounds_offline", "value_age", "wall_time",
                    "time_compute", "time_exchange", "time_update", "online_error",
                    "messages_censored", "samples_out", "receivers", "updates", "clock",
-                   "info_age")
+                   "info_age", "noisy_points", "row_releases", "privacy_epsilon")
 # Without these a file is refused: no polka version wrote a run file without them.
 REQUIRED_METRICS = ("test_score", "model_order")
 RFF_MODELS = "random-features"  # /models "kind" of the random-feature methods (h5log.h)
@@ -322,7 +322,16 @@ class Run:
                 "offline": per_round(stat("rounds_offline", np.mean)),
                 "value_age": stat("value_age", np.mean),
                 "samples_out": stat("samples_out", np.mean),
-                "receivers": stat("receivers", np.mean)}
+                "receivers": stat("receivers", np.mean),
+                "epsilon": self._epsilon(stat("samples_out", np.max),
+                                         stat("privacy_epsilon", np.max))}
+
+    def _epsilon(self, samples_out, epsilon):
+        """As `polka report`: the largest composed epsilon of the agents; inf when own points
+        left without privacy.clip, NaN when none left."""
+        if not samples_out > 0:
+            return math.nan
+        return epsilon if self.settings.get("privacy.clip", 0) > 0 else math.inf
 
     # ---- graph and models -------------------------------------------------------------------
 

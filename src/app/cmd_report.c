@@ -34,6 +34,7 @@ enum {
     COL_CLOCK,
     COL_UPDATES,
     COL_INFO_AGE,
+    COL_EPSILON,
     COLUMNS
 };
 
@@ -43,7 +44,7 @@ static const char *const headers[COLUMNS] = {
     "file",      "mode",        "agents",     "rows",         "rounds",    "score",
     "mean",      "min",         "max",        "disagreement", "order",     "max_order",
     "samples/s", "bytes/round", "lost/round", "offline",      "value_age", "samples_out",
-    "receivers", "clock",       "updates",    "info_age"};
+    "receivers", "clock",       "updates",    "info_age",     "epsilon"};
 
 typedef struct {
     char cell[COLUMNS][CELL_LEN];
@@ -69,7 +70,10 @@ static void print_usage(FILE *out) {
             "             sends its points one hop; a random-feature method sends none).\n"
             "  clock: the virtual time of the last row (async.engine = events, or the lockstep\n"
             "         rounds' under the same async.* laws); updates: mean steps per agent;\n"
-            "  info_age: mean virtual age of the neighbours' information used (events).\n"
+            "  info_age: mean virtual age of the neighbours' information used (events),\n"
+            "  epsilon: the largest over the agents of privacy_epsilon, the epsilon (at\n"
+            "             privacy.sample_delta) of the releases of one training row composed;\n"
+            "             inf when points left without privacy.clip, '-' when none left.\n"
             "A metric the file does not hold shows as '-'.\n"
             "Reading one file fails after S seconds (default %d, 0: never), as a damaged\n"
             "HDF5 file can make libhdf5 loop.\n",
@@ -157,6 +161,24 @@ static polka_status describe_run(const polka_h5run *run, report_row *row) {
     return POLKA_OK;
 }
 
+/* The largest composed epsilon; inf when own points left unprotected (privacy.clip = 0 or a
+ * file written before it), '-' when none left (`samples_out`: the most any agent sent). */
+static polka_status fill_privacy(const polka_h5run *run, report_row *row, double *values,
+                                 double samples_out) {
+    char clip[CELL_LEN];
+    stats epsilon;
+    POLKA_CALL(config_text(run, "privacy.clip", clip, sizeof clip));
+    POLKA_CALL(metric_stats(run, "privacy_epsilon", values, &epsilon));
+    int protected = strcmp(clip, "-") != 0 && strtod(clip, NULL) > 0;
+    if (!(samples_out > 0))
+        put_number(row, COL_EPSILON, NAN);
+    else if (!protected)
+        snprintf(row->cell[COL_EPSILON], CELL_LEN, "inf");
+    else
+        put_number(row, COL_EPSILON, epsilon.count ? epsilon.max : NAN);
+    return POLKA_OK;
+}
+
 static polka_status fill_metrics(const polka_h5run *run, report_row *row, double *values) {
     stats score, disagreement, order, wall, bytes, lost, offline, age, out, receivers, clock,
         updates, info_age;
@@ -194,7 +216,7 @@ static polka_status fill_metrics(const polka_h5run *run, report_row *row, double
     put_number(row, COL_CLOCK, clock.count ? clock.max : NAN);
     put_number(row, COL_UPDATES, updates.mean);
     put_number(row, COL_INFO_AGE, info_age.mean);
-    return POLKA_OK;
+    return fill_privacy(run, row, values, out.count ? out.max : NAN);
 }
 
 static polka_status read_run(const char *path, report_row *row, unsigned timeout) {

@@ -128,8 +128,8 @@ static void print_key(const polka_config_key *key) {
 void polka_app_print_keys(void) {
     size_t count = 0;
     const polka_config_key *keys = polka_config_keys(&count);
-    printf("Configuration keys (INI sections [run] [data] [learner] [net] [fault]; default in "
-           "brackets):\n");
+    printf("Configuration keys (INI sections [run] [data] [learner] [net] [fault] [privacy]; "
+           "default in brackets):\n");
     for (size_t k = 0; k < count; k++) print_key(&keys[k]);
 }
 
@@ -171,11 +171,10 @@ int polka_app_help(int argc, char **argv) {
     }
     for (int k = 1; k < argc; k++) {
         if (print_matching(argv[k]) == 0) {
-            fprintf(
-                stderr,
-                "polka help: '%s' is neither a key nor a section (run, data, learner, net, fault); "
-                "polka help lists every key\n",
-                argv[k]);
+            fprintf(stderr,
+                    "polka help: '%s' is neither a key nor a section (run, data, learner, net, "
+                    "fault, privacy); polka help lists every key\n",
+                    argv[k]);
             return 2;
         }
     }
@@ -260,11 +259,11 @@ void polka_app_print_man(FILE *out) {
           "writes one HDF5 file.\n",
           out);
     roff(out, centralized_note);
-    fputs(
-        "\n.PP\nSettings come from an INI file (sections [run] [data] [learner] [net] [fault]) and "
-        "\\fB\\-\\-set\\fR section.key=value overrides: defaults < file < command line. "
-        "Unknown keys are an error.\n.SH CONFIGURATION KEYS\n",
-        out);
+    fputs("\n.PP\nSettings come from an INI file (sections [run] [data] [learner] [net] [fault] "
+          "[privacy]) and \\fB\\-\\-set\\fR section.key=value overrides: defaults < file < command "
+          "line. "
+          "Unknown keys are an error.\n.SH CONFIGURATION KEYS\n",
+          out);
     man_keys(out);
     man_tables(out);
     fputs(".SH EXAMPLES\n.nf\nmpirun \\-n 16 polka run \\-\\-config "

@@ -131,15 +131,26 @@ polka_status polka_h5log_write_config(polka_h5log *log, const polka_config *conf
     return status;
 }
 
-polka_status polka_h5log_config_u64(polka_h5log *log, const char *name, uint64_t value) {
+/* Collective: /config/NAME = the value (a u64 when integer, else a double). */
+static polka_status config_fact(polka_h5log *log, const char *name, uint64_t integer,
+                                const double *real) {
     hid_t group = H5I_INVALID_HID;
     polka_status status =
         polka_h5log_agree(log, polka_h5_group(log->file, "config", log->path, &group));
     if (status == POLKA_OK)
-        status = polka_h5log_agree(log, polka_h5_attr_u64(group, name, value, log->path));
+        status = polka_h5log_agree(log, real ? polka_h5_attr_double(group, name, *real, log->path)
+                                             : polka_h5_attr_u64(group, name, integer, log->path));
     status = polka_h5log_agree(log, polka_h5_first(status, polka_h5_close(&group, log->path)));
     if (status == POLKA_OK) status = polka_h5log_agree(log, polka_h5log_flush(log));
     return status;
+}
+
+polka_status polka_h5log_config_u64(polka_h5log *log, const char *name, uint64_t value) {
+    return config_fact(log, name, value, NULL);
+}
+
+polka_status polka_h5log_config_double(polka_h5log *log, const char *name, double value) {
+    return config_fact(log, name, 0, &value);
 }
 
 /* ---- /models: h5log_models.c (kernel expansions), h5log_rff.c (random features) --------- */

@@ -61,7 +61,7 @@ def test_summary_is_polka_report(which, request):
              "disagreement": "disagreement", "order": "order", "max_order": "max_order",
              "bytes_per_round": "bytes/round", "lost_per_round": "lost/round",
              "offline": "offline", "value_age": "value_age", "samples_out": "samples_out",
-             "receivers": "receivers"}
+             "receivers": "receivers", "epsilon": "epsilon"}
     for ours, theirs in names.items():
         cell = report[theirs]
         if isinstance(summary[ours], str):

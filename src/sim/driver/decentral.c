@@ -14,6 +14,7 @@
 #include "polka/net.h"
 #include "sim/checkpoint/resume_impl.h"
 #include "sim/driver/sim_impl.h"
+#include "sim/method/privacy_impl.h"
 
 /* Test values kept between the two passes of a log step, at most this many doubles; past it
  * the second pass evaluates the agents again (memory stays O(n_test) per rank). */
@@ -338,11 +339,14 @@ static polka_status rank_traffic(const mpi_run *run, uint64_t first_round,
     return POLKA_OK;
 }
 
-/* Collective: the edges of the first graph and those the placement cuts, in the run file. */
+/* Collective: the edges of the first graph and those the placement cuts, and the points' noise,
+ * in the run file. */
 static polka_status placement_attrs(mpi_run *run) {
     if (run->log.h5 == NULL) return POLKA_OK;
     POLKA_CALL(polka_h5log_config_u64(run->log.h5, "edges", run->placement.edges));
-    return polka_h5log_config_u64(run->log.h5, "edges_cut", run->placement.cut);
+    POLKA_CALL(polka_h5log_config_u64(run->log.h5, "edges_cut", run->placement.cut));
+    /* the Gaussian mechanism's noise on the points (privacy.clip; 0: none) */
+    return polka_h5log_config_double(run->log.h5, "noise_sigma", polka_privacy_sigma(run->plan));
 }
 
 /* The graph, checked for this run; the status is the same on every rank. */

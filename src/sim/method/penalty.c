@@ -98,6 +98,8 @@ static polka_status penalty_init(polka_agent *agent, const polka_plan *plan,
     pen->c = plan->net.c;
     pen->late = polka_penalty_late_rounds(plan);
     pen->payload = polka_penalty_payload(plan, agent->dim, agent->outputs);
+    POLKA_CALL(
+        polka_privacy_setup(&pen->privacy, plan, polka_graph_nodes(agent->graph), facts->n_train));
     return penalty_buffers(agent);
 }
 
@@ -131,6 +133,8 @@ static polka_status penalty_prepare(polka_agent *agent, const polka_stream *stre
     uint64_t round = agent->round;
     size_t b = agent->batch, p = agent->dim, c = agent->outputs;
     POLKA_CALL(polka_stream_agent_batch(stream, agent->id, round, pen->cand_x, pen->y));
+    if (pen->privacy.clip > 0) /* the noisy points are what everyone learns from, itself too */
+        polka_privacy_protect(&pen->privacy, agent->id, round, pen->cand_x, p, &agent->counters);
     int learns = agent->this_round.learns;
     POLKA_CALL(polka_learner_predict(pen->learner, pen->cand_x, b, pen->f_own));
     for (size_t r = 0; r < b; r++) {

@@ -9,6 +9,7 @@
 
 #include "polka/learner.h"
 #include "sim/agent/agent_impl.h"
+#include "sim/method/privacy_impl.h"
 
 /* Late values (fault.delay > 0): the own points of the last rounds and, per neighbour, the
  * values in flight and the newest arrived (penalty_stale.c). */
@@ -22,6 +23,7 @@ typedef struct {
     size_t late; /* rounds (updates) a late value may be old: fault.delay, async.max_age */
     polka_learner *learner;
     polka_agent_stale *stale; /* fault.delay > 0, else NULL */
+    polka_privacy privacy;    /* privacy.clip > 0: the own points are noised when drawn */
     double *y;                /* batch */
     double *f_own;            /* batch × C: f_i at the own points */
     double *shared_g;         /* C: ∇ℓ at one neighbour's sample (net.share = samples) */

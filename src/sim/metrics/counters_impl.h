@@ -32,11 +32,16 @@
     TOTAL(rounds_offline, rounds_offline)       /* rounds this agent sat out */                    \
     TOTAL(messages_censored, messages_censored) /* messages it withheld (censoring) */             \
     TOTAL(samples_out, samples_out) /* own samples sent to neighbours (the penalty's points) */    \
-    TOTAL(receivers, receivers)     /* distinct agents that got one (privacy.receivers) */        \
+    TOTAL(receivers, receivers)     /* distinct agents that got one (privacy.receivers) */         \
     TOTAL(updates, updates)         /* the agent's steps so far (online, with a batch) */          \
     TOTAL(clock, clock)             /* the virtual time of the log step (async.engine) */          \
-    /* the virtual ages of the neighbours' newest information at each step (async.engine) */     \
-    MEAN(info_age, info_age, 1)
+    /* the virtual ages of the neighbours' newest information at each step (async.engine) */       \
+    MEAN(info_age, info_age, 1)                                                                    \
+    /* privacy.clip > 0: own points released noisy; the most releases of one training row */       \
+    TOTAL(noisy_points, noisy_points)                                                              \
+    TOTAL(row_releases, row_releases)                                                              \
+    /* and the epsilon of that many releases composed (privacy_impl.h) */                          \
+    TOTAL(privacy_epsilon, privacy_epsilon)
 
 #define POLKA_COUNTER_TOTAL_FIELD(field, metric)       double field;
 #define POLKA_COUNTER_MEAN_FIELDS(name, metric, reset) double name##_sum, name##_count;

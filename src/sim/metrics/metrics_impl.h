@@ -50,7 +50,7 @@
       "message (the penalty method; none leaves a random-feature agent). One hop: a "              \
       "neighbour never forwards a point")                                                          \
     X(receivers, "receivers", "receivers", "%.0f",                                                 \
-      "distinct agents that have received at least one of this agent's own samples so far")       \
+      "distinct agents that have received at least one of this agent's own samples so far")        \
     X(updates, "updates", "updates", "%.0f",                                                       \
       "the agent's learning steps so far (online, with a batch)")                                  \
     X(clock, "clock", "clock", "%.17g",                                                            \
@@ -59,7 +59,17 @@
       "each phase)")                                                                               \
     X(info_age, "info_age", "info_age", "%.17g",                                                   \
       "mean virtual age of the neighbours' newest information at the agent's steps since the "     \
-      "previous log step (async.engine = events; 0 in lockstep)")
+      "previous log step (async.engine = events; 0 in lockstep)")                                  \
+    X(noisy_points, "noisy_points", "noisy_points", "%.0f",                                        \
+      "privacy.clip > 0: own points this agent has released clipped and noised so far (one "       \
+      "per sample drawn while online, whatever its messages' fate)")                               \
+    X(row_releases, "row_releases", "row_releases", "%.0f",                                        \
+      "privacy.clip > 0: the most releases of one of this agent's training rows so far (a row "    \
+      "drawn again in a later pass is released again, with fresh noise)")                          \
+    X(privacy_epsilon, "privacy_epsilon", "privacy_epsilon", "%.17g",                              \
+      "privacy.clip > 0: the epsilon of row_releases releases composed (Gaussian DP, at "          \
+      "privacy.sample_delta); 0 before any release. Without privacy.clip the points carry no "     \
+      "guarantee")
 
 /* One agent's numbers at a log step; plain doubles so that MPI can gather them. */
 #define POLKA_METRIC_FIELD(field, ...) double field;

@@ -8,6 +8,7 @@
 #include "sim/async/async_impl.h"
 #include "sim/exchange/fault_impl.h"
 #include "sim/method/method_impl.h"
+#include "sim/method/privacy_impl.h"
 #include "sim/stream/source_impl.h"
 
 static const char *const mode_names[] = {"decentralized", "centralized"};
@@ -263,6 +264,7 @@ polka_status polka_plan_build(const polka_config *config, polka_plan *plan) {
     POLKA_CALL(plan_net(config, &plan->net));
     POLKA_CALL(polka_codec_check(plan));
     POLKA_CALL(polka_async_check(plan));
+    POLKA_CALL(polka_privacy_check(plan));
     return polka_method_of(plan)->check(plan);
 }
 
