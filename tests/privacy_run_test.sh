@@ -25,7 +25,7 @@ run 1 noisy_np1 "${noisy[@]}"
 run 2 plain
 "$polka" report "$work/noisy.h5" "$work/plain.h5" > "$work/report.txt"
 cat "$work/report.txt"
-/usr/bin/python3 - "$work" <<'PY'
+/usr/bin/python3 - "$work" "$(cd "$(dirname "$0")" && pwd)" <<'PY'
 import math
 import sys
 
@@ -35,6 +35,8 @@ from scipy.optimize import brentq
 from scipy.special import log_ndtr
 
 work = sys.argv[1]
+sys.path.insert(0, sys.argv[2])  # tests/: run_models
+import run_models  # noqa: E402
 
 
 def fail(message):
@@ -52,7 +54,7 @@ def composed(k, mu, target):
 
 def models(path):
     with h5py.File(path) as f:
-        return [(g["dictionary"][()], g["weights"][()]) for _, g in sorted(f["models"].items())]
+        return [(d, w) for _, (d, w, _) in sorted(run_models.kernel_models(f).items())]
 
 
 def same(a, b):
