@@ -108,7 +108,8 @@ static polka_status swap_messages(polka_async_engine *engine, double *crossed) {
     if (status == POLKA_OK) status = reserve(&send, &send_room, total_out + 1);
     if (status == POLKA_OK) status = reserve(&engine->recv, &engine->recv_room, total_in + 1);
     for (int q = 0, at = 0; q < q_count && status == POLKA_OK; at += send_counts[q], q++)
-        memcpy(send + at, engine->out[q], engine->out_len[q] * sizeof *send);
+        if (engine->out_len[q] > 0) /* out[q] is NULL until a message goes to rank q */
+            memcpy(send + at, engine->out[q], engine->out_len[q] * sizeof *send);
     if (status == POLKA_OK)
         status =
             polka_exchange_alltoallv(w->exchange, send, send_counts, engine->recv, recv_counts);
