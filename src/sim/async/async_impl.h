@@ -43,6 +43,9 @@ typedef struct {
 } polka_inbox;
 
 polka_status polka_inbox_push(polka_inbox *inbox, const polka_message *message);
+/** Pushes the message with a copy of its `doubles` payload doubles (its own). */
+polka_status polka_inbox_push_copy(polka_inbox *inbox, const polka_message *message,
+                                   const double *payload, size_t doubles);
 /** The earliest message (NULL: none). */
 const polka_message *polka_inbox_top(const polka_inbox *inbox);
 /** Removes the earliest message into *out (its payload now the caller's). */

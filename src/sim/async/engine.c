@@ -33,16 +33,9 @@ polka_status polka_async_deliver(polka_async_engine *engine, size_t to, const po
     const polka_async_world *w = engine->world;
     size_t doubles = engine->doubles[m->phase];
     int owner = w->placement->owner[to];
-    if (owner == w->rank) {
-        polka_message copy = *m;
-        copy.payload = malloc((doubles ? doubles : 1) * sizeof *copy.payload);
-        POLKA_CHECK(copy.payload, POLKA_ERR_MEM, "out of memory for the messages in flight");
-        memcpy(copy.payload, payload, doubles * sizeof *copy.payload);
-        polka_status status =
-            polka_inbox_push(&engine->agents[w->placement->index[to]].inbox, &copy);
-        if (status != POLKA_OK) free(copy.payload);
-        return status;
-    }
+    if (owner == w->rank)
+        return polka_inbox_push_copy(&engine->agents[w->placement->index[to]].inbox, m, payload,
+                                     doubles);
     int q = engine->rank_at[owner];
     POLKA_CALL(
         reserve(&engine->out[q], &engine->out_room[q], engine->out_len[q] + HEADER + doubles));
@@ -68,14 +61,8 @@ static polka_status file_received(polka_async_engine *engine, size_t total) {
                            .want = (int)h[6],
                            .version = (uint64_t)h[7]};
         size_t to = (size_t)h[2], doubles = engine->doubles[m.phase];
-        m.payload = malloc((doubles ? doubles : 1) * sizeof *m.payload);
-        POLKA_CHECK(m.payload, POLKA_ERR_MEM, "out of memory for the messages in flight");
-        memcpy(m.payload, h + HEADER, doubles * sizeof *m.payload);
-        polka_status status = polka_inbox_push(&engine->agents[w->placement->index[to]].inbox, &m);
-        if (status != POLKA_OK) {
-            free(m.payload);
-            return status;
-        }
+        POLKA_CALL(polka_inbox_push_copy(&engine->agents[w->placement->index[to]].inbox, &m,
+                                         h + HEADER, doubles));
         at += HEADER + doubles;
     }
     return POLKA_OK;
@@ -176,7 +163,9 @@ static polka_status engine_create(polka_async_engine *engine, const polka_async_
     }
     engine->batch_room = most;
     engine->batch = malloc(most * sizeof *engine->batch);
-    POLKA_CHECK_ALLOC(engine->batch);
+    engine->batch_slots = malloc(most * sizeof *engine->batch_slots);
+    POLKA_CHECK(engine->batch && engine->batch_slots, POLKA_ERR_MEM,
+                "out of memory for the event engine");
     return POLKA_OK;
 }
 
@@ -196,6 +185,7 @@ static void engine_free(polka_async_engine *engine) {
     free(engine->out_room);
     free(engine->rank_at);
     free(engine->batch);
+    free(engine->batch_slots);
     free(engine->recv);
     polka_clock_free(&engine->clock);
 }

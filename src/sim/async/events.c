@@ -88,8 +88,7 @@ static void take_block(polka_async_agent *aa, size_t s, const polka_message *m) 
 }
 
 /* How many updates the message's sender had made: the most known of it. */
-static void note_version(polka_async_agent *aa, const polka_message *m) {
-    size_t slot = polka_agent_slot_of(aa->agent, m->from);
+static void note_version(polka_async_agent *aa, size_t slot, const polka_message *m) {
     if (m->version + 1 > aa->version[slot]) aa->version[slot] = m->version + 1;
 }
 
@@ -102,22 +101,26 @@ static int in_batch(const polka_message *batch, size_t count, uint64_t from) {
 /* Two-phase methods: the blocks arriving at the same instant, answered together (as a lockstep
  * round answers its neighbours' blocks) with the model of that instant. */
 static polka_status answer_blocks(polka_async_engine *engine, polka_async_agent *aa,
-                                  polka_message *first) {
+                                  polka_message *first, size_t first_slot) {
     polka_agent *agent = aa->agent;
     size_t count = 0;
     polka_message *batch = engine->batch;
+    size_t *slots = engine->batch_slots;
+    slots[count] = first_slot;
     batch[count++] = *first;
     const polka_message *next = polka_inbox_top(&aa->inbox);
     while (next && next->arrival == first->arrival && next->phase == 0 &&
            count < engine->batch_room && !in_batch(batch, count, next->from)) {
         polka_inbox_pop(&aa->inbox, &batch[count]);
-        note_version(aa, &batch[count++]);
+        slots[count] = polka_agent_slot_of(agent, batch[count].from);
+        note_version(aa, slots[count], &batch[count]);
+        count++;
         next = polka_inbox_top(&aa->inbox);
     }
     polka_status status = POLKA_OK;
     if (agent->this_round.online) { /* an offline agent answers nothing */
         for (size_t m = 0; m < count; m++) {
-            size_t s = polka_agent_slot_of(agent, batch[m].from);
+            size_t s = slots[m];
             polka_agent_take_block(agent, s, batch[m].payload);
             agent->in_point[s] = 1;
             agent->points_in++;
@@ -125,7 +128,7 @@ static polka_status answer_blocks(polka_async_engine *engine, polka_async_agent 
         status = polka_agent_answer(agent);
         size_t doubles = agent->wire.doubles[1];
         for (size_t m = 0; m < count && status == POLKA_OK; m++) {
-            size_t s = polka_agent_slot_of(agent, batch[m].from);
+            size_t s = slots[m];
             agent->in_point[s] = 0;
             if (!batch[m].want) continue;
             agent->counters.bytes_sent += engine->bytes[1];
@@ -153,13 +156,14 @@ static void take_answer(polka_async_agent *aa, size_t s, const polka_message *m)
 
 static polka_status take_message(polka_async_engine *engine, polka_async_agent *aa,
                                  polka_message *m) {
-    note_version(aa, m);
+    size_t slot = polka_agent_slot_of(aa->agent, m->from);
+    note_version(aa, slot, m);
     if (m->phase == 1) {
-        take_answer(aa, polka_agent_slot_of(aa->agent, m->from), m);
+        take_answer(aa, slot, m);
         return POLKA_OK;
     }
-    if (engine->two_phase) return answer_blocks(engine, aa, m);
-    take_block(aa, polka_agent_slot_of(aa->agent, m->from), m);
+    if (engine->two_phase) return answer_blocks(engine, aa, m, slot);
+    take_block(aa, slot, m);
     return POLKA_OK;
 }
 

@@ -14,6 +14,7 @@ typedef struct {
     size_t staleness;
     double horizon;       /* the run's end in virtual time */
     polka_message *batch; /* the blocks an agent answers at one instant */
+    size_t *batch_slots;  /* their senders' neighbour slots */
     size_t batch_room;
     /* the messages to the neighbouring ranks, per rank (world->ranks order) */
     double **out;

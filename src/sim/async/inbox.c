@@ -1,6 +1,7 @@
 /* An agent's messages still to come: a binary min-heap by (arrival, from, phase, seq), a total
  * order (one block per sender and update, one answer per sender and block). */
 #include <stdlib.h>
+#include <string.h>
 
 #include "sim/async/async_impl.h"
 
@@ -32,6 +33,17 @@ polka_status polka_inbox_push(polka_inbox *inbox, const polka_message *message) 
         at = (at - 1) / 2;
     }
     return POLKA_OK;
+}
+
+polka_status polka_inbox_push_copy(polka_inbox *inbox, const polka_message *message,
+                                   const double *payload, size_t doubles) {
+    polka_message copy = *message;
+    copy.payload = malloc((doubles ? doubles : 1) * sizeof *copy.payload);
+    POLKA_CHECK(copy.payload, POLKA_ERR_MEM, "out of memory for the messages in flight");
+    memcpy(copy.payload, payload, doubles * sizeof *copy.payload);
+    polka_status status = polka_inbox_push(inbox, &copy);
+    if (status != POLKA_OK) free(copy.payload);
+    return status;
 }
 
 const polka_message *polka_inbox_top(const polka_inbox *inbox) {

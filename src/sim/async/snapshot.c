@@ -105,14 +105,9 @@ static polka_status restore_inbox(const polka_async_engine *engine, polka_async_
                            .phase = (int)h[4],
                            .want = (int)h[5],
                            .version = (uint64_t)h[6]};
-        e.payload = status == POLKA_OK ? malloc((doubles ? doubles : 1) * sizeof *e.payload) : NULL;
-        if (status == POLKA_OK && e.payload == NULL)
-            status = polka_error_set(POLKA_ERR_MEM, "out of memory");
         if (status != POLKA_OK) break;
-        memcpy(e.payload, body + used, doubles * sizeof *e.payload);
+        status = polka_inbox_push_copy(&aa->inbox, &e, body + used, doubles);
         used += doubles;
-        status = polka_inbox_push(&aa->inbox, &e);
-        if (status != POLKA_OK) free(e.payload);
     }
     if (status == POLKA_OK && used != payload) status = bad(aa->agent, "messages in flight");
     free(head);
