@@ -161,6 +161,7 @@ static polka_status run(polka_learner *learner, const polka_dataset *train, size
 }
 
 int main(int argc, char **argv) {
+    polka_komp_time_stages(1);
     if (argc < 5) {
         fprintf(stderr, "usage: bench_fashion TRAIN TRAIN_LABELS TEST TEST_LABELS "
                         "[n_train [sigma eta lambda kp batch]]\n");

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Issue 34: N = 100 000 agents on P = 2 ranks of one machine, beside centralized POLK on the
 # same stream (the union of the N streams, its default mini-batch: one round up to 32
-# samples), in one script. Multidist, 200 samples per agent, metrics on run.log_test = 200
+# samples), in one script. Multidist, SAMPLES per agent, BATCH per round (learner.batch; the
+# centralized batch is the union of one round up to 32 samples). Metrics on run.log_test = 200
 # test points until the last log step (the whole 2 500 at the end), one log step at the end.
 #
 # The graph: an Erdős–Rényi graph of mean degree DEGREE (default max(4, 1.25 ln N) ≈ 14.4,
@@ -11,7 +12,9 @@
 # components), and polka retries a generator until its graph is connected. GRAPH=smallworld
 # runs a Watts–Strogatz graph of mean degree 8 instead (net.k = 4), always connected.
 #
-# Per run: the wall time, the start-up and loop samples/s of the summary, and the peak RSS of
+# Per run: the wall time, the start-up and loop samples/s of the summary (also without the log
+# steps: the last one scores the whole test set with every agent's model, at 10⁵ agents as much
+# kernel work as learning), and the peak RSS of
 # each rank (/usr/bin/time) summed over the ranks; then the run file's size and the time of
 # `polka report` and `polka predict` (one agent) on it.
 #
@@ -30,7 +33,8 @@
 #   experiments/hundred_thousand.sh     Environment: N [100000], P [2], GRAPH [er], DEGREE
 #                                       [1.25 ln N], OUTPUT [1: write run files; 0: none],
 #                                       CHECKPOINT [0, 1, only], RESUME_P [P], SAMPLES
-#                                       [200 per agent], CUT [3/4 of SAMPLES: CHECKPOINT=only],
+#                                       [200 per agent], BATCH [1], CUT [3/4 of SAMPLES:
+#                                       CHECKPOINT=only],
 #                                       OUT [out/hundred_thousand], POLKA
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -60,7 +64,7 @@ graph() { # the net.* settings
 
 settings() {
     echo "--set net.agents=$n $(graph) --set data.n_train=$((samples * n))
-          --set run.log_every=1000000000000 --set run.log_test=200"
+          --set run.log_every=1000000000000 --set run.log_test=200 --set learner.batch=${BATCH:-1}"
 }
 
 output() { # NAME -> the run.output setting, or nothing with OUTPUT=0
@@ -94,6 +98,10 @@ field() { # NAME awk-program -> a value of the run's summary
 
 rate() { # NAME -> the loop's samples/s
     field "$1" '/samples\/s,/ { for (i = 1; i <= NF; i++) if ($i == "samples/s,") print $(i - 1) }'
+}
+
+learn_rate() { # NAME -> the loop's samples/s without its log steps (scoring the test set)
+    field "$1" '/^summary: learning/ { print $3 }'
 }
 
 seconds() { # command... -> its wall seconds
@@ -149,16 +157,17 @@ measure decentralized "$p" run --quiet $(settings) $(output decentralized)
 # shellcheck disable=SC2046
 measure central 1 run --quiet --centralized $(settings) $(output central)
 echo "load $(cut -d' ' -f1-3 /proc/loadavg) at the end"
-printf '\n%-14s %8s %9s %12s %12s %14s %9s\n' run wall_s start_s loop_smp/s peak_all_MiB \
-    peak_largest_MiB error%
+printf '\n%-14s %8s %9s %11s %12s %7s %12s %14s %7s\n' run wall_s start_s loop_smp/s \
+    learn_smp/s log_s peak_all_MiB peak_largest_MiB error%
 for name in decentralized central; do
     read -r wall all top <"$out/$name.cost"
-    printf '%-14s %8s %9s %12s %12s %14s %9s\n' "$name" "$wall" \
-        "$(field "$name" '/start-up/ { print $3 }')" "$(rate "$name")" "$all" "$top" \
+    printf '%-14s %8s %9s %11s %12s %7s %12s %14s %7s\n' "$name" "$wall" \
+        "$(field "$name" '/start-up/ { print $3 }')" "$(rate "$name")" "$(learn_rate "$name")" \
+        "$(field "$name" '/^summary: learning/ { print $10 }')" "$all" "$top" \
         "$(field "$name" '/test error/ { print $4 }')"
 done
-awk -v a="$(rate decentralized)" -v b="$(rate central)" \
-    'BEGIN { printf "loop samples/s, decentralized over centralized: %.2f\n", a / b }'
+awk -v a="$(rate decentralized)" -v b="$(rate central)" -v c="$(learn_rate decentralized)" \
+    -v d="$(learn_rate central)" 'BEGIN { printf "decentralized over centralized: loop samples/s %.2f, learning samples/s (without the log steps) %.2f\n", a / b, c / d }'
 grep -h "placement\|across ranks" "$out/decentralized.log" | sed 's/^summary: /  /'
 reading decentralized
 reading central

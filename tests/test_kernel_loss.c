@@ -5,6 +5,8 @@
 #include "polka/kernel.h"
 #include "polka/loss.h"
 #include "polka/model.h"
+#include "core/exp_impl.h"
+#include "core/thin_impl.h"
 #include "test_util.h"
 
 static void check_block(polka_kernel kernel) {
@@ -43,6 +45,64 @@ static void test_thin_rows_are_independent_of_the_block(void **state) {
         CHECK_OK(polka_kernel_block(&kernel, x + i * P, 1, d, NULL, M, P, alone));
         assert_memory_equal(alone, block + i * M, sizeof alone);
         for (size_t j = 0; j < M; j++) assert_true(close_rel(alone[j], ref[i * M + j], 1e-12));
+    }
+}
+
+/* Units in the last place between a and a correctly rounded b (libm's exp: within 1 ulp). */
+static double ulps_apart(double a, double b) {
+    return fabs(a - b) / (nextafter(b, INFINITY) - b);
+}
+
+/*
+ * polka_exp against libm over its whole range and densely where the kernels call it (x ≤ 0,
+ * small |x|): within 2 ulp; 0 below POLKA_EXP_LOW, +inf above POLKA_EXP_HIGH, NaN for NaN.
+ */
+static void test_exp_matches_libm(void **state) {
+    (void)state;
+    enum { STEPS = 400000 };
+    double worst = 0.0;
+    for (int i = 0; i <= STEPS; i++) {
+        double wide =
+            fmin(POLKA_EXP_LOW + (POLKA_EXP_HIGH - POLKA_EXP_LOW) * i / STEPS, POLKA_EXP_HIGH);
+        double near = -40.0 * i / STEPS + 1e-3 * i / STEPS;
+        worst = fmax(worst, ulps_apart(polka_exp(wide), exp(wide)));
+        worst = fmax(worst, ulps_apart(polka_exp(near), exp(near)));
+    }
+    assert_true(worst <= 2.0);
+    assert_true(polka_exp(0.0) == 1.0);
+    assert_true(polka_exp(-1e-300) == 1.0);
+    assert_true(polka_exp(POLKA_EXP_LOW - 1e-9) == 0.0);
+    assert_true(polka_exp(-INFINITY) == 0.0);
+    assert_true(isinf(polka_exp(POLKA_EXP_HIGH + 1e-9)));
+    assert_true(isnan(polka_exp(NAN)));
+}
+
+/*
+ * The vectorised rows (thin.c, compiled for the widest instruction set the machine has) are
+ * the bits of the scalar kernels (kernel.c's polka_exp), tails and NaN included.
+ */
+static void test_radial_rows_round_as_scalar(void **state) {
+    (void)state;
+    enum { M = 37 };
+    double dots[M], dn[M], row[M];
+    fill_uniform(dots, M, -3, 3, 5);
+    fill_uniform(dn, M, 0, 9, 6);
+    dn[7] = NAN;
+    double xn = 4.0, sigma = 0.9;
+    for (int laplacian = 0; laplacian <= 1; laplacian++) {
+        memcpy(row, dots, sizeof row);
+        polka_thin_radial(row, M, xn, dn, laplacian, sigma);
+        for (size_t j = 0; j < M; j++) {
+            double s = fmax(xn + dn[j] - 2.0 * dots[j], 0.0);
+            if (isnan(dn[j])) s = NAN;
+            double want = laplacian ? polka_exp(sqrt(s) * polka_laplacian_scale(sigma))
+                                    : polka_exp(s * polka_gaussian_scale(sigma));
+            if (isnan(want)) {
+                assert_true(isnan(row[j]));
+                continue;
+            }
+            assert_memory_equal(&row[j], &want, sizeof want);
+        }
     }
 }
 
@@ -173,6 +233,8 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_kernel_blocks_match_reference),
         cmocka_unit_test(test_thin_rows_are_independent_of_the_block),
+        cmocka_unit_test(test_exp_matches_libm),
+        cmocka_unit_test(test_radial_rows_round_as_scalar),
         cmocka_unit_test(test_kernel_values),
         cmocka_unit_test(test_model_eval_matches_sum),
         cmocka_unit_test(test_loss_gradients_match_finite_differences),

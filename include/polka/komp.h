@@ -25,12 +25,19 @@ typedef struct {
     size_t rebuilds; /**< fresh Cholesky factorisations of K done by this call */
     size_t flushes;  /**< pending terms written into G by this call */
     double sqerror;  /**< ‖f̃ − f‖²_H after the call */
-    /* CPU time of the call's stages (experiments/bench_fashion.c); not part of the result. */
+    /* CPU time of the call's stages, when polka_komp_time_stages(1) asked for it (else 0;
+     * experiments/bench_fashion.c); not part of the result. */
     double border_seconds;  /**< bordering the appended points into G */
     double remove_seconds;  /**< choosing and removing points (rank-one terms on G) */
     double flush_seconds;   /**< writing the pending terms into G (rank-T update) */
     double rebuild_seconds; /**< fresh factorisations of K */
 } polka_komp_stats;
+
+/**
+ * Whether KOMP times its stages (the *_seconds of polka_komp_stats), for every model of the
+ * process; off by default. A thread CPU clock is a system call, 5 % of a decentralized run.
+ */
+void polka_komp_time_stages(int on);
 
 /**
  * Creates the KOMP state for one model; the caller owns it.

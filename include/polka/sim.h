@@ -47,11 +47,13 @@ typedef struct {
     size_t max_order;
     double disagreement;  /**< mean over test points of ‖f_i − f̄‖², averaged over agents */
     double seconds;       /**< wall time of the learning loop */
+    double log_seconds;   /**< of which the log steps (scoring the test set, metric rows) */
     double loop_start;    /**< when the loop started (rank 0's monotonic clock, polka_sim_loop) */
     double setup_seconds; /**< polka_sim_run: from its start to the first round */
     double peak_rss_mb;   /**< polka_sim_run: the largest peak resident memory of a rank, MB */
-    double peak_rss_total_mb; /**< ... and the sum over the ranks of their peaks, MB */
-    double samples_per_second;
+    double peak_rss_total_mb;        /**< ... and the sum over the ranks of their peaks, MB */
+    double samples_per_second;       /**< samples / seconds */
+    double learn_samples_per_second; /**< samples / (seconds − log_seconds) */
     double bytes_per_round;          /**< bytes sent by all agents per round */
     double rank_bytes_per_round;     /**< bytes that crossed ranks per round, mean over ranks */
     double rank_bytes_per_round_max; /**< the same, the largest rank */

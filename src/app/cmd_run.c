@@ -128,6 +128,8 @@ static void print_summary(const polka_plan *plan, const polka_sim_summary *s) {
                s->mean_score, s->min_score, s->max_score, s->mean_loss);
     printf("summary: model order %.1f (max %zu), %.0f samples/s, %.2f s\n", s->mean_order,
            s->max_order, s->samples_per_second, s->seconds);
+    printf("summary: learning %.0f samples/s in %.2f s; log steps %.2f s (scoring the test set)\n",
+           s->learn_samples_per_second, s->seconds - s->log_seconds, s->log_seconds);
     if (s->agents > 1)
         printf("summary: disagreement %.3g, %.0f bytes/round\n", s->disagreement,
                s->bytes_per_round);

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "exp_impl.h"
 #include "thin_impl.h"
 
 static const char *const kernel_names[] = {"gaussian", "laplacian", "polynomial", "linear"};
@@ -27,13 +28,14 @@ const char *polka_kernel_check(const polka_kernel *kernel) {
     return NULL;
 }
 
-/* The kernel as a function of the squared distance and the inner product. */
+/* The kernel as a function of the squared distance and the inner product (the radial ones as
+ * polka_thin_radial evaluates them, entry for entry). */
 static double kernel_from_parts(const polka_kernel *kernel, double sqdist, double dot) {
     switch (kernel->kind) {
     case POLKA_KERNEL_GAUSSIAN:
-        return exp(-sqdist / (2.0 * kernel->sigma * kernel->sigma));
+        return polka_exp(sqdist * polka_gaussian_scale(kernel->sigma));
     case POLKA_KERNEL_LAPLACIAN:
-        return exp(-sqrt(sqdist) / kernel->sigma);
+        return polka_exp(sqrt(sqdist) * polka_laplacian_scale(kernel->sigma));
     case POLKA_KERNEL_POLYNOMIAL:
         return pow(dot / (kernel->sigma * kernel->sigma) + kernel->coef0, kernel->degree);
     case POLKA_KERNEL_LINEAR:
@@ -74,21 +76,16 @@ polka_status polka_kernel_block(const polka_kernel *kernel, const double *x, siz
         polka_sqnorms(d, m, p, dn);
         d_sqnorm = dn;
     }
+    int radial = kernel->kind != POLKA_KERNEL_POLYNOMIAL;
     for (size_t i = 0; i < n; i++) {
         double *row = k_out + i * m;
-        double xn = kernel->kind == POLKA_KERNEL_POLYNOMIAL
-                        ? 0.0
-                        : cblas_ddot((int)p, x + i * p, 1, x + i * p, 1);
-        for (size_t j = 0; j < m; j++) {
-            double dot = row[j];
-            double sqdist = 0.0;
-            if (kernel->kind != POLKA_KERNEL_POLYNOMIAL) {
-                /* Cancellation can make the expansion slightly negative. */
-                sqdist = xn + d_sqnorm[j] - 2.0 * dot;
-                if (sqdist < 0.0) sqdist = 0.0;
-            }
-            row[j] = kernel_from_parts(kernel, sqdist, dot);
+        if (radial) {
+            double xn = cblas_ddot((int)p, x + i * p, 1, x + i * p, 1);
+            polka_thin_radial(row, m, xn, d_sqnorm, kernel->kind == POLKA_KERNEL_LAPLACIAN,
+                              kernel->sigma);
+            continue;
         }
+        for (size_t j = 0; j < m; j++) row[j] = kernel_from_parts(kernel, 0.0, row[j]);
     }
     free(dn);
     return POLKA_OK;

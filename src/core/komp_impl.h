@@ -49,6 +49,7 @@ struct polka_komp_s {
     void *offer_context;
 };
 
+/* Thread CPU seconds when the stages are timed (polka_komp_time_stages), else 0. */
 double polka_komp_clock(void);
 
 /** polka_komp_offer_rows with each row the bordering takes fetched by fetch(context, j, ·)

@@ -11,14 +11,16 @@
  */
 #include "thin_impl.h"
 
+#include "exp_impl.h"
+
 #define LANES 8
 
-/* One copy of a loop for AVX2 and one for the baseline, chosen when the program loads. Both
- * round alike: C11 forbids contracting a·b + c into an FMA, and the lanes fix the order.
+/* One copy of a loop for AVX-512, one for AVX2 and one for the baseline, chosen when the
+ * program loads. All round alike: C11 forbids contracting a·b + c into an FMA, and the lanes fix the order.
  * GCC only: clang 14 emits no symbol for a clone list whose function its own file never
  * calls (the fuzzing build, which uses clang, failed to link). */
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-#define POLKA_THIN_CLONES __attribute__((target_clones("avx2", "default")))
+#define POLKA_THIN_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
 #else
 #define POLKA_THIN_CLONES
 #endif
@@ -42,4 +44,23 @@ void polka_thin_dots(const double *x, size_t n, const double *d, size_t m, size_
         const double *dj = d + j * p;
         for (size_t i = 0; i < n; i++) out[i * m + j] = dot_lanes(x + i * p, dj, p);
     }
+}
+
+/* The loops below vectorise polka_exp (exp_impl.h) and sqrt; CMake compiles this file with
+ * -fno-math-errno -fno-trapping-math, which let GCC if-convert the range checks and call no
+ * library sqrt, and change no result. */
+POLKA_THIN_CLONES
+void polka_thin_radial(double *row, size_t m, double xn, const double *dn, int laplacian,
+                       double sigma) {
+    for (size_t j = 0; j < m; j++) { /* the squared distances */
+        double s = xn + dn[j] - 2.0 * row[j];
+        row[j] = s < 0.0 ? 0.0 : s;
+    }
+    if (laplacian) {
+        double scale = polka_laplacian_scale(sigma);
+        for (size_t j = 0; j < m; j++) row[j] = polka_exp(sqrt(row[j]) * scale);
+        return;
+    }
+    double scale = polka_gaussian_scale(sigma);
+    for (size_t j = 0; j < m; j++) row[j] = polka_exp(row[j] * scale);
 }

@@ -88,6 +88,7 @@ typedef struct {
     size_t bytes[2];         /* bytes of a message encoded: what the counters count */
     size_t doubles[2];       /* the doubles that carry them (bytes rounded up to 8) */
     int sparse;              /* phase 1 carries a sparsifier's increments (held, below) */
+    int plain[2];            /* the phase's message is its block as it is (wire_plain) */
     uint64_t seed;           /* run.seed: random-k's draws */
     double *scratch, *other; /* a block each */
     size_t *order;           /* a block of indices */

@@ -45,6 +45,21 @@ static size_t block_size(const polka_block_layout *l) {
     return l->rows * row;
 }
 
+/* Whether a message of this layout is the block's own doubles: every kind in it sent as
+ * float64, and the kinds in the block in the order the message concatenates them (non-
+ * decreasing along the block), so that gathering them moves nothing. */
+static int wire_plain(const polka_wire *wire, const polka_block_layout *l) {
+    int last = 0;
+    for (size_t r = 0; r < l->rows; r++)
+        for (size_t p = 0; p < l->parts; p++) {
+            int kind = (int)l->part[p].kind;
+            if (l->part[p].len == 0) continue;
+            if (wire->codec[kind].kind != POLKA_CODEC_F64 || kind < last) return 0;
+            last = kind;
+        }
+    return 1;
+}
+
 polka_status polka_wire_init(polka_wire *wire, const polka_plan *plan,
                              const polka_block_layout layout[2]) {
     memset(wire, 0, sizeof *wire);
@@ -66,6 +81,7 @@ polka_status polka_wire_init(polka_wire *wire, const polka_plan *plan,
             wire->sparse |= sparse;
         }
         wire->doubles[phase] = (wire->bytes[phase] + 7) / 8;
+        wire->plain[phase] = wire->block[phase] > 0 && wire_plain(wire, &layout[phase]);
         if (wire->block[phase] > largest) largest = wire->block[phase];
     }
     wire->scratch = malloc(largest * sizeof *wire->scratch);
@@ -109,6 +125,10 @@ void polka_wire_encode(polka_wire *wire, int phase, double *block, double *out, 
     const polka_block_layout *l = &wire->layout[phase];
     unsigned char *bytes = (unsigned char *)out;
     size_t at = 0;
+    if (wire->plain[phase]) { /* the bytes below, without the per-kind moves */
+        memcpy(out, block, wire->block[phase] * sizeof *block);
+        return;
+    }
     for (int k = 0; k < POLKA_MSG_KINDS; k++) {
         size_t n = gather(l, k, block, wire->scratch);
         if (n == 0) continue;
@@ -128,6 +148,10 @@ void polka_wire_decode(polka_wire *wire, int phase, const double *in, double *bl
     const polka_block_layout *l = &wire->layout[phase];
     const unsigned char *bytes = (const unsigned char *)in;
     size_t at = 0;
+    if (wire->plain[phase]) {
+        memcpy(block, in, wire->block[phase] * sizeof *block);
+        return;
+    }
     for (int k = 0; k < POLKA_MSG_KINDS; k++) {
         size_t n = gather(l, k, block, wire->scratch); /* a sparsifier adds to the copy */
         if (n == 0) continue;

@@ -327,7 +327,9 @@ static polka_status loop(polka_async_engine *engine, size_t n_train, const polka
         int wish = polka_async_wish(plan, logs, row + (size_t)logs, rows, last_save);
         POLKA_CALL(polka_net_agree_wish(w->comm, status, &wish));
         if (logs) {
+            double log_began = polka_now();
             POLKA_CALL(log_row(engine, ++row, now, summary, &samples));
+            summary->log_seconds += polka_now() - log_began;
             polka_sim_report(hooks, row, rows, samples, began, summary);
         }
         if (wish == POLKA_CKPT_NONE) continue;
@@ -336,7 +338,7 @@ static polka_status loop(polka_async_engine *engine, size_t n_train, const polka
     }
     summary->samples = samples;
     summary->seconds = polka_now() - began;
-    summary->samples_per_second = summary->seconds > 0 ? samples / summary->seconds : 0.0;
+    polka_sim_rates(summary);
     return POLKA_OK;
 }
 

@@ -109,7 +109,7 @@ static polka_status learn(batch_run *run, const polka_data_facts *facts, polka_m
     POLKA_CALL(fit(run, model, summary));
     summary->seconds = polka_now() - run->start;
     summary->samples = (double)run->train.n;
-    summary->samples_per_second = summary->seconds > 0 ? summary->samples / summary->seconds : 0;
+    polka_sim_rates(summary);
     double stages[4] = {0.0, 0.0, summary->seconds, summary->seconds};
     const polka_model *saved = *model;
     POLKA_CALL(polka_sim_check_finite(saved, 0));

@@ -189,7 +189,9 @@ polka_status polka_sim_loop(const polka_plan *plan, const polka_driver *driver, 
         POLKA_CALL(abandoned(status, t + 1, rounds));
         double samples = (double)((t + 1) * per_round);
         if (samples >= at.next_log || t + 1 == rounds) {
+            double log_began = polka_now();
             POLKA_CALL(ops->log_step(driver->context, t + 1, samples, summary));
+            summary->log_seconds += polka_now() - log_began;
             while (at.next_log <= samples) at.next_log += every;
             at.rows++;
         }
@@ -212,8 +214,14 @@ polka_status polka_sim_loop(const polka_plan *plan, const polka_driver *driver, 
     summary->rounds = rounds;
     summary->samples = (double)(rounds * per_round);
     summary->seconds = polka_now() - start;
-    summary->samples_per_second = summary->seconds > 0 ? summary->samples / summary->seconds : 0.0;
+    polka_sim_rates(summary);
     return POLKA_OK;
+}
+
+void polka_sim_rates(polka_sim_summary *summary) {
+    double learning = summary->seconds - summary->log_seconds;
+    summary->samples_per_second = summary->seconds > 0 ? summary->samples / summary->seconds : 0.0;
+    summary->learn_samples_per_second = learning > 0 ? summary->samples / learning : 0.0;
 }
 
 polka_multidist_params polka_sim_multidist_params(const polka_plan *plan) {

@@ -29,6 +29,9 @@ polka_status polka_sim_loop(const polka_plan *plan, const polka_driver *driver, 
                             size_t per_round, const polka_sim_point *from,
                             const polka_sim_hooks *hooks, polka_sim_summary *summary);
 
+/** samples/s of the summary: over the loop, and over the loop without its log steps. */
+void polka_sim_rates(polka_sim_summary *summary);
+
 /** The online (prequential) error: each training sample predicted before it is learned. */
 
 /**
