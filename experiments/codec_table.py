@@ -42,6 +42,10 @@ VECTOR_CODECS = [(c, [f"net.codec_vectors={c}"]) for c in DENSE] + [
     ("random-k 0.1", ["net.codec_vectors=random-k", "net.codec_k=0.1"]),
 ]
 SPARSE_CODECS = [VECTOR_CODECS[0]] + VECTOR_CODECS[4:]
+# rf-diffusion mixes the sparsified copies with CHOCO's step net.codec_gamma (default 0.1)
+DIFFUSION_CODECS = VECTOR_CODECS[:5] + [
+    ("top-k 0.1 gamma 0.2", ["net.codec_vectors=top-k", "net.codec_k=0.1", "net.codec_gamma=0.2"]),
+] + VECTOR_CODECS[5:]
 RF_MD = ["net.features=256", "net.admm_rho=0.05"]  # as methods_table.py
 METHODS = [  # (label, settings, codecs)
     ("penalty paper", ["net.method=penalty", "net.penalty=paper"], PENALTY_CODECS),
@@ -49,7 +53,7 @@ METHODS = [  # (label, settings, codecs)
     ("penalty paper b8", ["net.method=penalty", "net.penalty=paper", "learner.batch=8"],
      [PENALTY_CODECS[0]] + PENALTY_CODECS[2:]),
     ("penalty symmetric", ["net.method=penalty", "net.penalty=symmetric"], PENALTY_CODECS),
-    ("rf-diffusion", ["net.method=rf-diffusion"] + RF_MD, VECTOR_CODECS),
+    ("rf-diffusion", ["net.method=rf-diffusion"] + RF_MD, DIFFUSION_CODECS),
     ("dkla", ["net.method=dkla"] + RF_MD, VECTOR_CODECS),
     # ADMM's duals add up the lag of the sparsified copies: a smaller rho tolerates it
     ("dkla rho 0.01", ["net.method=dkla", "net.features=256", "net.admm_rho=0.01"],

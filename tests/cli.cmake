@@ -67,3 +67,14 @@ set(learned_nothing_run ${POLKA_BIN} run --centralized --set net.agents=16 --set
 polka_cli_fails(central_learned_nothing "centralized POLK learned nothing: .* batch of 32"
                 ${learned_nothing_run})
 add_test(NAME cli_central_learns_at_batch_2 COMMAND ${learned_nothing_run} --set run.central_batch=2)
+
+# Centralized POLK on the union of 10^5 agents' streams (2-D, so near-duplicate points arrive
+# often): with KOMP bordering points whose Schur complement was down to 1e-8 k(x,x), the
+# inverse's rounding grew until the weights blew up after 5 086 steps of this seed (test loss
+# 135, then 10^7 over the full run). It must stay a classifier (test error under 40 %).
+add_test(NAME cli_central_komp_stays_stable
+         COMMAND ${POLKA_BIN} run --centralized --set net.agents=100000 --set run.seed=2
+                 --set data.n_train=200000 --set run.log_every=100000000 --set run.log_test=500)
+set_tests_properties(cli_central_komp_stays_stable PROPERTIES
+                     PASS_REGULAR_EXPRESSION "test error [23][0-9]\\.[0-9]+ %"
+                     ENVIRONMENT OPENBLAS_NUM_THREADS=1)

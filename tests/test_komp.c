@@ -112,6 +112,33 @@ static void test_fast_matches_oracle_online(void **state) {
     polka_model_free(&oracle);
 }
 
+/*
+ * The fold threshold: next to a lone point x, y = x + δ e₁ has Schur complement
+ * s = k(y,y) − k(x,y)²/k(x,x) ≈ δ²/σ² (Gaussian). At s ≈ 1e-7 k(y,y) it folds (bordering it
+ * would put 1/s = 1e7 into the inverse, whose rounding then grows as cond²); at 1e-5 it is
+ * bordered and kept.
+ */
+static void test_nearly_dependent_point_folds(void **state) {
+    (void)state;
+    const double sigma = 0.7, ratios[2] = {1e-7, 1e-5};
+    for (int i = 0; i < 2; i++) {
+        polka_model *model = random_model(1, 9, sigma);
+        polka_komp *komp = NULL;
+        CHECK_OK(polka_komp_create(0, &komp));
+        polka_komp_stats stats;
+        CHECK_OK(polka_komp_compress(komp, model, 0.0, &stats));
+        double y[P], w[C] = {0.3, -0.2, 0.1};
+        memcpy(y, polka_model_dictionary(model), sizeof y);
+        y[0] += sigma * sqrt(ratios[i]);
+        CHECK_OK(polka_model_append(model, y, 1, w));
+        CHECK_OK(polka_komp_compress(komp, model, 0.0, &stats));
+        assert_int_equal(stats.folded, i == 0 ? 1 : 0);
+        assert_int_equal(polka_model_order(model), i == 0 ? 1 : 2);
+        polka_komp_free(&komp);
+        polka_model_free(&model);
+    }
+}
+
 /* A point already in the span is folded into the others; the function is kept. */
 static void test_duplicate_point_is_folded(void **state) {
     (void)state;
@@ -233,6 +260,7 @@ int main(void) {
         cmocka_unit_test(test_fast_matches_oracle_one_shot),
         cmocka_unit_test(test_fast_matches_oracle_online),
         cmocka_unit_test(test_duplicate_point_is_folded),
+        cmocka_unit_test(test_nearly_dependent_point_folds),
         cmocka_unit_test(test_budget_zero_keeps_everything_and_large_budget_empties),
         cmocka_unit_test(test_pending_updates_equal_sequential),
         cmocka_unit_test(test_duplicates_within_one_batch_fold),

@@ -325,8 +325,44 @@ static void test_rf_diffusion_decreases_the_loss(void **state) {
     free(data);
 }
 
+/*
+ * CHOCO's combine keeps the network's average whatever the copies ψ̂ lag (symmetric weights:
+ * a path 0 – 1 – 2 with Metropolis weights 1/3 and 1/3), where the dense combination with
+ * lagging copies does not; with exact copies (ψ̂ = ψ) and γ = 1 both are the same average.
+ */
+static void test_choco_combine_keeps_the_average(void **state) {
+    (void)state;
+    enum { N = 3, LEN = 4 };
+    double psi[N][LEN], copy[N][LEN], theta[N][LEN], dense[N][LEN];
+    fill_uniform(&psi[0][0], N * LEN, -1, 1, 11);
+    fill_uniform(&copy[0][0], N * LEN, -1, 1, 12); /* copies far off the variables */
+    const double third = 1.0 / 3.0;
+    const double *of[N][2] = {{copy[1]}, {copy[0], copy[2]}, {copy[1]}};
+    const double weights[N][2] = {{third}, {third, third}, {third}};
+    const size_t degree[N] = {1, 2, 1};
+    for (int exact = 0; exact <= 1; exact++) {
+        if (exact) memcpy(copy, psi, sizeof copy);
+        for (size_t i = 0; i < N; i++) {
+            polka_rff_neighbours nb = {.count = degree[i], .vars = of[i], .weight = weights[i]};
+            double self = 1.0 - third * (double)degree[i];
+            polka_rf_choco_combine(LEN, exact ? 1.0 : 0.3, psi[i], copy[i], &nb, theta[i]);
+            polka_rf_diffusion_combine(LEN, self, psi[i], &nb, dense[i]);
+        }
+        for (size_t k = 0; k < LEN; k++) {
+            double want = psi[0][k] + psi[1][k] + psi[2][k];
+            assert_true(fabs(theta[0][k] + theta[1][k] + theta[2][k] - want) < 1e-12);
+            double dense_sum = dense[0][k] + dense[1][k] + dense[2][k];
+            if (exact)
+                for (size_t i = 0; i < N; i++) assert_true(fabs(theta[i][k] - dense[i][k]) < 1e-12);
+            else
+                assert_true(fabs(dense_sum - want) > 1e-6);
+        }
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_choco_combine_keeps_the_average),
         cmocka_unit_test(test_features_approximate_the_gaussian_kernel),
         cmocka_unit_test(test_features_are_a_function_of_the_seed),
         cmocka_unit_test(test_gradient_matches_finite_differences),

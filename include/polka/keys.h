@@ -241,7 +241,11 @@
       "int8 | top-k | random-k (net.codec_k of the entries of the increment since the last "       \
       "message, with error feedback: CHOCO-gossip)")                                               \
     X(net, codec_k, DOUBLE, "0.1", IN(0, 1), FIXED, PARSED, "",                                    \
-      "top-k, random-k: the fraction of a vector's entries a message carries")
+      "top-k, random-k: the fraction of a vector's entries a message carries")                     \
+    X(net, codec_gamma, DOUBLE, "0.1", IN(0, 1), FIXED, PARSED, "",                                \
+      "top-k, random-k with rf-diffusion: CHOCO-gossip's consensus step, theta_i = psi_i + "       \
+      "gamma sum_j a_ij (hat psi_j - hat psi_i) on the copies the neighbours hold; too large "    \
+      "diverges (at codec_k 0.1: 0.2 best, 0.4 diverged on multidist and Fashion-MNIST)")
 
 /** [fault] */
 #define POLKA_KEYS_FAULT(X)                                                                        \

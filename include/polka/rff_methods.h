@@ -62,6 +62,14 @@ polka_status polka_rf_diffusion_adapt(const polka_rff_problem *problem,
 void polka_rf_diffusion_combine(size_t len, double self_weight, const double *psi,
                                 const polka_rff_neighbours *nb, double *theta);
 
+/**
+ * CHOCO-gossip's combine (Koloskova et al. 2019): θ_i = ψ_i + γ Σ_j a_ij (ψ̂_j − ψ̂_i), with
+ * ψ̂ the copies the neighbours hold of each variable (a sparsifier's, with error feedback):
+ * own_copy is ψ̂_i, nb->vars the ψ̂_j.
+ */
+void polka_rf_choco_combine(size_t len, double step, const double *psi, const double *own_copy,
+                            const polka_rff_neighbours *nb, double *theta);
+
 /* ------------------------------------------------------------------ DKLA and COKE */
 
 /**

@@ -42,6 +42,15 @@ void polka_rf_diffusion_combine(size_t len, double self_weight, const double *ps
         for (size_t k = 0; k < len; k++) theta[k] += nb->weight[j] * nb->vars[j][k];
 }
 
+void polka_rf_choco_combine(size_t len, double step, const double *psi, const double *own_copy,
+                            const polka_rff_neighbours *nb, double *theta) {
+    memcpy(theta, psi, len * sizeof *theta);
+    for (size_t j = 0; j < nb->count; j++) {
+        double a = step * nb->weight[j];
+        for (size_t k = 0; k < len; k++) theta[k] += a * (nb->vars[j][k] - own_copy[k]);
+    }
+}
+
 /* ------------------------------------------------------------------ DKLA and COKE */
 
 static polka_status check_admm(double rho, double eta_inverse) {

@@ -129,6 +129,7 @@ polka_status polka_rf_init(polka_agent *agent, const polka_plan *plan,
     rf->classes = facts->classes;
     rf->eta = plan->learner.params.eta;
     rf->rho = plan->settings.admm_rho;
+    rf->consensus_step = plan->settings.codec_gamma;
     rf->exact = strcmp(plan->settings.rf_solve, "exact") == 0;
     if (rf->exact) POLKA_CALL(polka_rff_check_square(&rf->problem, "net.rf_solve = exact"));
     return alloc_arrays(agent);

@@ -3,6 +3,11 @@
  * Richards et al. 2020). A round: ψ_i = θ_i − η G_i(θ_i) on the batch, sent to the
  * neighbours; θ_i = a_ii ψ_i + Σ_j a_ij ψ_j with the graph's weights (net.weights), where a
  * neighbour not heard this round (a lost message, an offline agent) counts with its last ψ_j.
+ *
+ * With a sparsifier (top-k, random-k) the neighbours hold copies ψ̂_j that lag ψ_j, and the
+ * combination above would mix ψ_i with lagging copies, which does not keep the network's
+ * average: CHOCO-gossip's step (Koloskova et al. 2019, Algorithm 1) does,
+ * θ_i = ψ_i + γ Σ_j a_ij (ψ̂_j − ψ̂_i), its sum over i being Σ ψ_i for symmetric weights.
  */
 #include "sim/method/rf_impl.h"
 
@@ -37,7 +42,10 @@ static polka_status diffusion_update(polka_agent *agent) {
     if (!agent->this_round.online) return POLKA_OK;
     double start = polka_now(), self = 0.0;
     POLKA_CALL(polka_rf_diffusion_self_weight(agent->weights, agent->degree, &self));
-    polka_rf_diffusion_combine(rf->len, self, rf->next, &nb, rf->theta);
+    if (agent->wire.sparse) /* agent->sent: ψ̂_i, what the neighbours hold of ψ_i */
+        polka_rf_choco_combine(rf->len, rf->consensus_step, rf->next, agent->sent, &nb, rf->theta);
+    else
+        polka_rf_diffusion_combine(rf->len, self, rf->next, &nb, rf->theta);
     agent->counters.time_update += polka_now() - start;
     return POLKA_OK;
 }
