@@ -42,9 +42,10 @@ VECTOR_CODECS = [(c, [f"net.codec_vectors={c}"]) for c in DENSE] + [
     ("random-k 0.1", ["net.codec_vectors=random-k", "net.codec_k=0.1"]),
 ]
 SPARSE_CODECS = [VECTOR_CODECS[0]] + VECTOR_CODECS[4:]
-# rf-diffusion mixes the sparsified copies with CHOCO's step net.codec_gamma (default 0.1)
+# rf-diffusion can mix the sparsified copies with CHOCO's step net.codec_gamma (0: dense)
 DIFFUSION_CODECS = VECTOR_CODECS[:5] + [
-    ("top-k 0.1 gamma 0.2", ["net.codec_vectors=top-k", "net.codec_k=0.1", "net.codec_gamma=0.2"]),
+    (f"top-k 0.1 choco {g}", ["net.codec_vectors=top-k", "net.codec_k=0.1", f"net.codec_gamma={g}"])
+    for g in (0.1, 0.2)
 ] + VECTOR_CODECS[5:]
 RF_MD = ["net.features=256", "net.admm_rho=0.05"]  # as methods_table.py
 METHODS = [  # (label, settings, codecs)

@@ -242,6 +242,9 @@ int main(int argc, char **argv) {
     static const char *const diffusion_randk[] = {"net.method=rf-diffusion",    "net.features=32",
                                                   "net.codec_vectors=random-k", "net.codec_k=0.2",
                                                   "fault.link_loss=0.2",        NULL};
+    static const char *const diffusion_choco[] = {"net.method=rf-diffusion", "net.features=32",
+                                                  "net.codec_vectors=top-k", "net.codec_k=0.1",
+                                                  "net.codec_gamma=0.2",     NULL};
     static const char *const coke_topk[] = {"net.method=coke",       "net.features=32",
                                             "net.censor_alpha=0.05", "net.codec_vectors=top-k",
                                             "net.codec_k=0.25",      NULL};
@@ -344,6 +347,7 @@ int main(int argc, char **argv) {
         {"dkla, int8 vectors, offline 0.1", dkla_int8},
         {"dkla, top-k 0.1 vectors", dkla_topk},
         {"rf-diffusion, random-k 0.2, loss 0.2", diffusion_randk},
+        {"rf-diffusion, top-k 0.1, CHOCO 0.2", diffusion_choco},
         {"coke, top-k 0.25, censoring 0.05", coke_topk},
         {"events: slow 0.2, speeds, loss, offline, int8", events_paper},
         {"events: bandwidth, batch 2, dirichlet, slow 0", events_bandwidth},

@@ -4,10 +4,11 @@
  * neighbours; θ_i = a_ii ψ_i + Σ_j a_ij ψ_j with the graph's weights (net.weights), where a
  * neighbour not heard this round (a lost message, an offline agent) counts with its last ψ_j.
  *
- * With a sparsifier (top-k, random-k) the neighbours hold copies ψ̂_j that lag ψ_j, and the
- * combination above would mix ψ_i with lagging copies, which does not keep the network's
- * average: CHOCO-gossip's step (Koloskova et al. 2019, Algorithm 1) does,
- * θ_i = ψ_i + γ Σ_j a_ij (ψ̂_j − ψ̂_i), its sum over i being Σ ψ_i for symmetric weights.
+ * With a sparsifier (top-k, random-k) the neighbours hold copies ψ̂_j that lag ψ_j. The
+ * combination above mixes ψ_i with them at full speed but does not keep the network's
+ * average; with net.codec_gamma = γ > 0, CHOCO-gossip's step (Koloskova et al. 2019,
+ * Algorithm 1) θ_i = ψ_i + γ Σ_j a_ij (ψ̂_j − ψ̂_i) does (its sum over i is Σ ψ_i for
+ * symmetric weights), mixing γ times as fast.
  */
 #include "sim/method/rf_impl.h"
 
@@ -42,7 +43,7 @@ static polka_status diffusion_update(polka_agent *agent) {
     if (!agent->this_round.online) return POLKA_OK;
     double start = polka_now(), self = 0.0;
     POLKA_CALL(polka_rf_diffusion_self_weight(agent->weights, agent->degree, &self));
-    if (agent->wire.sparse) /* agent->sent: ψ̂_i, what the neighbours hold of ψ_i */
+    if (agent->wire.sparse && rf->consensus_step > 0) /* sent: ψ̂_i, the neighbours' copy */
         polka_rf_choco_combine(rf->len, rf->consensus_step, rf->next, agent->sent, &nb, rf->theta);
     else
         polka_rf_diffusion_combine(rf->len, self, rf->next, &nb, rf->theta);

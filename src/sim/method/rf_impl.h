@@ -27,7 +27,7 @@ typedef struct {
     double *f;                 /* b × C: θ_i's values at the batch, before it learns from it */
     size_t batch_n;            /* samples learned from this round (0: none) */
     double eta, rho;
-    double consensus_step;   /* rf-diffusion with a sparsifier: CHOCO's γ (net.codec_gamma) */
+    double consensus_step;   /* rf-diffusion, sparsifier: CHOCO's γ (net.codec_gamma; 0: off) */
     double alpha, mu;        /* coke's censoring threshold h(k) = α μ^k */
     int exact;               /* net.rf_solve = exact: the exact primal on the first batch */
     polka_dkla_exact solver; /* exact: built from the first batch learned from */
