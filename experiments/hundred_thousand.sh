@@ -167,7 +167,7 @@ for name in decentralized central; do
         "$(field "$name" '/test error/ { print $4 }')"
 done
 awk -v a="$(rate decentralized)" -v b="$(rate central)" -v c="$(learn_rate decentralized)" \
-    -v d="$(learn_rate central)" 'BEGIN { printf "decentralized over centralized: loop samples/s %.2f, learning samples/s (without the log steps) %.2f\n", a / b, c / d }'
+    -v d="$(learn_rate central)" 'BEGIN { printf "decentralized over centralized: loop samples/s %.2f, learning samples/s (without the log steps) %s\n", a / b, (d > 0 ? sprintf("%.2f", c / d) : "n/a (a polka without the learning line)") }'
 grep -h "placement\|across ranks" "$out/decentralized.log" | sed 's/^summary: /  /'
 reading decentralized
 reading central
