@@ -126,6 +126,10 @@ polka_mpi_fails(codec_topk_gossip 2 "it needs a fixed graph" --set net.method=dk
                 --set net.codec_vectors=top-k --set net.gossip=1)
 polka_mpi_fails(codec_k_zero 2 "net.codec_k = 0: the fraction" --set net.method=dkla
                 --set net.codec_vectors=random-k --set net.codec_k=0)
+polka_mpi_fails(codec_gamma_dkla 2 "net.codec_gamma = 0.2: CHOCO's step is for .* \\(here dkla, top-k\\)"
+                --set net.method=dkla --set net.codec_vectors=top-k --set net.codec_gamma=0.2)
+polka_mpi_fails(codec_gamma_dense 2 "\\(here rf-diffusion, float16\\)" --set net.method=rf-diffusion
+                --set net.codec_vectors=float16 --set net.codec_gamma=0.2)
 add_test(NAME codec_run_file COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/codec_run_test.sh
                                      $<TARGET_FILE:polka> ${CMAKE_CURRENT_BINARY_DIR}/codec)
 set_tests_properties(codec_run_file PROPERTIES ENVIRONMENT "${POLKA_MPI_ENV}" TIMEOUT 180)

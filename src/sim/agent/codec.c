@@ -41,7 +41,14 @@ polka_status polka_codec_check(const polka_plan *plan) {
     POLKA_CHECK(codec_parse(plan->settings.codec_vectors, CODEC_COUNT, &kind), POLKA_ERR_ARG,
                 "net.codec_vectors = %s: float64 | float32 | float16 | int8 | top-k | random-k",
                 plan->settings.codec_vectors);
-    if (kind != POLKA_CODEC_TOPK && kind != POLKA_CODEC_RANDK) return POLKA_OK;
+    int sparse = kind == POLKA_CODEC_TOPK || kind == POLKA_CODEC_RANDK;
+    POLKA_CHECK(plan->settings.codec_gamma == 0 ||
+                    (sparse && strcmp(plan->settings.method, "rf-diffusion") == 0),
+                POLKA_ERR_ARG,
+                "net.codec_gamma = %g: CHOCO's step is for net.method = rf-diffusion with "
+                "net.codec_vectors = top-k or random-k (here %s, %s)",
+                plan->settings.codec_gamma, plan->settings.method, plan->settings.codec_vectors);
+    if (!sparse) return POLKA_OK;
     POLKA_CHECK(plan->settings.codec_k > 0, POLKA_ERR_ARG,
                 "net.codec_k = %g: the fraction of a vector's entries sent must be above 0",
                 plan->settings.codec_k);
