@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Issue 34: N = 100 000 agents on P = 2 ranks of one machine, beside centralized POLK on the
 # same stream (the union of the N streams, its default mini-batch: one round up to 32
-# samples), in one script. Multidist, SAMPLES per agent, BATCH per round (learner.batch; the
-# centralized batch is the union of one round up to 32 samples). Metrics on run.log_test = 200
+# samples), in one script. Multidist, SAMPLES per agent, BATCH per round (learner.batch).
+# Metrics on run.log_test = 200
 # test points until the last log step (the whole 2 500 at the end), one log step at the end.
 #
 # The graph: an Erdős–Rényi graph of mean degree DEGREE (default max(4, 1.25 ln N) ≈ 14.4,

@@ -69,14 +69,14 @@ polka_status polka_kernel_block(const polka_kernel *kernel, const double *x, siz
         cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)n, (int)m, (int)p, 1.0, x, (int)p,
                     d, (int)p, 0.0, k_out, (int)m);
     if (kernel->kind == POLKA_KERNEL_LINEAR) return POLKA_OK;
+    int radial = kernel->kind != POLKA_KERNEL_POLYNOMIAL;
     double *dn = NULL;
-    if (kernel->kind != POLKA_KERNEL_POLYNOMIAL && d_sqnorm == NULL) {
+    if (radial && d_sqnorm == NULL) {
         dn = malloc(m * sizeof *dn);
         POLKA_CHECK_ALLOC(dn);
         polka_sqnorms(d, m, p, dn);
         d_sqnorm = dn;
     }
-    int radial = kernel->kind != POLKA_KERNEL_POLYNOMIAL;
     for (size_t i = 0; i < n; i++) {
         double *row = k_out + i * m;
         if (radial) {
