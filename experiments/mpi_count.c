@@ -10,15 +10,15 @@
 #include <stdlib.h>
 
 static long collectives, allreduces;
-static long calls[15];
-static const char *const names[] = {"MPI_Allreduce",    "MPI_Iallreduce",
-                                    "MPI_Bcast",        "MPI_Barrier",
-                                    "MPI_Reduce",       "MPI_Gather",
-                                    "MPI_Gatherv",      "MPI_Allgather",
-                                    "MPI_Allgatherv",   "MPI_Scatter",
-                                    "MPI_Alltoall",     "MPI_File_set_size",
-                                    "MPI_File_sync",    "MPI_File_write_at_all",
-                                    "MPI_File_set_view"};
+static long calls[16];
+static const char *const names[] = {"MPI_Allreduce",     "MPI_Iallreduce",
+                                    "MPI_Bcast",         "MPI_Barrier",
+                                    "MPI_Reduce",        "MPI_Gather",
+                                    "MPI_Gatherv",       "MPI_Allgather",
+                                    "MPI_Allgatherv",    "MPI_Scatter",
+                                    "MPI_Alltoall",      "MPI_File_set_size",
+                                    "MPI_File_sync",     "MPI_File_write_at_all",
+                                    "MPI_File_set_view", "MPI_Igatherv"};
 
 #define COUNT(k, ...) (collectives++, calls[k]++, __VA_ARGS__)
 
@@ -47,6 +47,10 @@ int MPI_Gather(const void *s, int sn, MPI_Datatype st, void *r, int rn, MPI_Data
 int MPI_Gatherv(const void *s, int sn, MPI_Datatype st, void *r, const int *rn, const int *d,
                 MPI_Datatype rt, int root, MPI_Comm c) {
     return COUNT(6, PMPI_Gatherv(s, sn, st, r, rn, d, rt, root, c));
+}
+int MPI_Igatherv(const void *s, int sn, MPI_Datatype st, void *r, const int *rn, const int *d,
+                 MPI_Datatype rt, int root, MPI_Comm c, MPI_Request *q) {
+    return COUNT(15, PMPI_Igatherv(s, sn, st, r, rn, d, rt, root, c, q));
 }
 int MPI_Allgather(const void *s, int sn, MPI_Datatype st, void *r, int rn, MPI_Datatype rt,
                   MPI_Comm c) {

@@ -35,6 +35,14 @@ add_test(NAME mpi_errors_are_returned
          COMMAND ${POLKA_MPIEXEC} --oversubscribe -n 2 $<TARGET_FILE:test_mpi_errors>)
 set_tests_properties(mpi_errors_are_returned PROPERTIES TIMEOUT 60 ENVIRONMENT "${POLKA_MPI_ENV}")
 
+# The log step's collectives poll: a late rank is named by the watchdog, not waited for.
+add_executable(test_net_polled test_net_polled.c)
+target_link_libraries(test_net_polled PRIVATE polka_par)
+add_test(NAME net_polled_collectives
+         COMMAND ${POLKA_MPIEXEC} --oversubscribe -n 2 $<TARGET_FILE:test_net_polled>)
+set_tests_properties(net_polled_collectives PROPERTIES TIMEOUT 60 ENVIRONMENT "${POLKA_MPI_ENV}"
+                     PASS_REGULAR_EXPRESSION "^PASS|\nPASS")
+
 # Many agents' metrics appended by one rank to the run file.
 add_executable(test_netlog test_netlog.c)
 target_include_directories(test_netlog PRIVATE ${PROJECT_SOURCE_DIR}/src)

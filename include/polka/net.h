@@ -57,6 +57,17 @@ int polka_net_stalled(void);
  */
 polka_status polka_net_wait(MPI_Request *request, MPI_Comm comm, const char *what);
 
+/**
+ * MPI_Allreduce and MPI_Gatherv (root 0), polled through polka_net_wait: a rank stopped or
+ * hung while the others wait in a log step's reduction no longer holds them in a call that
+ * polls nothing (a stop request then ends the wait after POLKA_NET_STOP_WAIT). Collective.
+ */
+polka_status polka_net_allreduce(const void *send, void *receive, int count, MPI_Datatype type,
+                                 MPI_Op op, MPI_Comm comm, const char *what);
+polka_status polka_net_gatherv(const void *send, int count, MPI_Datatype type, void *receive,
+                               const int *counts, const int *displacements, MPI_Comm comm,
+                               const char *what);
+
 /** Converts an MPI return code into a polka_status with a message naming the call. */
 polka_status polka_net_check(int mpi_code, const char *call);
 

@@ -139,6 +139,24 @@ polka_status polka_net_wait(MPI_Request *request, MPI_Comm comm, const char *wha
                            what, watchdog_seconds);
 }
 
+polka_status polka_net_allreduce(const void *send, void *receive, int count, MPI_Datatype type,
+                                 MPI_Op op, MPI_Comm comm, const char *what) {
+    MPI_Request request;
+    POLKA_CALL(polka_net_check(MPI_Iallreduce(send, receive, count, type, op, comm, &request),
+                               "MPI_Iallreduce"));
+    return polka_net_wait(&request, comm, what);
+}
+
+polka_status polka_net_gatherv(const void *send, int count, MPI_Datatype type, void *receive,
+                               const int *counts, const int *displacements, MPI_Comm comm,
+                               const char *what) {
+    MPI_Request request;
+    POLKA_CALL(polka_net_check(
+        MPI_Igatherv(send, count, type, receive, counts, displacements, type, 0, comm, &request),
+        "MPI_Igatherv"));
+    return polka_net_wait(&request, comm, what);
+}
+
 /* The allreduce of the agreement: a failed rank waits at most POLKA_NET_FAILED_WAIT. */
 static polka_status agree_first(MPI_Comm comm, polka_status local, int *mine, int *first,
                                 int count) {

@@ -196,8 +196,8 @@ static polka_status learned(const polka_async_engine *engine, double *samples) {
     double mine = 0.0;
     for (size_t a = 0; a < w->count; a++) mine += w->local[a].counters.updates;
     mine *= (double)w->plan->learner.batch;
-    return polka_net_check(MPI_Allreduce(&mine, samples, 1, MPI_DOUBLE, MPI_SUM, w->comm),
-                           "MPI_Allreduce");
+    return polka_net_allreduce(&mine, samples, 1, MPI_DOUBLE, MPI_SUM, w->comm,
+                               "the count of the samples learned");
 }
 
 /* Collective: row `row` of the run, at virtual time `now`. */

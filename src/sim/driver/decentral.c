@@ -127,8 +127,8 @@ static polka_status average_test_values(mpi_run *run) {
         status = polka_agent_test_values(&run->local[a], &run->scored, f);
         for (size_t e = 0; e < len && status == POLKA_OK; e++) sum[e] += f[e];
     }
-    POLKA_CALL(polka_net_check(
-        MPI_Allreduce(sum, run->fbar, (int)len, MPI_DOUBLE, MPI_SUM, run->comm), "MPI_Allreduce"));
+    POLKA_CALL(polka_net_allreduce(sum, run->fbar, (int)len, MPI_DOUBLE, MPI_SUM, run->comm,
+                                   "the log step's network average"));
     for (size_t e = 0; e < len; e++) run->fbar[e] /= (double)run->agents;
     return status;
 }
@@ -153,9 +153,8 @@ static polka_status mpi_log_step(mpi_run *run, size_t round, double samples,
             polka_agent_collect(agent, &run->scored, f, run->fbar, &run->mine[a]);
     }
     int count = (int)(run->halo.count * POLKA_METRICS_DOUBLES);
-    POLKA_CALL(polka_net_check(MPI_Gatherv(run->mine, count, MPI_DOUBLE, run->gathered, run->counts,
-                                           run->displs, MPI_DOUBLE, 0, run->comm),
-                               "MPI_Gatherv"));
+    POLKA_CALL(polka_net_gatherv(run->mine, count, MPI_DOUBLE, run->gathered, run->counts,
+                                 run->displs, run->comm, "the log step's gather of the metrics"));
     for (size_t k = 0; run->rank == 0 && k < run->agents; k++)
         run->all[run->placement.ids[k]] = run->gathered[k];
     if (status == POLKA_OK && run->rank == 0)
@@ -330,10 +329,10 @@ static polka_status rank_traffic(const mpi_run *run, uint64_t first_round,
     double played = (double)summary->rounds - (double)first_round;
     double rounds = played > 0 ? played : 1.0;
     double bytes = run->halo.crossed * sizeof(double) / rounds, total = 0.0, most = 0.0;
-    POLKA_CALL(polka_net_check(MPI_Allreduce(&bytes, &total, 1, MPI_DOUBLE, MPI_SUM, run->comm),
-                               "MPI_Allreduce"));
-    POLKA_CALL(polka_net_check(MPI_Allreduce(&bytes, &most, 1, MPI_DOUBLE, MPI_MAX, run->comm),
-                               "MPI_Allreduce"));
+    POLKA_CALL(polka_net_allreduce(&bytes, &total, 1, MPI_DOUBLE, MPI_SUM, run->comm,
+                                   "the sum of the traffic"));
+    POLKA_CALL(polka_net_allreduce(&bytes, &most, 1, MPI_DOUBLE, MPI_MAX, run->comm,
+                                   "the largest traffic"));
     summary->rank_bytes_per_round = total / (double)run->size;
     summary->rank_bytes_per_round_max = most;
     return POLKA_OK;

@@ -62,10 +62,10 @@ static polka_status measure(MPI_Comm comm, double started, polka_sim_summary *su
     struct rusage usage;
     getrusage(RUSAGE_SELF, &usage);
     double mine = (double)usage.ru_maxrss / 1024.0, most = 0.0, all = 0.0; /* kB on Linux */
-    POLKA_CALL(polka_net_check(MPI_Allreduce(&mine, &most, 1, MPI_DOUBLE, MPI_MAX, comm),
-                               "MPI_Allreduce"));
     POLKA_CALL(
-        polka_net_check(MPI_Allreduce(&mine, &all, 1, MPI_DOUBLE, MPI_SUM, comm), "MPI_Allreduce"));
+        polka_net_allreduce(&mine, &most, 1, MPI_DOUBLE, MPI_MAX, comm, "the largest peak memory"));
+    POLKA_CALL(polka_net_allreduce(&mine, &all, 1, MPI_DOUBLE, MPI_SUM, comm,
+                                   "the sum of the peak memory"));
     summary->peak_rss_mb = most;
     summary->peak_rss_total_mb = all;
     summary->setup_seconds = summary->loop_start - started;
