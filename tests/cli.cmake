@@ -53,6 +53,21 @@ set_tests_properties(cli_run_centralized PROPERTIES PASS_REGULAR_EXPRESSION
 add_test(NAME cli_log_test_subset COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/log_test_test.sh
          ${POLKA_BIN} ${CMAKE_CURRENT_BINARY_DIR}/runs/log_test)
 
+# net.join: ER of mean degree 2 on 200 agents is never connected (100 seeds tried); joined, it
+# runs.
+add_test(NAME cli_net_join COMMAND ${POLKA_BIN} run --set net.agents=200 --set net.graph=er
+                                   --set net.p=0.01 --set net.join=1 --set data.n_train=2000)
+set_tests_properties(cli_net_join PROPERTIES PASS_REGULAR_EXPRESSION "summary: test error [0-9.]+ %")
+polka_cli_fails(net_er_below_threshold "er: no connected graph with n = 200 for seeds"
+                ${POLKA_BIN} run --set net.agents=200 --set net.graph=er --set net.p=0.01
+                --set data.n_train=2000)
+
+# run.log_test: the disagreement on the same K points at every log step, kept values or not.
+add_test(NAME cli_disagreement_points COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/disagreement_points_test.sh
+         ${POLKA_BIN} ${CMAKE_CURRENT_BINARY_DIR}/runs/disagreement_points)
+set_tests_properties(cli_disagreement_points PROPERTIES TIMEOUT 120
+                     ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1")
+
 # polka data split: the per-agent class histogram (CSV, figure) and its errors.
 add_test(NAME cli_data_split_histogram COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/data_split_test.sh ${POLKA_BIN})
 polka_cli_fails(data_split_regression "data.source = sinc has no classes to count" ${POLKA_BIN} data split --set data.source=sinc --set learner.loss=square)

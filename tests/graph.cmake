@@ -75,6 +75,15 @@ graph_cli_test(generate_er_info 0 stdout "connected:              yes" graph inf
 set_tests_properties(graph_cli_generate_er PROPERTIES FIXTURES_SETUP graph_cli_er)
 set_tests_properties(graph_cli_generate_er_info PROPERTIES FIXTURES_REQUIRED graph_cli_er)
 
+# --join: ER of mean degree 2.5 (hundreds of components) joined into one, refused for a ring.
+graph_cli_test(generate_joined 0 stdout "wrote joined.txt: er, 5000 nodes"
+               graph generate --kind er --n 5000 --p 0.0005 --join -o joined.txt)
+graph_cli_test(generate_joined_info 0 stdout "connected:              yes" graph info joined.txt)
+set_tests_properties(graph_cli_generate_joined PROPERTIES FIXTURES_SETUP graph_cli_joined)
+set_tests_properties(graph_cli_generate_joined_info PROPERTIES FIXTURES_REQUIRED graph_cli_joined)
+graph_cli_test(generate_join_ring 1 stderr "joining the components applies to the random kinds only"
+               graph generate --kind ring --n 8 --join -o x.txt)
+
 # Every graph shipped in graphs/ reads and is connected.
 file(GLOB GRAPH_FILES ${PROJECT_SOURCE_DIR}/graphs/*.txt)
 foreach(file ${GRAPH_FILES})

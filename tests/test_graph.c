@@ -438,6 +438,63 @@ static void test_generate_connected(void **state) {
     assert_non_null(strstr(polka_error_message(), "seeds 1..3"));
 }
 
+/* 1 when node b is among node a's neighbours. */
+static int adjacent(const polka_graph *g, size_t a, size_t b) {
+    const size_t *nb = polka_graph_neighbors(g, a);
+    for (size_t k = 0; k < polka_graph_degree(g, a); k++)
+        if (nb[k] == b) return 1;
+    return 0;
+}
+
+/* spec.join: ER below the connectivity threshold (mean degree 3 on 2 000 nodes: tens of
+ * components) becomes connected with exactly components − 1 more edges, each from a node the
+ * unjoined graph had cut off, every unjoined edge kept; the same seed joins alike. */
+static void test_generate_joined(void **state) {
+    (void)state;
+    polka_graph_spec spec = polka_graph_spec_defaults(POLKA_GRAPH_ER, 2000);
+    spec.p = 0.0015;
+    spec.seed = 5;
+    polka_graph *plain = generate_ok(&spec);
+    polka_graph_info info;
+    assert_int_equal(polka_graph_describe(plain, &info), POLKA_OK);
+    size_t components = info.components;
+    assert_true(components > 10);
+    spec.join = 1;
+    polka_graph *joined = generate_ok(&spec), *again = generate_ok(&spec);
+    assert_int_equal(polka_graph_check_connected(joined, "joined"), POLKA_OK);
+    assert_int_equal(polka_graph_edges(joined), polka_graph_edges(plain) + components - 1);
+    size_t added = 0;
+    for (size_t a = 0; a < 2000; a++) {
+        assert_int_equal(polka_graph_degree(joined, a), polka_graph_degree(again, a));
+        for (size_t k = 0; k < polka_graph_degree(plain, a); k++)
+            assert_true(adjacent(joined, a, polka_graph_neighbors(plain, a)[k]));
+        for (size_t k = 0; k < polka_graph_degree(joined, a); k++) {
+            size_t b = polka_graph_neighbors(joined, a)[k];
+            assert_int_equal(b, polka_graph_neighbors(again, a)[k]);
+            if (a < b && !adjacent(plain, a, b)) added++;
+        }
+    }
+    assert_int_equal(added, components - 1);
+    assert_non_null(strstr(polka_graph_comment(joined), "join=1"));
+    char want[64];
+    snprintf(want, sizeof want, "joined: %zu edges added", components - 1);
+    assert_non_null(strstr(polka_graph_comment(joined), want));
+    /* generate_connected takes the first seed's joined graph */
+    polka_graph *connected = NULL;
+    uint64_t used = 0;
+    assert_int_equal(polka_graph_generate_connected(&spec, 100, &connected, &used), POLKA_OK);
+    assert_int_equal(used, 5);
+    assert_int_equal(polka_graph_edges(connected), polka_graph_edges(joined));
+    polka_graph_free(&connected);
+    polka_graph_free(&again);
+    polka_graph_free(&joined);
+    polka_graph_free(&plain);
+    /* a kind that is not random is refused, not silently left alone */
+    spec = polka_graph_spec_defaults(POLKA_GRAPH_RING, 16);
+    spec.join = 1;
+    spec_fails(spec, "random kinds only");
+}
+
 /* ---- construction, connectivity, weights, spectra ---------------------------------------- */
 
 static void test_from_edges(void **state) {
@@ -692,6 +749,7 @@ int main(void) {
         cmocka_unit_test(test_generate_random),
         cmocka_unit_test(test_generate_bad_specs),
         cmocka_unit_test(test_generate_connected),
+        cmocka_unit_test(test_generate_joined),
         cmocka_unit_test(test_from_edges),
         cmocka_unit_test(test_metropolis),
         cmocka_unit_test(test_algebraic_connectivity),

@@ -100,7 +100,8 @@ enum {
     POLKA_STREAM_GOSSIP = 10,
     POLKA_STREAM_SPEED = 11,   /* async: an agent's speed (index: the agent) */
     POLKA_STREAM_COMPUTE = 12, /* async: one update's time (index: the update; sub: the agent) */
-    POLKA_STREAM_LATENCY = 13  /* async: one message's delay (index: seq; sub: edge, phase) */
+    POLKA_STREAM_LATENCY = 13, /* async: one message's delay (index: seq; sub: edge, phase) */
+    POLKA_STREAM_JOIN = 14     /* graph: where a component is joined (index: the component) */
 };
 
 /**

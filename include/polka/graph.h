@@ -103,6 +103,8 @@ typedef struct {
     double rewire; /**< smallworld rewiring probability, in [0, 1] */
     size_t rows;   /**< grid/torus; 0 = as square as possible with rows·cols = n */
     size_t cols;   /**< grid/torus; 0 = derived from rows, or as square as possible */
+    size_t join;   /**< random kinds, 1: join the components (one edge each to the largest,
+                        net.join) instead of retrying seeds until connected */
 } polka_graph_spec;
 
 /** Summary numbers of a graph (polka_graph_describe). */

@@ -36,7 +36,8 @@
       "training samples (all agents) between log steps")                                           \
     X(run, log_test, SIZE, "0", ANY, FIXED, TO(run.log_test), "",                                  \
       "test points scored at the log steps before the last (the first ones of the test set); "     \
-      "0: all. The last log step scores the whole test set")                                       \
+      "0: all. The last log step scores the whole test set; the disagreement is measured on "      \
+      "these points at every log step, the last included")                                         \
     X(run, log_agents, SIZE, "0", ANY, FIXED, TO(run.log_agents), "",                              \
       "per-agent metric columns of the run file, the CSV and the checkpoint's rows: only the "     \
       "agents 0, S, 2S, ... (S = ceil(agents / K): at most K of them); 0: every agent. The log "   \
@@ -195,7 +196,8 @@
 #define POLKA_KEYS_NET(X)                                                                          \
     X(net, graph, PATH, "ring", ANY, FIXED, TO(net.graph), "",                                     \
       "topology file, or a generator over the agents: ring | line | star | complete | grid | "     \
-      "torus | er | rgg | smallworld | ba (seeded by run.seed, retried until connected)")          \
+      "torus | er | rgg | smallworld | ba (seeded by run.seed, retried until connected, or "     \
+      "joined: net.join)")                                                                         \
     X(net, agents, SIZE, "0", UPTO(1 << 20), FIXED, TO(net.agents), "",                            \
       "agents of the network (decentralized: placed on the ranks by net.placement, at "            \
       "least one per rank), or whose union a centralized run learns from; 0: the graph "           \
@@ -212,6 +214,10 @@
       "generated smallworld: neighbours each side; ba: edges per node")                            \
     X(net, rewire, DOUBLE, "0.1", IN(0, 1), FIXED, TO(net.spec.rewire), "graph smallworld",        \
       "generated smallworld: rewiring probability")                                                \
+    X(net, join, SIZE, "0", FLAG, FIXED, TO(net.spec.join), "graph er, rgg, smallworld, ba",      \
+      "1: join the generated graph's components, one edge from each to a node of the largest "    \
+      "drawn from run.seed, instead of retrying seeds until it is connected (ER or RGG below "    \
+      "the connectivity threshold, mean degree < ln N: a few isolated nodes)")                    \
     X(net, weights, NAME, "metropolis", ANY, FIXED, PARSED, "",                                    \
       "edge weights: uniform | metropolis | file")                                                 \
     X(net, method, NAME, "penalty", ANY, FIXED, PARSED, "",                                        \

@@ -87,6 +87,9 @@ static void print_usage(FILE *out) {
             "  --connected      random kinds: try seeds S, S+1, ... (up to %d) until the\n"
             "                   graph is connected, and note the seed used in the file;\n"
             "                   other kinds: fail if the graph is not connected\n"
+            "  --join           random kinds: join the components instead, one edge from each\n"
+            "                   to a node of the largest drawn from the seed (ER or RGG below\n"
+            "                   the connectivity threshold)\n"
             "  -o, --output FILE  the graph file to write ('-' for standard output)\n"
             "\n",
             CMD_GRAPH_TRIES);
@@ -222,6 +225,10 @@ static int parse_generate(int argc, char **argv, generate_options *o) {
         const char *arg = argv[i], *eq = strchr(arg, '='), *value = NULL;
         if (strcmp(arg, "--connected") == 0) {
             o->connected = 1;
+            continue;
+        }
+        if (strcmp(arg, "--join") == 0) {
+            o->spec.join = 1;
             continue;
         }
         size_t len = eq && arg[0] == '-' && arg[1] == '-' ? (size_t)(eq - arg) : strlen(arg);

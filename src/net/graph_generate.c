@@ -27,7 +27,8 @@ polka_graph_spec polka_graph_spec_defaults(polka_graph_kind kind, size_t n) {
                              .k = 2,
                              .rewire = 0.1,
                              .rows = 0,
-                             .cols = 0};
+                             .cols = 0,
+                             .join = 0};
     return spec;
 }
 
@@ -75,6 +76,10 @@ polka_status polka_graph_spec_check(const polka_graph_spec *spec) {
                 "%s: number of nodes n = %zu is not in [2, %zu]", kind, spec->n,
                 POLKA_GRAPH_MAX_NODES);
     if (generator->check) POLKA_CALL(generator->check(spec));
+    POLKA_CHECK(!spec->join || generator->random, POLKA_ERR_ARG,
+                "%s: joining the components applies to the random kinds only (er, rgg, "
+                "smallworld, ba); a %s graph is what it is",
+                kind, kind);
     double edges = generator->edges ? generator->edges(spec) : 2 * (double)spec->n;
     POLKA_CHECK(edges <= GRAPH_MAX_EDGES, POLKA_ERR_ARG,
                 "%s: n = %zu would give about %.3g edges (limit %.3g)", kind, spec->n, edges,
@@ -191,12 +196,19 @@ static void describe_spec(const polka_graph_spec *spec, char *buf, size_t size) 
     if (generator->uses & POLKA_GRAPH_USES_REWIRE)
         append_double(buf, size, &used, "rewire", spec->rewire);
     if (generator->random) append(buf, size, &used, " seed=%llu", (unsigned long long)spec->seed);
+    if (generator->random && spec->join) append(buf, size, &used, " join=1");
 }
 
-static polka_status set_generated_comment(polka_graph *g, const polka_graph_spec *spec) {
-    char params[256], text[512];
+static polka_status set_generated_comment(polka_graph *g, const polka_graph_spec *spec,
+                                          size_t joined) {
+    char params[256], text[600];
     describe_spec(spec, params, sizeof params);
-    snprintf(text, sizeof text, "polka %s, igraph %s: %s", POLKA_VERSION, IGRAPH_VERSION, params);
+    int at = snprintf(text, sizeof text, "polka %s, igraph %s: %s", POLKA_VERSION, IGRAPH_VERSION,
+                      params);
+    if (spec->join && at > 0 && (size_t)at < sizeof text)
+        snprintf(text + at, sizeof text - (size_t)at,
+                 "\njoined: %zu edge%s added, one from each component but the largest", joined,
+                 joined == 1 ? "" : "s");
     return polka_graph_set_comment(g, text);
 }
 
@@ -209,7 +221,10 @@ polka_status polka_graph_generate(const polka_graph_spec *spec, polka_graph **ou
     polka_status status = make_igraph(spec, &ig);
     if (status == POLKA_OK) status = from_igraph(&ig, spec->n, &g); /* destroys ig */
     ig_restore(old);
-    if (status == POLKA_OK) status = set_generated_comment(g, spec);
+    size_t joined = 0;
+    if (status == POLKA_OK && spec->join)
+        status = polka_graph_join_components(&g, spec->seed, &joined);
+    if (status == POLKA_OK) status = set_generated_comment(g, spec, joined);
     if (status != POLKA_OK) {
         polka_graph_free(&g);
         return status;
@@ -223,7 +238,8 @@ polka_status polka_graph_generate_connected(const polka_graph_spec *spec, size_t
     POLKA_CHECK(spec && out && max_tries >= 1, POLKA_ERR_ARG,
                 "graph: generate_connected given NULL or max_tries = 0");
     polka_graph_spec try_spec = *spec;
-    size_t tries = polka_graph_kind_is_random(spec->kind) ? max_tries : 1;
+    /* joined, the first seed's graph is connected */
+    size_t tries = polka_graph_kind_is_random(spec->kind) && !spec->join ? max_tries : 1;
     for (size_t t = 0; t < tries; t++) {
         try_spec.seed = spec->seed + t;
         polka_graph *g = NULL;

@@ -25,10 +25,19 @@ polka_status polka_graph_build_csr(size_t n, const size_t *u, const size_t *v, c
                                    size_t m, polka_graph **out, size_t *dup_first,
                                    size_t *dup_second);
 
+/* Each node's component into label (n entries): 0, 1, … in the order of their smallest
+ * node, by BFS; *count receives how many. */
+polka_status polka_graph_label_components(const polka_graph *g, size_t *label, size_t *count);
+
 /* The number of connected components; when unreached is not NULL it receives the
  * smallest node that node 0 cannot reach (SIZE_MAX if none). */
 polka_status polka_graph_count_components(const polka_graph *g, size_t *components,
                                           size_t *unreached);
+
+/* Joins the components of *graph (polka_graph_spec.join): one edge from each component's
+ * smallest node to a node of the largest drawn from seed; *added receives how many (0 when
+ * connected, *graph then unchanged). The new graph replaces *graph (uniform weights). */
+polka_status polka_graph_join_components(polka_graph **graph, uint64_t seed, size_t *added);
 
 /* Formats x with the fewest significant digits (up to 17) that read back exactly. */
 void polka_graph_format_double(char *buf, size_t size, double x);

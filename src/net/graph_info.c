@@ -39,33 +39,43 @@ static polka_status work_alloc(size_t n, size_t **a, size_t **b) {
     return POLKA_OK;
 }
 
-polka_status polka_graph_count_components(const polka_graph *g, size_t *components,
-                                          size_t *unreached) {
-    size_t *label = NULL, *queue = NULL;
-    POLKA_CALL(work_alloc(g->n, &label, &queue));
+polka_status polka_graph_label_components(const polka_graph *g, size_t *label, size_t *count) {
+    size_t *queue = malloc((g->n ? g->n : 1) * sizeof *queue);
+    POLKA_CHECK_ALLOC(queue);
     for (size_t i = 0; i < g->n; i++) label[i] = SIZE_MAX;
-    size_t count = 0, first_out = SIZE_MAX;
+    size_t components = 0;
     for (size_t s = 0; s < g->n; s++) {
         if (label[s] != SIZE_MAX) continue;
-        if (count == 1) first_out = s;
         size_t head = 0, tail = 0;
-        label[s] = count;
+        label[s] = components;
         queue[tail++] = s;
         while (head < tail) {
             size_t i = queue[head++];
             for (size_t a = g->offsets[i]; a < g->offsets[i + 1]; a++) {
                 if (label[g->adj[a]] != SIZE_MAX) continue;
-                label[g->adj[a]] = count;
+                label[g->adj[a]] = components;
                 queue[tail++] = g->adj[a];
             }
         }
-        count++;
+        components++;
     }
-    free(label);
     free(queue);
+    *count = components;
+    return POLKA_OK;
+}
+
+polka_status polka_graph_count_components(const polka_graph *g, size_t *components,
+                                          size_t *unreached) {
+    size_t *label = malloc((g->n ? g->n : 1) * sizeof *label), count = 0;
+    POLKA_CHECK_ALLOC(label);
+    polka_status status = polka_graph_label_components(g, label, &count);
+    size_t first_out = SIZE_MAX; /* the first node of component 1 */
+    for (size_t i = 0; i < g->n && first_out == SIZE_MAX; i++)
+        if (label[i] == 1) first_out = i;
+    free(label);
     if (components) *components = count;
     if (unreached) *unreached = first_out;
-    return POLKA_OK;
+    return status;
 }
 
 polka_status polka_graph_check_connected(const polka_graph *g, const char *name) {

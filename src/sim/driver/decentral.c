@@ -108,29 +108,41 @@ static polka_status mpi_round(mpi_run *run, uint64_t t, int *wish) {
     return polka_net_agree_wish(run->comm, status, wish); /* the checkpoint wish rides along */
 }
 
-/* f_a on the test set: kept from the first pass, or evaluated again into the scratch. */
-static polka_status test_values(mpi_run *run, size_t a, double **f) {
-    size_t len = run->scored.n * run->outputs;
-    *f = run->keep ? run->f + a * len : run->f;
-    if (run->keep) return POLKA_OK;
-    return polka_agent_test_values(&run->local[a], &run->scored, *f);
-}
-
-/* The network average f̄ over the test set (collective), keeping the values where they fit. */
-static polka_status average_test_values(mpi_run *run) {
-    size_t len = run->scored.n * run->outputs;
+/*
+ * The first pass (collective): every agent's values on the scored points give its score and
+ * loss (polka_agent_collect), and their sum over the first `points` points the network average
+ * f̄ there; the values are kept where they fit.
+ */
+static polka_status score_and_average(mpi_run *run, size_t points) {
+    size_t len = run->scored.n * run->outputs, averaged = points * run->outputs;
     double *sum = run->fbar + len; /* the second half of fbar's buffer */
-    memset(sum, 0, len * sizeof *sum);
+    memset(sum, 0, averaged * sizeof *sum);
     polka_status status = POLKA_OK;
     for (size_t a = 0; a < run->halo.count && status == POLKA_OK; a++) {
         double *f = run->keep ? run->f + a * len : run->f;
         status = polka_agent_test_values(&run->local[a], &run->scored, f);
-        for (size_t e = 0; e < len && status == POLKA_OK; e++) sum[e] += f[e];
+        if (status != POLKA_OK) break;
+        polka_agent_collect(&run->local[a], &run->scored, f, &run->mine[a]);
+        for (size_t e = 0; e < averaged; e++) sum[e] += f[e];
     }
-    POLKA_CALL(polka_net_allreduce(sum, run->fbar, (int)len, MPI_DOUBLE, MPI_SUM, run->comm,
+    POLKA_CALL(polka_net_allreduce(sum, run->fbar, (int)averaged, MPI_DOUBLE, MPI_SUM, run->comm,
                                    "the log step's network average"));
-    for (size_t e = 0; e < len; e++) run->fbar[e] /= (double)run->agents;
+    for (size_t e = 0; e < averaged; e++) run->fbar[e] /= (double)run->agents;
     return status;
+}
+
+/* The second pass: each agent's disagreement with f̄ on the first `points` points, from the
+ * kept values or evaluated again there (a view of the scored set: no copy). */
+static polka_status measure_disagreement(mpi_run *run, size_t points) {
+    polka_dataset view = run->scored;
+    view.n = points;
+    size_t len = run->scored.n * run->outputs;
+    for (size_t a = 0; a < run->halo.count; a++) {
+        double *f = run->keep ? run->f + a * len : run->f;
+        if (!run->keep) POLKA_CALL(polka_agent_test_values(&run->local[a], &view, f));
+        run->mine[a].disagreement = polka_disagreement(f, run->fbar, points, run->outputs);
+    }
+    return POLKA_OK;
 }
 
 /*
@@ -138,20 +150,17 @@ static polka_status average_test_values(mpi_run *run) {
  * file. One agreement for it all, at the end: the average's reduction and the gather run on
  * every rank whatever happened locally, and the run file's row is not agreed on its own
  * (polka_netlog_write_h5), so a log step costs three collectives of polka's (and the run
- * file's HDF5 calls), not one agreement per HDF5 call.
+ * file's HDF5 calls), not one agreement per HDF5 call. Where the values do not fit (many
+ * agents per rank), the second pass evaluates them again on the disagreement's points only
+ * (polka_sim_disagreement_points).
  */
 static polka_status mpi_log_step(mpi_run *run, size_t round, double samples,
                                  polka_sim_summary *summary) {
     polka_stream_test_now(run->stream, samples, &run->test); /* drift: the present distribution */
     run->scored = polka_sim_log_test(run->plan, &run->test, round, summary);
-    polka_status status = average_test_values(run);
-    for (size_t a = 0; a < run->halo.count && status == POLKA_OK; a++) {
-        polka_agent *agent = &run->local[a];
-        double *f = NULL;
-        status = test_values(run, a, &f);
-        if (status == POLKA_OK)
-            polka_agent_collect(agent, &run->scored, f, run->fbar, &run->mine[a]);
-    }
+    size_t points = polka_sim_disagreement_points(run->plan, &run->scored);
+    polka_status status = score_and_average(run, points);
+    if (status == POLKA_OK) status = measure_disagreement(run, points);
     int count = (int)(run->halo.count * POLKA_METRICS_DOUBLES);
     POLKA_CALL(polka_net_gatherv(run->mine, count, MPI_DOUBLE, run->gathered, run->counts,
                                  run->displs, run->comm, "the log step's gather of the metrics"));

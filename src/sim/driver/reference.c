@@ -102,17 +102,18 @@ static polka_status reference_log_step(reference_run *run, size_t round, double 
                                        polka_sim_summary *summary) {
     polka_stream_test_now(run->stream, samples, &run->test); /* drift: the present distribution */
     polka_dataset scored = polka_sim_log_test(run->plan, &run->test, round, summary);
-    size_t len = scored.n * run->agents[0].outputs;
-    memset(run->fbar, 0, len * sizeof *run->fbar);
+    size_t outputs = run->agents[0].outputs, len = scored.n * outputs;
+    size_t points = polka_sim_disagreement_points(run->plan, &scored);
+    memset(run->fbar, 0, points * outputs * sizeof *run->fbar);
     for (size_t a = 0; a < run->n; a++) {
         POLKA_CALL(polka_agent_test_values(&run->agents[a], &scored, run->f + a * len));
-        for (size_t e = 0; e < len; e++) run->fbar[e] += run->f[a * len + e];
+        polka_agent_collect(&run->agents[a], &scored, run->f + a * len, &run->metrics[a]);
+        for (size_t e = 0; e < points * outputs; e++) run->fbar[e] += run->f[a * len + e];
     }
-    for (size_t e = 0; e < len; e++) run->fbar[e] /= (double)run->n;
-    for (size_t a = 0; a < run->n; a++) {
-        polka_agent_collect(&run->agents[a], &scored, run->f + a * len, run->fbar,
-                            &run->metrics[a]);
-    }
+    for (size_t e = 0; e < points * outputs; e++) run->fbar[e] /= (double)run->n;
+    for (size_t a = 0; a < run->n; a++)
+        run->metrics[a].disagreement =
+            polka_disagreement(run->f + a * len, run->fbar, points, outputs);
     return polka_netlog_step(&run->log, round, samples, run->metrics, summary);
 }
 

@@ -245,6 +245,11 @@ polka_dataset polka_sim_log_test(const polka_plan *plan, const polka_dataset *te
     return view;
 }
 
+size_t polka_sim_disagreement_points(const polka_plan *plan, const polka_dataset *scored) {
+    size_t subset = plan->run.log_test;
+    return subset > 0 && subset < scored->n ? subset : scored->n;
+}
+
 static int all_finite(const double *values, size_t n) {
     for (size_t e = 0; e < n; e++)
         if (!isfinite(values[e])) return 0;

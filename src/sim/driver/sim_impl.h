@@ -49,6 +49,11 @@ void polka_sim_report(const polka_sim_hooks *hooks, size_t round, size_t rounds,
  * The test points a log step scores: the first run.log_test of test before the last round
  * (summary->rounds, set by polka_sim_loop), the whole set at the last (a view, no copy).
  */
+/** The test points a log step measures the disagreement on: the first run.log_test of
+ *  `scored` at every log step, the last included (one curve on the same points, and at the
+ *  last step a second pass over 200 points instead of the whole set: issue 34); all when 0. */
+size_t polka_sim_disagreement_points(const polka_plan *plan, const polka_dataset *scored);
+
 polka_dataset polka_sim_log_test(const polka_plan *plan, const polka_dataset *test, size_t round,
                                  const polka_sim_summary *summary);
 

@@ -37,18 +37,20 @@ polka_status polka_agent_test_values(const polka_agent *agent, const polka_datas
     return polka_dataset_eval(test, agent->outputs, agent_rows, agent, f);
 }
 
-void polka_agent_collect(polka_agent *agent, const polka_dataset *test, const double *f,
-                         const double *fbar, polka_agent_metrics *out) {
-    size_t c = agent->outputs;
+double polka_disagreement(const double *f, const double *fbar, size_t points, size_t outputs) {
     double sq = 0.0;
-    for (size_t e = 0; e < test->n * c; e++) sq += (f[e] - fbar[e]) * (f[e] - fbar[e]);
+    for (size_t e = 0; e < points * outputs; e++) sq += (f[e] - fbar[e]) * (f[e] - fbar[e]);
+    return points > 0 ? sq / (double)points : 0.0;
+}
+
+void polka_agent_collect(polka_agent *agent, const polka_dataset *test, const double *f,
+                         polka_agent_metrics *out) {
     double loss = 0.0;
     double score = agent->method->score(agent, f, test->y, test->n, &loss);
     *out = (polka_agent_metrics){
         .score = score,
         .loss = loss,
         .order = (double)agent->method->order(agent),
-        .disagreement = sq / (double)test->n,
         .wall_time = polka_now() - agent->start,
     };
     polka_counters_collect(&agent->counters, out);

@@ -98,12 +98,16 @@ polka_status polka_model_data_values(const polka_model *model, const polka_datas
                                      double *f);
 
 /**
- * The agent's metrics from its test values f and the network average fbar
- * (both n×C): disagreement = mean over test points of ‖f_i(x) − f̄(x)‖²; bytes sent = the
- * messages it really sent. Resets the sums since the previous log step.
+ * The agent's metrics from its test values f (n×C): score, loss, order, bytes sent (the
+ * messages it really sent); the disagreement is left 0 (polka_disagreement). Resets the sums
+ * since the previous log step.
  */
 void polka_agent_collect(polka_agent *agent, const polka_dataset *test, const double *f,
-                         const double *fbar, polka_agent_metrics *out);
+                         polka_agent_metrics *out);
+
+/** The disagreement of test values f with the network average fbar on their first `points`
+ *  points (both row-major, C = outputs per point): mean over them of ‖f_i(x) − f̄(x)‖². */
+double polka_disagreement(const double *f, const double *fbar, size_t points, size_t outputs);
 
 /** Where log steps go: the log hook and a CSV file (rank 0 / the serial reference), and the
  * HDF5 run file (every rank of the run). */
