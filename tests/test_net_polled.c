@@ -25,8 +25,13 @@ static int gave_up(polka_status status, double took, const char *what) {
     return ok;
 }
 
+/* The buffers outlive the calls: rank 0 abandons its requests, which complete later (at the
+ * barriers) and write into them. */
+static double mine, sum, all[2];
+
 static int late_reduction(int rank) {
-    double mine = rank + 1.0, sum = 0.0;
+    mine = rank + 1.0;
+    sum = 0.0;
     if (rank == 1) sleep(LATE_SECONDS);
     double start = MPI_Wtime();
     polka_status status = polka_net_allreduce(&mine, &sum, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD,
@@ -36,8 +41,8 @@ static int late_reduction(int rank) {
 }
 
 static int late_gather(int rank) {
-    double mine = rank + 1.0, all[2] = {0.0, 0.0};
-    int counts[2] = {1, 1}, displacements[2] = {0, 1};
+    mine = rank + 1.0;
+    static const int counts[2] = {1, 1}, displacements[2] = {0, 1};
     if (rank == 1) sleep(LATE_SECONDS);
     double start = MPI_Wtime();
     polka_status status = polka_net_gatherv(&mine, 1, MPI_DOUBLE, all, counts, displacements,

@@ -14,6 +14,7 @@
  * Either way polka_net_stalled() is then true and main ends the job with MPI_Abort after
  * printing the message. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -139,22 +140,60 @@ polka_status polka_net_wait(MPI_Request *request, MPI_Comm comm, const char *wha
                            what, watchdog_seconds);
 }
 
+/*
+ * The polled collectives work in a heap block of their own: it is freed when the request
+ * completed, and left allocated when the wait gave up, since MPI may still read and write an
+ * abandoned request's buffers until the job ends (it is not cancelled), and the caller's may
+ * be gone by then.
+ */
+static size_t type_bytes(MPI_Datatype type, size_t count) {
+    int size = 0;
+    MPI_Type_size(type, &size);
+    return count * (size_t)size;
+}
+
 polka_status polka_net_allreduce(const void *send, void *receive, int count, MPI_Datatype type,
                                  MPI_Op op, MPI_Comm comm, const char *what) {
+    size_t bytes = type_bytes(type, (size_t)count);
+    char *block = malloc(2 * bytes + 1);
+    POLKA_CHECK(block, POLKA_ERR_MEM, "out of memory for %s", what);
+    memcpy(block, send, bytes);
     MPI_Request request;
-    POLKA_CALL(polka_net_check(MPI_Iallreduce(send, receive, count, type, op, comm, &request),
-                               "MPI_Iallreduce"));
-    return polka_net_wait(&request, comm, what);
+    polka_status status = polka_net_check(
+        MPI_Iallreduce(block, block + bytes, count, type, op, comm, &request), "MPI_Iallreduce");
+    if (status == POLKA_OK) status = polka_net_wait(&request, comm, what);
+    if (status == POLKA_OK) memcpy(receive, block + bytes, bytes);
+    if (status == POLKA_OK || !polka_net_stalled()) free(block);
+    return status;
 }
 
 polka_status polka_net_gatherv(const void *send, int count, MPI_Datatype type, void *receive,
                                const int *counts, const int *displacements, MPI_Comm comm,
                                const char *what) {
+    int rank = 0, size = 1;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    size_t extent = 0; /* the root's receive buffer, in elements */
+    for (int r = 0; rank == 0 && r < size; r++)
+        if ((size_t)displacements[r] + (size_t)counts[r] > extent)
+            extent = (size_t)displacements[r] + (size_t)counts[r];
+    size_t mine = type_bytes(type, (size_t)count), all = type_bytes(type, extent);
+    size_t layout = 2 * (size_t)size * sizeof(int);
+    char *block = malloc(layout + mine + all + 1);
+    POLKA_CHECK(block, POLKA_ERR_MEM, "out of memory for %s", what);
+    int *block_counts = (int *)block, *block_displacements = block_counts + size;
+    memcpy(block_counts, counts, (size_t)size * sizeof(int));
+    memcpy(block_displacements, displacements, (size_t)size * sizeof(int));
+    memcpy(block + layout, send, mine);
     MPI_Request request;
-    POLKA_CALL(polka_net_check(
-        MPI_Igatherv(send, count, type, receive, counts, displacements, type, 0, comm, &request),
-        "MPI_Igatherv"));
-    return polka_net_wait(&request, comm, what);
+    polka_status status =
+        polka_net_check(MPI_Igatherv(block + layout, count, type, block + layout + mine,
+                                     block_counts, block_displacements, type, 0, comm, &request),
+                        "MPI_Igatherv");
+    if (status == POLKA_OK) status = polka_net_wait(&request, comm, what);
+    if (status == POLKA_OK && rank == 0) memcpy(receive, block + layout + mine, all);
+    if (status == POLKA_OK || !polka_net_stalled()) free(block);
+    return status;
 }
 
 /* The allreduce of the agreement: a failed rank waits at most POLKA_NET_FAILED_WAIT. */
