@@ -199,8 +199,10 @@ static void test_slkl_monotone(void **state) {
     check_monotone(POLKA_SLKL_NEWTON, 7, 1.0, 0.01, 1e-9); /* frequent rebuilds */
     check_monotone(POLKA_SLKL_EXACT, 500, 1.0, 0.01, 1e-9);
     /* wide kernels, weak penalty: nearly collinear columns and μ in the thousands; the
-     * rank-1 updates of G then lose digits (~1e-7 in F without rebuilds), rebuilds help */
-    check_monotone(POLKA_SLKL_NEWTON, 0, 4.0, 1e-5, 1e-6);
+     * rank-1 updates of G then lose digits (1e-7 to 1.2e-6 in F without rebuilds, with the
+     * kernel entries' last bits: the exponential's fmas moved it from one to the other),
+     * rebuilds help */
+    check_monotone(POLKA_SLKL_NEWTON, 0, 4.0, 1e-5, 1e-5);
     check_monotone(POLKA_SLKL_NEWTON, 1, 4.0, 1e-5, 1e-9);
     check_monotone(POLKA_SLKL_NEWTON, 500, 2.8, 1e-4, 1e-9);
 }

@@ -30,6 +30,7 @@ const char *polka_kernel_check(const polka_kernel *kernel) {
 
 /* The kernel as a function of the squared distance and the inner product (the radial ones as
  * polka_thin_radial evaluates them, entry for entry). */
+POLKA_EXP_CLONES
 static double kernel_from_parts(const polka_kernel *kernel, double sqdist, double dot) {
     switch (kernel->kind) {
     case POLKA_KERNEL_GAUSSIAN:

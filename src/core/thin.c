@@ -15,15 +15,9 @@
 
 #define LANES 8
 
-/* One copy of a loop for AVX-512, one for AVX2 and one for the baseline, chosen when the
- * program loads. All round alike: C11 forbids contracting a·b + c into an FMA, and the lanes fix
- * the order. GCC only: clang 14 emits no symbol for a clone list whose function its own file never
- * calls (the fuzzing build, which uses clang, failed to link). */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-#define POLKA_THIN_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
-#else
-#define POLKA_THIN_CLONES
-#endif
+/* One copy of each loop per instruction set (POLKA_EXP_CLONES, exp_impl.h); the lanes fix the
+ * order of the sums, so all round alike. */
+#define POLKA_THIN_CLONES POLKA_EXP_CLONES
 
 /* Σ_k a_k b_k over p entries, in LANES partial sums. */
 static inline double dot_lanes(const double *a, const double *b, size_t p) {
