@@ -23,7 +23,8 @@
       "mean training loss of the rounds since the previous log step")                              \
     X(order, "model_order", "order", "%.0f", "model order M (dictionary size)")                    \
     X(disagreement, "disagreement", "disagreement", "%.17g",                                       \
-      "mean over test points of ||f_i(x) - f_bar(x)||^2, f_bar the network average")               \
+      "mean over the test points (the first run.log_test when set) of ||f_i(x) - f_bar(x)||^2, "   \
+      "f_bar the network average")                                                                 \
     X(bytes, "bytes_sent", "bytes_sent", "%.0f",                                                   \
       "bytes this agent has sent so far (a lost message is not sent)")                             \
     X(messages_lost, "messages_lost", "messages_lost", "%.0f",                                     \
