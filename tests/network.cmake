@@ -176,3 +176,14 @@ polka_mpi_fails(privacy_file_dirichlet 2 "privacy.clip with data.split = dirichl
 add_test(NAME privacy_run_file COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/privacy_run_test.sh
                                        $<TARGET_FILE:polka> ${CMAKE_CURRENT_BINARY_DIR}/privacy)
 set_tests_properties(privacy_run_file PROPERTIES ENVIRONMENT "${POLKA_MPI_ENV}" TIMEOUT 180)
+
+# The training file's scan split among the ranks: one process's info, bit for bit.
+add_executable(test_scan_split test_scan_split.c)
+target_include_directories(test_scan_split PRIVATE ${PROJECT_SOURCE_DIR}/src)
+target_link_libraries(test_scan_split PRIVATE polka_par)
+foreach(ranks 1 2 3 4)
+  add_test(NAME scan_split_${ranks}
+           COMMAND bash -c "d=$(mktemp -d) && ${POLKA_MPIEXEC} --oversubscribe -n ${ranks} $<TARGET_FILE:test_scan_split> $d; s=$?; rm -rf $d; exit $s")
+  set_tests_properties(scan_split_${ranks} PROPERTIES TIMEOUT 120 ENVIRONMENT "${POLKA_MPI_ENV}"
+                       PASS_REGULAR_EXPRESSION "\nPASS|^PASS" FAIL_REGULAR_EXPRESSION "FAIL")
+endforeach()

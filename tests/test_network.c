@@ -224,7 +224,7 @@ static void test_file_stream_holds_only_its_share(void **state) {
     polka_stream *one = NULL, *all = NULL;
     const polka_plan *plan = plan_of(&config);
     const size_t agent_one = 1;
-    CHECK_OK(polka_stream_create_for(plan, 4, 2, &agent_one, 1, &one));
+    CHECK_OK(polka_stream_create_for(plan, 4, 2, &agent_one, 1, NULL, &one));
     CHECK_OK(polka_stream_create(plan, 4, 2, &all));
     assert_int_equal(polka_stream_rows_held(one), 250);
     assert_int_equal(polka_stream_rows_held(all), 1000);
@@ -254,7 +254,7 @@ static void test_file_class_split_holds_only_its_draws(void **state) {
         const polka_plan *plan = plan_of(&config);
         polka_stream *one = NULL, *all = NULL;
         const size_t agent_one = 1;
-        CHECK_OK(polka_stream_create_for(plan, 4, 2, &agent_one, 1, &one));
+        CHECK_OK(polka_stream_create_for(plan, 4, 2, &agent_one, 1, NULL, &one));
         CHECK_OK(polka_stream_create(plan, 4, 2, &all));
         assert_int_equal(polka_stream_rows_held(all), 1000);
         assert_true(polka_stream_rows_held(one) > 0 && polka_stream_rows_held(one) <= 250);

@@ -82,6 +82,16 @@
  * lines it does not keep are not parsed). What a partial read keeps is what a whole read keeps,
  * with the same line numbers in messages.
  *
+ * ## Chunks
+ * A scan cuts the file into chunks of polka_read_options.scan_chunk bytes (of the uncompressed
+ * data: a gzipped file has the chunks of its plain twin); a sample belongs to the chunk where
+ * its line or record starts. Each chunk's statistics are summed apart (shifted by its first
+ * value), then the chunks are folded in file order (Chan's update of the shifted sums). The
+ * fold depends on the chunks only, never on who scanned them: a plain file's chunks may be
+ * scanned by different processes (polka_scan_run over a run of chunks, polka_scan_finish over
+ * every run's piece in order) and the info is the same, bit for bit, as polka_data_scan()'s. A
+ * file of one chunk sums in file order, as a scan always did.
+ *
  * ## Errors
  * POLKA_ERR_FORMAT with one message naming the file and where: `PATH:LINE: what` for the text
  * formats, `PATH: record R (byte offset B): what` or `PATH: byte offset B: what` for IDX.
@@ -172,6 +182,7 @@ typedef struct {
                                    record where each sample's line starts (8 bytes a sample),
                                    so that polka_data_read() with the info reads only the
                                    lines it keeps (see Partial reads) */
+    uint64_t scan_chunk;      /**< a scan's chunk in bytes (see Chunks; 0: POLKA_SCAN_CHUNK) */
 } polka_read_options;
 
 /** What a first pass over a TRAINING file learns; the same on every rank for the same file. */
@@ -231,6 +242,48 @@ polka_status polka_data_scan(const char *path, const polka_read_options *options
 
 /** Frees the arrays of info and zeroes it; NULL-safe. */
 void polka_data_info_free(polka_data_info *info);
+
+/** The default chunk of a scan (see Chunks): 16 MiB. */
+#define POLKA_SCAN_CHUNK ((uint64_t)1 << 24)
+
+/** The smallest chunk a scan accepts. */
+#define POLKA_SCAN_CHUNK_MIN ((uint64_t)1 << 10)
+
+/** A scan in pieces (see Chunks): open, run over a run of chunks, finish with every piece. */
+typedef struct polka_scan_s polka_scan;
+
+/** Opens a scan of a training file (options as polka_data_scan's, copied). Not collective. */
+polka_status polka_scan_open(const char *path, const polka_read_options *options,
+                             polka_scan **scan);
+
+/** The file's chunks (at least 1), and 1 when they can be scanned apart (a plain file: a
+ *  gzipped one is scanned whole, by polka_scan_run(scan, 0, 1, NULL)). */
+size_t polka_scan_chunks(const polka_scan *scan);
+int polka_scan_splits(const polka_scan *scan);
+
+/** The line ends ('\n') in each chunk of [first, last) into newlines[0 .. last − first) (zeros
+ *  for IDX): polka_scan_run's line numbers. */
+polka_status polka_scan_count_lines(polka_scan *scan, size_t first, size_t last,
+                                    uint64_t *newlines);
+
+/**
+ * Scans the samples of chunks [first, last) into this scan's piece (last = polka_scan_chunks: to
+ * the end of the file; first = last: none, a CSV header is read). With first > 0 (a split scan)
+ * newlines holds every chunk's count (polka_scan_count_lines over the whole file), which numbers
+ * the lines in messages. An error names the file and line as polka_data_scan()'s would.
+ */
+polka_status polka_scan_run(polka_scan *scan, size_t first, size_t last, const uint64_t *newlines);
+
+/** The piece polka_scan_run made: words 64-bit words (the same layout on every process). */
+const uint64_t *polka_scan_piece(const polka_scan *scan, size_t *words);
+
+/** Folds the pieces of every run of chunks, concatenated in file order (words of them), into
+ *  info, as polka_data_scan() would; the scan's own piece may be among them. */
+polka_status polka_scan_finish(polka_scan *scan, const uint64_t *pieces, size_t words,
+                               polka_data_info *info);
+
+/** Frees a scan; NULL-safe. */
+void polka_scan_free(polka_scan *scan);
 
 /** Which samples a caller wants: returns 1 to keep sample `index` (0-based file order). */
 typedef int (*polka_keep_fn)(void *context, uint64_t index);

@@ -91,6 +91,10 @@
       "file source: the memory a rank's data may take (e.g. 2G, 512M, bytes), or auto: the "       \
       "node's available memory (MemAvailable, the cgroup's and the Slurm job's limits) shared "    \
       "by the ranks on the node")                                                                  \
+    X(data, scan_chunk, SIZE, "16777216", GE(1024), FIXED, TO(data.scan_chunk), "source file",     \
+      "file source: bytes of the training file per chunk of its scan; each chunk's statistics "    \
+      "are summed apart and folded in file order, and the ranks scan their runs of chunks "        \
+      "apart (the scaling depends on this size in its last bits, never on the ranks)")             \
     X(data, classes, SIZE, "5", ANY, FIXED, TO(data.classes), "source multidist",                  \
       "multidist: classes")                                                                        \
     X(data, components, SIZE, "3", UPTO(1 << 16), FIXED, TO(data.components), "source multidist",  \

@@ -71,6 +71,11 @@ polka_status polka_net_gatherv(const void *send, int count, MPI_Datatype type, v
                                const int *counts, const int *displacements, MPI_Comm comm,
                                const char *what);
 
+/** MPI_Allgatherv, polled and in a heap block of its own as polka_net_gatherv. Collective. */
+polka_status polka_net_allgatherv(const void *send, int count, MPI_Datatype type, void *receive,
+                                  const int *counts, const int *displacements, MPI_Comm comm,
+                                  const char *what);
+
 /** Converts an MPI return code into a polka_status with a message naming the call. */
 polka_status polka_net_check(int mpi_code, const char *call);
 

@@ -108,6 +108,7 @@ typedef struct {
     polka_scale_kind scale;
     polka_storage storage; /**< LIBSVM files: dense, sparse or auto (polka/dataio.h) */
     size_t memory;         /**< bytes a rank's data may take; 0: its share of the node's */
+    size_t scan_chunk;     /**< bytes per chunk of a training file's scan (polka/dataio.h) */
 } polka_data_spec;
 
 typedef struct {

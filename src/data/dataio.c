@@ -221,14 +221,15 @@ void dataio_stats_add_row(dataio_stats *stats, const double *row) {
 
 polka_status dataio_stats_add_label(dataio_stats *stats, double label) {
     if (!stats->regression) {
-        if (stats->n == stats->label_capacity) {
+        if (stats->rows == stats->label_capacity) {
             size_t cap = stats->label_capacity ? 2 * stats->label_capacity : 1024;
             POLKA_CALL(dataio_grow((void **)&stats->labels, cap, sizeof(double)));
             stats->label_capacity = cap;
         }
-        stats->labels[stats->n] = label;
+        stats->labels[stats->rows] = label;
     }
     stats->n++;
+    stats->rows++;
     return POLKA_OK;
 }
 
@@ -246,7 +247,7 @@ polka_status dataio_names_copy(char *const *names, size_t count, char ***copy) {
     return POLKA_OK;
 }
 
-static void stats_free(dataio_stats *stats) {
+void dataio_stats_free(dataio_stats *stats) {
     free(stats->column_names);
     free(stats->count);
     free(stats->shift);
@@ -257,14 +258,14 @@ static void stats_free(dataio_stats *stats) {
     free(stats->labels);
     free(stats->offset);
     free(stats->bare);
+    free(stats->part);
     dataio_stats_free_table(stats);
     *stats = (dataio_stats){0};
 }
 
 /* ---- passes ------------------------------------------------------------------------------ */
 
-/* options with the defaults filled in and the format resolved. */
-static polka_status resolve_options(const char *path, const polka_read_options *options,
+polka_status dataio_resolve_options(const char *path, const polka_read_options *options,
                                     polka_read_options *resolved) {
     *resolved = options ? *options : (polka_read_options){0};
     POLKA_CHECK(path != NULL, POLKA_ERR_ARG, "no data file given");
@@ -282,7 +283,7 @@ static polka_status resolve_options(const char *path, const polka_read_options *
     return POLKA_OK;
 }
 
-static polka_status run_pass(const char *path, const polka_read_options *options,
+polka_status dataio_run_pass(const char *path, const polka_read_options *options,
                              dataio_pass *pass) {
     switch (options->format) {
     case POLKA_FORMAT_IDX:
@@ -294,35 +295,8 @@ static polka_status run_pass(const char *path, const polka_read_options *options
     }
 }
 
-/* A file without a single sample (empty, or only blank and comment lines) is never data. */
-static polka_status no_samples_error(const char *path) {
+polka_status dataio_no_samples(const char *path) {
     return polka_error_set(POLKA_ERR_FORMAT, "%s: no samples in the file", path);
-}
-
-polka_status polka_data_scan(const char *path, const polka_read_options *options,
-                             polka_data_info *info) {
-    *info = (polka_data_info){0};
-    polka_read_options resolved;
-    POLKA_CALL(resolve_options(path, options, &resolved));
-    dataio_stats stats = {.regression = resolved.regression != 0,
-                          .memory_limit = dataio_memory_limit(&resolved),
-                          .dense_storage = resolved.storage == POLKA_STORAGE_DENSE,
-                          .feature_bytes = resolved.feature_bytes,
-                          .row_classes = resolved.row_classes != 0,
-                          .offsets =
-                              resolved.sample_offsets != 0 && resolved.format != POLKA_FORMAT_IDX};
-    dataio_pass pass = {.stats = &stats};
-    polka_status status = run_pass(path, &resolved, &pass);
-    if (status == POLKA_OK && stats.n == 0) status = no_samples_error(path);
-    if (status == POLKA_OK && stats.p == 0)
-        status = polka_error_set(POLKA_ERR_FORMAT, "%s: no features in the file", path);
-    if (status == POLKA_OK) status = dataio_stats_check_density(&stats, path);
-    if (status == POLKA_OK) status = dataio_stats_finish(&stats, path, info);
-    info->values = (size_t)stats.values;
-    info->format = resolved.format;
-    stats_free(&stats);
-    if (status != POLKA_OK) polka_data_info_free(info);
-    return status;
 }
 
 int dataio_pass_wants(const dataio_pass *pass, uint64_t index) {
@@ -377,7 +351,7 @@ polka_status polka_data_read(const char *path, const polka_read_options *options
     *out = (polka_dataset){0};
     if (index_out) *index_out = NULL;
     polka_read_options resolved;
-    POLKA_CALL(resolve_options(path, options, &resolved));
+    POLKA_CALL(dataio_resolve_options(path, options, &resolved));
     POLKA_CALL(check_read_args(path, &resolved, info));
     dataio_rows rows = {
         .p = info->p,
@@ -386,10 +360,10 @@ polka_status polka_data_read(const char *path, const polka_read_options *options
                   (resolved.storage == POLKA_STORAGE_SPARSE ||
                    (resolved.storage == POLKA_STORAGE_AUTO && polka_data_sparse_pays(info)))};
     dataio_pass pass = {.info = info, .keep = keep, .context = context, .rows = &rows};
-    polka_status status = run_pass(path, &resolved, &pass);
+    polka_status status = dataio_run_pass(path, &resolved, &pass);
     /* a test file with no samples would score as 0 of 0 correct: refuse it like a training file
      * (a keep function that keeps none of the samples is fine) */
-    if (status == POLKA_OK && pass.samples == 0) status = no_samples_error(path);
+    if (status == POLKA_OK && pass.samples == 0) status = dataio_no_samples(path);
     if (status == POLKA_OK && rows.capacity == 0) /* nothing kept: arrays, but not a row */
         status = dataio_rows_grow(&rows, 0);
     if (status == POLKA_OK) status = rows_finish(&rows, info->classes, out, index_out);
@@ -495,19 +469,44 @@ polka_status dataio_text_next(dataio_text *text, size_t *len, int *got) {
     return POLKA_OK;
 }
 
+/* Moves a scan of a piece that starts at a later chunk to its first line: the first that starts
+ * at or after range_begin (the line around it belongs to the chunk before), numbering the lines
+ * from the line ends before it. A CSV header already read past range_begin stays. */
+static polka_status text_seek_piece(dataio_text *text, const dataio_stats *stats) {
+    uint64_t begin = stats->range_begin;
+    if (begin == 0 || (uint64_t)gztell(text->file) >= begin) return POLKA_OK;
+    if (gzseek(text->file, (z_off_t)(begin - 1), SEEK_SET) < 0)
+        return dataio_gz_error(text->file, text->path);
+    size_t have = 0; /* the rest of the line around begin, or the '\n' just before it */
+    text->line = stats->range_lines;
+    POLKA_CALL(text_read_line(text, &have));
+    text->line = stats->range_lines + ((uint64_t)gztell(text->file) > begin ? 1 : 0);
+    return POLKA_OK;
+}
+
+/* Records the lines before the first sample line (a CSV header) as lines without a sample. */
+static polka_status text_note_header(dataio_text *text, dataio_stats *offsets) {
+    for (size_t k = 0; offsets && offsets->range_begin == 0 && k < text->line; k++)
+        POLKA_CALL(dataio_located(dataio_offsets_note(offsets, text->file, 0, 0, 0), text->path,
+                                  text->line));
+    return POLKA_OK;
+}
+
 polka_status dataio_text_samples(dataio_text *text, dataio_pass *pass, dataio_sample_start_fn start,
                                  dataio_sample_fn sample, void *reader) {
     if (dataio_pass_seeks(pass, text->path))
         return dataio_text_seek_samples(text, pass, start, sample, reader);
-    dataio_stats *offsets = pass->stats && pass->stats->offsets ? pass->stats : NULL;
-    for (size_t k = 0; offsets && k < text->line; k++) /* a header */
-        POLKA_CALL(dataio_located(dataio_offsets_note(offsets, text->file, 0, 0, 0), text->path,
-                                  text->line));
+    dataio_stats *stats = pass->stats;
+    if (stats && stats->range_empty) return POLKA_OK;
+    dataio_stats *offsets = stats && stats->offsets ? stats : NULL;
+    POLKA_CALL(text_note_header(text, offsets));
+    if (stats) POLKA_CALL(text_seek_piece(text, stats));
     uint64_t index = 0;
     for (;;) {
         size_t len = 0;
         int got = 0;
-        uint64_t offset = offsets ? (uint64_t)gztell(text->file) : 0;
+        uint64_t offset = stats ? (uint64_t)gztell(text->file) : 0;
+        if (stats && stats->range_end && offset >= stats->range_end) break; /* the next piece's */
         POLKA_CALL(dataio_text_next(text, &len, &got));
         if (!got) break;
         const char *at = start(text->buf, len);
@@ -517,6 +516,8 @@ polka_status dataio_text_samples(dataio_text *text, dataio_pass *pass, dataio_sa
                 dataio_located(dataio_offsets_note(offsets, text->file, offset, at != NULL, index),
                                text->path, text->line));
         if (at == NULL) continue;
+        if (stats)
+            POLKA_CALL(dataio_located(dataio_chunk_at(stats, offset), text->path, text->line));
         if (dataio_pass_wants(pass, index)) POLKA_CALL(sample(reader, at, pass, index));
         index++;
     }

@@ -40,7 +40,38 @@ typedef struct {
     uint64_t *offset; /* the file is plain: n offsets */
     uint64_t *bare;   /* the samples before each line without one */
     size_t offset_capacity, bares, bare_capacity;
+    /* Chunks (polka/dataio.h, Chunks; dataio_chunks.c): n, p, values and the per-feature sums
+     * are the current chunk's; labels, offsets and bare lines run over the piece (rows). */
+    size_t rows;          /* samples of the piece so far */
+    uint64_t chunk_bytes; /* the chunks' size */
+    uint64_t chunk_end;   /* where the current chunk ends */
+    uint64_t range_begin; /* the piece: the samples from the first line start >= range_begin */
+    uint64_t range_end;   /* that start before range_end (0: to the end of the file) */
+    uint64_t range_lines; /* the line ends before range_begin */
+    int range_empty;      /* 1: the piece has no chunk (the pass reads a CSV header only) */
+    uint64_t *part;       /* the chunks done: a header and the entries of each */
+    size_t part_words, part_capacity, parts;
 } dataio_stats;
+
+struct dataio_pass_s;
+
+/* options with the defaults filled in and the format resolved. */
+polka_status dataio_resolve_options(const char *path, const polka_read_options *options,
+                                    polka_read_options *resolved);
+
+/* One pass of options->format's reader over path. */
+polka_status dataio_run_pass(const char *path, const polka_read_options *options,
+                             struct dataio_pass_s *pass);
+
+/* POLKA_ERR_FORMAT: a file without a single sample (empty, or only blank and comment lines). */
+polka_status dataio_no_samples(const char *path);
+
+/* Frees the arrays of stats and zeroes it. */
+void dataio_stats_free(dataio_stats *stats);
+
+/* Closes the chunks that end at or before offset, where a sample starts (a scan's samples are
+ * summed per chunk); POLKA_ERR_MEM without a location. */
+polka_status dataio_chunk_at(dataio_stats *stats, uint64_t offset);
 
 /* The slot of feature j of a sparse scan, a new one (empty sums) when j is new; POLKA_ERR_MEM
  * (no location) over the memory limit. */
@@ -187,7 +218,7 @@ polka_status dataio_scale_error(const polka_data_info *info, polka_scale_kind ki
 int dataio_scaled_too_large(double x);
 
 /* One pass over a file: a scan (stats set) or a read (info and rows set). */
-typedef struct {
+typedef struct dataio_pass_s {
     dataio_stats *stats;
     const polka_data_info *info;
     polka_keep_fn keep;

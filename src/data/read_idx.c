@@ -326,28 +326,58 @@ static polka_status read_records_seek(idx_reader *r, dataio_pass *pass) {
     return status;
 }
 
+/* The records of a scan's piece (polka/dataio.h, Chunks): those that start in its bytes;
+ * the file is moved to the first. */
+static polka_status scan_range(idx_reader *r, const dataio_stats *stats, size_t *first,
+                               size_t *end) {
+    idx_file *f = &r->images;
+    uint64_t header = f->header, p = f->p;
+    *first = 0, *end = f->n;
+    if (stats->range_empty) *end = 0;
+    if (stats->range_end)
+        *end = stats->range_end <= header ? 0 : (size_t)((stats->range_end - header - 1) / p + 1);
+    if (*end > f->n) *end = f->n;
+    if (stats->range_begin > header) *first = (size_t)((stats->range_begin - header - 1) / p + 1);
+    if (*first > *end) *first = *end;
+    if (*first > 0 && gzseek(f->file, (z_off_t)(header + *first * p), SEEK_SET) < 0)
+        return dataio_gz_error(f->file, f->path);
+    return POLKA_OK;
+}
+
+/* Takes records [first, first + count) of the block just read. */
+static polka_status take_block(idx_reader *r, dataio_pass *pass, size_t first, size_t count) {
+    size_t p = r->images.p;
+    for (size_t k = 0; k < count; k++) {
+        if (pass->stats) /* a scan sums each chunk apart */
+            POLKA_CALL(dataio_chunk_at(pass->stats, r->images.header + (first + k) * p));
+        POLKA_CALL(take_record(r, pass, first + k, r->block + k * p));
+    }
+    return POLKA_OK;
+}
+
 static polka_status read_records(idx_reader *r, dataio_pass *pass) {
     idx_file *f = &r->images;
     if (pass->stats == NULL && pass->keep != NULL && gzdirect(f->file))
         return read_records_seek(r, pass);
+    size_t begin = 0, end = f->n;
+    if (pass->stats) POLKA_CALL(scan_range(r, pass->stats, &begin, &end));
     size_t p = f->p, per_block = IDX_BLOCK_BYTES / p ? IDX_BLOCK_BYTES / p : 1;
-    if (per_block > f->n) per_block = f->n ? f->n : 1;
-    for (size_t first = 0; first < f->n; first += per_block) {
-        size_t count = f->n - first < per_block ? f->n - first : per_block, got = 0;
+    if (per_block > end - begin) per_block = end > begin ? end - begin : 1;
+    for (size_t first = begin; first < end; first += per_block) {
+        size_t count = end - first < per_block ? end - first : per_block, got = 0;
         POLKA_CALL(idx_read_grow(f, &r->block, &r->block_capacity, count * p, &got));
         if (got < count * p)
             return idx_error(f, f->header + (uint64_t)first * p + got,
                              "truncated in record %zu: the header announces %zu records of %zu "
                              "bytes",
                              first + got / p, f->n, p);
-        if (first == 0) POLKA_CALL(start_pass(r, pass));
+        if (first == begin) POLKA_CALL(start_pass(r, pass));
         POLKA_CALL(polka_stop_check("the data scan"));
-        for (size_t k = 0; k < count; k++)
-            POLKA_CALL(take_record(r, pass, first + k, r->block + k * p));
+        POLKA_CALL(take_block(r, pass, first, count));
     }
-    if (f->n == 0) POLKA_CALL(start_pass(r, pass));
+    if (begin == end) POLKA_CALL(start_pass(r, pass));
     pass->samples = f->n;
-    return check_end(f);
+    return end == f->n ? check_end(f) : POLKA_OK;
 }
 
 /* A read's records must have the training data's shape. */

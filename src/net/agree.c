@@ -167,33 +167,72 @@ polka_status polka_net_allreduce(const void *send, void *receive, int count, MPI
     return status;
 }
 
+/* A v-collective's heap block: the counts and displacements (size each), the own part (`mine`
+ * bytes of send) and the receive buffer (the extent of the displacements and counts; none
+ * when `receives` is 0). */
+typedef struct {
+    char *block;
+    int *counts, *displacements;
+    char *send, *receive;
+    size_t received; /* bytes */
+} vblock;
+
+static polka_status vblock_make(vblock *v, const void *send, int count, MPI_Datatype type,
+                                const int *counts, const int *displacements, int size, int receives,
+                                const char *what) {
+    size_t extent = 0; /* the receive buffer, in elements */
+    for (int r = 0; receives && r < size; r++)
+        if ((size_t)displacements[r] + (size_t)counts[r] > extent)
+            extent = (size_t)displacements[r] + (size_t)counts[r];
+    size_t mine = type_bytes(type, (size_t)count), layout = 2 * (size_t)size * sizeof(int);
+    v->received = type_bytes(type, extent);
+    v->block = malloc(layout + mine + v->received + 1);
+    POLKA_CHECK(v->block, POLKA_ERR_MEM, "out of memory for %s", what);
+    v->counts = (int *)v->block, v->displacements = v->counts + size;
+    memcpy(v->counts, counts, (size_t)size * sizeof(int));
+    memcpy(v->displacements, displacements, (size_t)size * sizeof(int));
+    v->send = v->block + layout, v->receive = v->send + mine;
+    if (mine) memcpy(v->send, send, mine);
+    return POLKA_OK;
+}
+
+/* Waits for the collective of v and hands its receive buffer over; frees v's block unless a
+ * wait gave up (the request may still write into it). */
+static polka_status vblock_finish(vblock *v, polka_status status, MPI_Request *request,
+                                  MPI_Comm comm, void *receive, const char *what) {
+    if (status == POLKA_OK) status = polka_net_wait(request, comm, what);
+    if (status == POLKA_OK && v->received) memcpy(receive, v->receive, v->received);
+    if (status == POLKA_OK || !polka_net_stalled()) free(v->block);
+    return status;
+}
+
 polka_status polka_net_gatherv(const void *send, int count, MPI_Datatype type, void *receive,
                                const int *counts, const int *displacements, MPI_Comm comm,
                                const char *what) {
     int rank = 0, size = 1;
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &size);
-    size_t extent = 0; /* the root's receive buffer, in elements */
-    for (int r = 0; rank == 0 && r < size; r++)
-        if ((size_t)displacements[r] + (size_t)counts[r] > extent)
-            extent = (size_t)displacements[r] + (size_t)counts[r];
-    size_t mine = type_bytes(type, (size_t)count), all = type_bytes(type, extent);
-    size_t layout = 2 * (size_t)size * sizeof(int);
-    char *block = malloc(layout + mine + all + 1);
-    POLKA_CHECK(block, POLKA_ERR_MEM, "out of memory for %s", what);
-    int *block_counts = (int *)block, *block_displacements = block_counts + size;
-    memcpy(block_counts, counts, (size_t)size * sizeof(int));
-    memcpy(block_displacements, displacements, (size_t)size * sizeof(int));
-    memcpy(block + layout, send, mine);
+    vblock v;
+    POLKA_CALL(vblock_make(&v, send, count, type, counts, displacements, size, rank == 0, what));
     MPI_Request request;
-    polka_status status =
-        polka_net_check(MPI_Igatherv(block + layout, count, type, block + layout + mine,
-                                     block_counts, block_displacements, type, 0, comm, &request),
-                        "MPI_Igatherv");
-    if (status == POLKA_OK) status = polka_net_wait(&request, comm, what);
-    if (status == POLKA_OK && rank == 0) memcpy(receive, block + layout + mine, all);
-    if (status == POLKA_OK || !polka_net_stalled()) free(block);
-    return status;
+    polka_status status = polka_net_check(MPI_Igatherv(v.send, count, type, v.receive, v.counts,
+                                                       v.displacements, type, 0, comm, &request),
+                                          "MPI_Igatherv");
+    return vblock_finish(&v, status, &request, comm, receive, what);
+}
+
+polka_status polka_net_allgatherv(const void *send, int count, MPI_Datatype type, void *receive,
+                                  const int *counts, const int *displacements, MPI_Comm comm,
+                                  const char *what) {
+    int size = 1;
+    MPI_Comm_size(comm, &size);
+    vblock v;
+    POLKA_CALL(vblock_make(&v, send, count, type, counts, displacements, size, 1, what));
+    MPI_Request request;
+    polka_status status = polka_net_check(MPI_Iallgatherv(v.send, count, type, v.receive, v.counts,
+                                                          v.displacements, type, comm, &request),
+                                          "MPI_Iallgatherv");
+    return vblock_finish(&v, status, &request, comm, receive, what);
 }
 
 /* The allreduce of the agreement: a failed rank waits at most POLKA_NET_FAILED_WAIT. */

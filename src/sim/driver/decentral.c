@@ -241,8 +241,9 @@ static polka_status mpi_setup(mpi_run *run, const polka_sim_hooks *hooks) {
     POLKA_CALL(polka_placement_create(plan, run->graph, run->size, &run->placement));
     size_t count = 0;
     run->ids = polka_placement_agents(&run->placement, run->rank, &count);
+    polka_scan_hook split = {polka_sim_scan_split, &run->comm}; /* each rank its chunks */
     POLKA_CALL(polka_stream_create_for(plan, run->agents, plan->learner.batch, run->ids, count,
-                                       &run->stream));
+                                       &split, &run->stream));
     run->facts = polka_stream_facts(run->stream);
     run->local = calloc(count ? count : 1, sizeof *run->local);
     POLKA_CHECK(run->local, POLKA_ERR_MEM, "out of memory for %zu agents", count);

@@ -45,6 +45,7 @@ polka_status polka_sim_read_like_run(const polka_plan *plan, const char *path,
         .label_column = d->label_column,
         .regression = !polka_plan_classifies(plan),
         .storage = from_file ? d->storage : POLKA_STORAGE_AUTO,
+        .scan_chunk = d->scan_chunk,
     };
     polka_read_options options = train_options;
     options.labels_path = labels_path;

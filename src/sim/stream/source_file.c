@@ -40,6 +40,7 @@ static polka_read_options read_options(const polka_plan *plan, const char *label
         .label_column = plan->data.label_column,
         .regression = !polka_plan_classifies(plan),
         .storage = plan->data.storage,
+        .scan_chunk = plan->data.scan_chunk,
     };
 }
 
@@ -136,9 +137,10 @@ static polka_status file_load(void *state, const polka_draw *draw) {
 }
 
 /* The scan: the facts, every row's class, and the samples the run draws. */
-static polka_status scan(file_state *s) {
+static polka_status scan(file_state *s, const polka_scan_hook *hook) {
     const polka_data_spec *d = &s->plan->data;
-    POLKA_CALL(polka_data_scan(d->train, &s->options, &s->info));
+    POLKA_CALL(hook ? hook->scan(hook->context, d->train, &s->options, &s->info)
+                    : polka_data_scan(d->train, &s->options, &s->info));
     POLKA_CHECK(s->info.n > 0, POLKA_ERR_FORMAT, "%s: no training samples", d->train);
     const char *too_long = polka_plan_check_length(s->plan->run.passes, s->info.n);
     POLKA_CHECK(too_long == NULL, POLKA_ERR_ARG, "%s (%s has %zu samples)", too_long, d->train,
@@ -200,7 +202,7 @@ static polka_status file_open(const polka_plan *plan, const polka_source_layout 
     s->options.row_classes = polka_split_of(plan->data.split)->class_of != NULL;
     /* a rank reads only its agents' lines of a plain text file (IDX records need no offsets) */
     s->options.sample_offsets = s->owned != NULL;
-    polka_status status = scan(s);
+    polka_status status = scan(s, layout->scan);
     if (status != POLKA_OK) {
         file_close(s);
         return status;

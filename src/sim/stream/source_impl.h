@@ -11,6 +11,7 @@
 
 #include "polka/data.h"
 #include "polka/plan.h"
+#include "sim/stream/stream_impl.h"
 
 /* What kind of targets a source gives. */
 typedef enum {
@@ -27,6 +28,7 @@ typedef struct {
     const size_t *ids;    /* a file source keeps only the rows these agents draw (count of */
     size_t count;         /* them, increasing; valid during open and load); count 0: all rows */
     size_t variants;      /* generator variants (one per agent for mixtures, else 1) */
+    const polka_scan_hook *scan; /* how a file source scans its training file (NULL: alone) */
 } polka_source_layout;
 
 typedef struct {

@@ -22,7 +22,8 @@ struct polka_stream_s {
 
 /* The source (a file source: its scan), the split's tables, then the source's rows (a file
  * source reads only the rows the agents ids[0..count) draw, asking the split). */
-static polka_status open_source(polka_stream *stream, const size_t *ids, size_t count) {
+static polka_status open_source(polka_stream *stream, const size_t *ids, size_t count,
+                                const polka_scan_hook *scan) {
     const polka_plan *plan = stream->plan;
     polka_source_layout layout = {
         .agents = stream->agents,
@@ -30,6 +31,7 @@ static polka_status open_source(polka_stream *stream, const size_t *ids, size_t 
         .ids = ids,
         .count = count,
         .variants = stream->split->per_agent_variants ? stream->agents : 1,
+        .scan = scan,
     };
     POLKA_CALL(stream->source->open(plan, &layout, &stream->state, &stream->facts));
     const char *why = stream->split->check ? stream->split->check(plan, &stream->facts) : NULL;
@@ -67,7 +69,7 @@ static polka_status quantity_rates(polka_stream *stream) {
 }
 
 static polka_status create(const polka_plan *plan, size_t agents, size_t batch, const size_t *ids,
-                           size_t count, polka_stream **out) {
+                           size_t count, const polka_scan_hook *scan, polka_stream **out) {
     POLKA_CHECK(agents >= 1 && batch >= 1, POLKA_ERR_ARG, "a stream needs agents and batch >= 1");
     polka_stream *stream = calloc(1, sizeof *stream);
     POLKA_CHECK_ALLOC(stream);
@@ -76,7 +78,7 @@ static polka_status create(const polka_plan *plan, size_t agents, size_t batch, 
                              .split = polka_split_of(plan->data.split),
                              .agents = agents,
                              .batch = batch};
-    polka_status status = open_source(stream, ids, count);
+    polka_status status = open_source(stream, ids, count, scan);
     if (status == POLKA_OK) status = quantity_rates(stream);
     if (status != POLKA_OK) {
         polka_stream_free(&stream);
@@ -88,12 +90,13 @@ static polka_status create(const polka_plan *plan, size_t agents, size_t batch, 
 
 polka_status polka_stream_create(const polka_plan *plan, size_t agents, size_t batch,
                                  polka_stream **out) {
-    return create(plan, agents, batch, NULL, 0, out);
+    return create(plan, agents, batch, NULL, 0, NULL, out);
 }
 
 polka_status polka_stream_create_for(const polka_plan *plan, size_t agents, size_t batch,
-                                     const size_t *ids, size_t count, polka_stream **out) {
-    return create(plan, agents, batch, ids, count, out);
+                                     const size_t *ids, size_t count, const polka_scan_hook *scan,
+                                     polka_stream **out) {
+    return create(plan, agents, batch, ids, count, scan, out);
 }
 
 const polka_data_facts *polka_stream_facts(const polka_stream *stream) {

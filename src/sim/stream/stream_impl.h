@@ -3,6 +3,7 @@
 #define POLKA_SIM_STREAM_H
 
 #include "polka/data.h"
+#include "polka/dataio.h"
 #include "polka/plan.h"
 
 typedef struct polka_stream_s polka_stream;
@@ -17,10 +18,19 @@ typedef struct polka_stream_s polka_stream;
 polka_status polka_stream_create(const polka_plan *plan, size_t agents, size_t batch,
                                  polka_stream **out);
 
+/** How a training file is scanned: by polka_data_scan (NULL hook), or by the ranks together
+ *  (scan is then collective: polka_sim_scan_split). */
+typedef struct {
+    polka_status (*scan)(void *context, const char *path, const polka_read_options *options,
+                         polka_data_info *info);
+    void *context;
+} polka_scan_hook;
+
 /** The same for a rank's agents ids[0..count) (increasing): a file source keeps only the rows
  * those agents can draw (when the split lets it). */
 polka_status polka_stream_create_for(const polka_plan *plan, size_t agents, size_t batch,
-                                     const size_t *ids, size_t count, polka_stream **out);
+                                     const size_t *ids, size_t count, const polka_scan_hook *scan,
+                                     polka_stream **out);
 
 void polka_stream_free(polka_stream **stream);
 
