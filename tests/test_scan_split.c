@@ -96,16 +96,22 @@ static void write_libsvm(const char *path, int bad, int gzip) {
     gzclose(f);
 }
 
-static void write_csv(const char *path) {
+/* CSV: a header after two blank lines, blank lines among the samples; `bad`: line 1200 has a
+ * field too few. */
+static void write_csv(const char *path, int bad) {
     FILE *f = fopen(path, "w");
     polka_rng rng = polka_rng_start(6, 1, 0);
     fprintf(f, "\n\na,b,label,c,d,e\n");
-    for (int line = 0; line < 2000; line++) {
-        if (line % 113 == 0) fprintf(f, "\n");
+    for (int line = 4; line < 2200; line++) {
+        if (line % 113 == 0) {
+            fprintf(f, "\n");
+            continue;
+        }
         double v[5];
         for (int j = 0; j < 5; j++) v[j] = j * 100.0 + polka_rng_normal(&rng);
-        fprintf(f, "%.17g,%.17g,%d,%.17g,%.17g,%.17g\n", v[0], v[1],
-                (int)(4 * polka_rng_uniform(&rng)), v[2], v[3], v[4]);
+        fprintf(f, "%.17g,%.17g,%d,%.17g,%.17g", v[0], v[1], (int)(4 * polka_rng_uniform(&rng)),
+                v[2], v[3]);
+        fprintf(f, bad && line == 1200 ? "\n" : ",%.17g\n", v[4]);
     }
     fclose(f);
 }
@@ -166,8 +172,9 @@ static void compare_gzip(const char *plain, const char *gz) {
     polka_data_info_free(&b);
 }
 
-/* A malformed line: the split scan fails on every rank with the serial scan's message. */
-static void compare_error(const char *path) {
+/* A malformed line: the split scan fails on every rank with the serial scan's message, which
+ * names `line`. */
+static void compare_error(const char *path, const char *line) {
     polka_read_options options = {.scan_chunk = 1024, .sample_offsets = 1};
     polka_data_info info;
     MPI_Comm comm = MPI_COMM_WORLD;
@@ -175,7 +182,7 @@ static void compare_error(const char *path) {
     char expected[1024];
     snprintf(expected, sizeof expected, "%s", polka_error_message());
     polka_status b = polka_sim_scan_split(&comm, path, &options, &info);
-    check(a == POLKA_ERR_FORMAT && strstr(expected, ":2500: ") != NULL, expected, path, 1024);
+    check(a == POLKA_ERR_FORMAT && strstr(expected, line) != NULL, expected, path, 1024);
     check(b == a && strcmp(polka_error_message(), expected) == 0, polka_error_message(), path,
           1024);
 }
@@ -189,12 +196,14 @@ int main(int argc, char **argv) {
     const char *dir = argc > 1 ? argv[1] : ".";
     char *svm = path_in(dir, "train.svm"), *gz = path_in(dir, "train.svm.gz");
     char *bad = path_in(dir, "bad.svm"), *csv = path_in(dir, "train.csv");
+    char *bad_csv = path_in(dir, "bad.csv");
     char *images = path_in(dir, "train-images-idx3-ubyte"), *labels = path_in(dir, "labels-idx1");
     if (rank == 0) {
         write_libsvm(svm, 0, 0);
         write_libsvm(gz, 0, 1);
         write_libsvm(bad, 1, 0);
-        write_csv(csv);
+        write_csv(csv, 0);
+        write_csv(bad_csv, 1);
         write_idx(images, labels);
     }
     MPI_Barrier(MPI_COMM_WORLD);
@@ -206,12 +215,13 @@ int main(int argc, char **argv) {
     polka_read_options idx = {.labels_path = labels, .row_classes = 1};
     compare_scans(images, idx, "IDX");
     compare_gzip(svm, gz);
-    compare_error(bad);
+    compare_error(bad, ":2500: ");
+    compare_error(bad_csv, ":1200: 5 fields, but the header (line 3) has 6 columns");
     int all = 0;
     MPI_Allreduce(&failures, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     if (rank == 0)
         printf("%s: split scans on %d rank%s\n", all ? "FAIL" : "PASS", size, size == 1 ? "" : "s");
-    free(svm), free(gz), free(bad), free(csv), free(images), free(labels);
+    free(svm), free(gz), free(bad), free(csv), free(bad_csv), free(images), free(labels);
     MPI_Finalize();
     return all ? 1 : 0;
 }

@@ -262,17 +262,23 @@ size_t polka_scan_chunks(const polka_scan *scan);
 int polka_scan_splits(const polka_scan *scan);
 
 /** The line ends ('\n') in each chunk of [first, last) into newlines[0 .. last − first) (zeros
- *  for IDX): polka_scan_run's line numbers. */
+ *  for IDX): what polka_scan_locate needs after an error. */
 polka_status polka_scan_count_lines(polka_scan *scan, size_t first, size_t last,
                                     uint64_t *newlines);
 
 /**
  * Scans the samples of chunks [first, last) into this scan's piece (last = polka_scan_chunks: to
- * the end of the file; first = last: none, a CSV header is read). With first > 0 (a split scan)
- * newlines holds every chunk's count (polka_scan_count_lines over the whole file), which numbers
- * the lines in messages. An error names the file and line as polka_data_scan()'s would.
+ * the end of the file; first = last: none, a CSV header is read). Each byte of the piece is read
+ * once. With first > 0 (a split scan) a message's line number counts from the piece's first
+ * line until polka_scan_locate makes it the file's.
  */
-polka_status polka_scan_run(polka_scan *scan, size_t first, size_t last, const uint64_t *newlines);
+polka_status polka_scan_run(polka_scan *scan, size_t first, size_t last);
+
+/** status, with the current message's "PATH:LINE:" made the file's line when polka_scan_run of
+ *  chunks from `first` numbered it from its piece (newlines: every chunk's line ends, from
+ *  polka_scan_count_lines); any other message unchanged. */
+polka_status polka_scan_locate(const polka_scan *scan, size_t first, const uint64_t *newlines,
+                               polka_status status);
 
 /** The piece polka_scan_run made: words 64-bit words (the same layout on every process). */
 const uint64_t *polka_scan_piece(const polka_scan *scan, size_t *words);

@@ -470,17 +470,22 @@ polka_status dataio_text_next(dataio_text *text, size_t *len, int *got) {
 }
 
 /* Moves a scan of a piece that starts at a later chunk to its first line: the first that starts
- * at or after range_begin (the line around it belongs to the chunk before), numbering the lines
- * from the line ends before it. A CSV header already read past range_begin stays. */
-static polka_status text_seek_piece(dataio_text *text, const dataio_stats *stats) {
+ * at or after range_begin (the line around it belongs to the chunk before). Its lines are then
+ * numbered from 1 (stats->lines_local: polka_scan_locate makes a message's number the file's,
+ * counting the line ends before only when there is an error). A CSV header already read past
+ * range_begin stays, and so do the file's numbers. */
+static polka_status text_seek_piece(dataio_text *text, dataio_stats *stats) {
     uint64_t begin = stats->range_begin;
     if (begin == 0 || (uint64_t)gztell(text->file) >= begin) return POLKA_OK;
-    if (gzseek(text->file, (z_off_t)(begin - 1), SEEK_SET) < 0)
+    /* zlib seeks a plain file with lseek once it has looked at its first bytes (gzdirect);
+     * before that, gzseek would read and drop everything up to begin */
+    if (!gzdirect(text->file) || gzseek(text->file, (z_off_t)(begin - 1), SEEK_SET) < 0)
         return dataio_gz_error(text->file, text->path);
     size_t have = 0; /* the rest of the line around begin, or the '\n' just before it */
-    text->line = stats->range_lines;
     POLKA_CALL(text_read_line(text, &have));
-    text->line = stats->range_lines + ((uint64_t)gztell(text->file) > begin ? 1 : 0);
+    stats->lines_local = 1;
+    stats->line_skipped = (uint64_t)gztell(text->file) > begin; /* a line begun before */
+    text->line = 0;
     return POLKA_OK;
 }
 

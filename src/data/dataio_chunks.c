@@ -236,22 +236,38 @@ static polka_status make_piece(polka_scan *scan, size_t first) {
     return POLKA_OK;
 }
 
-polka_status polka_scan_run(polka_scan *scan, size_t first, size_t last, const uint64_t *newlines) {
+polka_status polka_scan_run(polka_scan *scan, size_t first, size_t last) {
     dataio_stats *s = &scan->stats;
     uint64_t chunk = scan->options.scan_chunk;
     POLKA_CHECK(scan->piece == NULL && first <= last && last <= scan->chunks, POLKA_ERR_ARG,
                 "'%s': a scan runs once, over chunks in order", scan->path);
-    POLKA_CHECK(first == 0 || (scan->plain && newlines), POLKA_ERR_ARG,
+    POLKA_CHECK(first == 0 || scan->plain, POLKA_ERR_ARG,
                 "'%s': its chunks cannot be scanned apart", scan->path);
     s->range_begin = (uint64_t)first * chunk;
     s->range_end = last < scan->chunks ? (uint64_t)last * chunk : 0;
     s->range_empty = first == last;
-    for (size_t k = 0; k < first; k++) s->range_lines += newlines[k];
     s->chunk_end = s->range_begin + chunk;
     dataio_pass pass = {.stats = s};
     POLKA_CALL(dataio_run_pass(scan->path, &scan->options, &pass));
     POLKA_CALL(emit(s));
     return make_piece(scan, first);
+}
+
+polka_status polka_scan_locate(const polka_scan *scan, size_t first, const uint64_t *newlines,
+                               polka_status status) {
+    const char *message = polka_error_message(), *path = scan->path;
+    size_t len = strlen(path);
+    if (status == POLKA_OK || !scan->stats.lines_local || strncmp(message, path, len) != 0 ||
+        message[len] != ':')
+        return status;
+    char *end = NULL;
+    unsigned long long line = strtoull(message + len + 1, &end, 10);
+    if (end == message + len + 1 || *end != ':') return status;
+    uint64_t before = scan->stats.line_skipped ? 1 : 0; /* the line ends before the piece */
+    for (size_t k = 0; k < first; k++) before += newlines[k];
+    char rest[1024];
+    snprintf(rest, sizeof rest, "%s", end);
+    return polka_error_set(status, "%s:%llu%s", path, line + (unsigned long long)before, rest);
 }
 
 const uint64_t *polka_scan_piece(const polka_scan *scan, size_t *words) {
@@ -421,7 +437,7 @@ polka_status polka_data_scan(const char *path, const polka_read_options *options
     *info = (polka_data_info){0};
     polka_scan *scan = NULL;
     POLKA_CALL(polka_scan_open(path, options, &scan));
-    polka_status status = polka_scan_run(scan, 0, scan->chunks, NULL);
+    polka_status status = polka_scan_run(scan, 0, scan->chunks);
     if (status == POLKA_OK) status = polka_scan_finish(scan, scan->piece, scan->piece_words, info);
     polka_scan_free(scan);
     return status;

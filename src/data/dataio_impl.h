@@ -47,7 +47,8 @@ typedef struct {
     uint64_t chunk_end;   /* where the current chunk ends */
     uint64_t range_begin; /* the piece: the samples from the first line start >= range_begin */
     uint64_t range_end;   /* that start before range_end (0: to the end of the file) */
-    uint64_t range_lines; /* the line ends before range_begin */
+    int lines_local;      /* 1: the piece's lines are numbered from 1 at its first line */
+    int line_skipped;     /* 1: that line is after the end of one begun before range_begin */
     int range_empty;      /* 1: the piece has no chunk (the pass reads a CSV header only) */
     uint64_t *part;       /* the chunks done: a header and the entries of each */
     size_t part_words, part_capacity, parts;

@@ -2,8 +2,9 @@
  * A training file's scan split among the ranks (polka/dataio.h, Chunks; issue 34): rank r of P
  * scans the chunks [r·C/P, (r+1)·C/P) of the C chunks, the ranks swap their pieces, and each
  * folds every piece in file order. Every rank then holds the info one process's scan gives,
- * bit for bit, having read about 1/P of the file (twice: its line ends first, which number the
- * lines of its messages, then its samples). A gzipped file cannot be read from the middle: every
+ * bit for bit, having read about 1/P of the file once. A piece numbers its lines from its first;
+ * after an error the ranks count their chunks' line ends, so that the message gives the file's
+ * line (polka_scan_locate). A gzipped file cannot be read from the middle: every
  * rank scans it whole, as before. Each step ends with the ranks agreeing on its status, so an
  * error anywhere (the first in file order: the lowest failing rank's) ends the scan on all.
  */
@@ -63,8 +64,8 @@ static polka_status swap_pieces(split_scan *s, size_t *words) {
         total += s->counts[r] < 0 ? (double)INT_MAX + 1.0 : (double)s->counts[r];
     }
     POLKA_CHECK(total <= (double)INT_MAX, POLKA_ERR_MEM,
-                "the scan's pieces take %.0f words, over MPI's count limit of %d: a larger "
-                "data.scan_chunk makes fewer chunks, more ranks smaller pieces",
+                "the scan's pieces take %.0f words (the rows' labels and line offsets, and "
+                "each chunk's statistics), over MPI's count limit of %d",
                 total, INT_MAX);
     *words = (size_t)total;
     s->pieces = malloc((*words ? *words : 1) * sizeof *s->pieces);
@@ -73,17 +74,26 @@ static polka_status swap_pieces(split_scan *s, size_t *words) {
                                 s->displacements, s->comm, "the scan's pieces");
 }
 
+/* After a failed scan on some rank: every chunk's line ends, so that the failing ranks' messages
+ * give the file's line numbers (a piece numbers its lines from its first). */
+static polka_status locate_error(split_scan *s, polka_status status) {
+    polka_status counted = count_lines(s);
+    if (counted != POLKA_OK) return counted;
+    return polka_scan_locate(s->scan, s->first, s->newlines, status);
+}
+
 static polka_status split_run(split_scan *s, polka_data_info *info) {
     s->chunks = polka_scan_chunks(s->scan);
     POLKA_CHECK(s->chunks <= INT_MAX, POLKA_ERR_ARG,
-                "%zu chunks are too many: a larger "
-                "data.scan_chunk makes fewer",
-                s->chunks);
+                "%zu chunks are too many: a larger data.scan_chunk makes fewer", s->chunks);
     s->first = (size_t)((uint64_t)s->rank * s->chunks / (uint64_t)s->size);
     s->last = (size_t)((uint64_t)(s->rank + 1) * s->chunks / (uint64_t)s->size);
-    POLKA_CALL(count_lines(s));
     /* [first, first) is a rank without a chunk: it reads a CSV header only */
-    polka_status status = polka_scan_run(s->scan, s->first, s->last, s->newlines);
+    polka_status status = polka_scan_run(s->scan, s->first, s->last);
+    int failed = status != POLKA_OK, any = 0;
+    POLKA_CALL(
+        polka_net_allreduce(&failed, &any, 1, MPI_INT, MPI_MAX, s->comm, "the scan's outcome"));
+    if (any) status = locate_error(s, status);
     POLKA_CALL(polka_net_agree(s->comm, status));
     size_t words = 0;
     status = swap_pieces(s, &words);
