@@ -163,6 +163,10 @@ runs "13 1e-320 is a finite number" "$polka" run "${small[@]}" --set learner.jit
 refuse "13 data.drift=1e308" "data.drift must be in \[0, 6.28318" "" -- "$polka" run --set data.drift=1e308
 refuse "13 data.storage=sparse on multidist" "data.storage \(dense, sparse\) applies to LIBSVM files" "" -- \
     "$polka" run --set data.storage=sparse
+refuse "13 data.scan_chunk on multidist" "data.scan_chunk applies to a training file's scan" "" -- \
+    "$polka" run --set data.scan_chunk=4096
+refuse "13 data.scan_chunk below 1024" "data.scan_chunk must be >= 1024" "" -- \
+    "$polka" run "${file_run[@]}" --set data.scan_chunk=100
 refuse "13 data split -o s.txt" "-o 's.txt': the table is FILE.csv, a figure FILE.png, .pdf or .svg" "" -- \
     "$polka" data split -o s.txt
 grep -q Traceback err.txt && bad "13 a traceback"

@@ -188,6 +188,9 @@ static const char *check_stream(const polka_plan *plan) {
     if (d->storage != POLKA_STORAGE_AUTO && d->source != POLKA_SOURCE_FILE)
         return "data.storage (dense, sparse) applies to LIBSVM files: set data.source = file, or "
                "leave data.storage = auto";
+    if (d->scan_chunk != POLKA_SCAN_CHUNK && d->source != POLKA_SOURCE_FILE)
+        return "data.scan_chunk applies to a training file's scan: set data.source = file, or "
+               "leave data.scan_chunk at its default";
     if (d->drift > 0 && polka_source_of(d->source)->drift == NULL)
         return "data.drift > 0 needs a source that drifts (multidist, sinc, friedman)";
     return NULL;
