@@ -58,7 +58,7 @@ csv="--set data.source=file --set data.train=$out/train.csv --set data.test=$out
 idx="--set data.source=file --set data.train=$out/train-images-idx3-ubyte
      --set data.train_labels=$out/train-labels-idx1-ubyte
      --set data.test=$out/t10k-images-idx3-ubyte --set data.test_labels=$out/t10k-labels-idx1-ubyte
-     --set data.scale=unit --set learner.sigma=5 --set learner.kp=3"
+     --set data.scale=unit --set learner.sigma=5 --set learner.kp=1"
 
 # TRACE BIN RANKS settings...: the run under strace, one trace per rank (TRACE.RANK)
 traced() {

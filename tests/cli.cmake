@@ -83,6 +83,19 @@ polka_cli_fails(central_learned_nothing "centralized POLK learned nothing: .* ba
                 ${learned_nothing_run})
 add_test(NAME cli_central_learns_at_batch_2 COMMAND ${learned_nothing_run} --set run.central_batch=2)
 
+# The same for a network: at K_p 10 every agent's steps fall within the bound and every model
+# ends empty (Fashion-MNIST at K_p 3 reported 90 % error and exited 0). Refused on 1 and 2 ranks
+# with one message; K_p 1 learns.
+set(network_nothing_run run --set net.agents=8 --set data.n_train=800 --set data.n_test=100)
+polka_cli_fails(network_learned_nothing "no agent learned anything: .*learner.kp \\* eta\\^1.5 = 3.5"
+                ${POLKA_BIN} ${network_nothing_run} --set learner.kp=10)
+add_test(NAME cli_network_learned_nothing_mpi
+         COMMAND sh ${EXPECT_FAIL} "no agent learned anything" ${POLKA_MPIEXEC} --oversubscribe -n 2
+                 ${POLKA_BIN} ${network_nothing_run} --set learner.kp=10)
+set_tests_properties(cli_network_learned_nothing_mpi PROPERTIES ENVIRONMENT
+                     "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OPENBLAS_NUM_THREADS=1")
+add_test(NAME cli_network_learns COMMAND ${POLKA_BIN} ${network_nothing_run} --set learner.kp=1)
+
 # Centralized POLK on the union of 10^5 agents' streams (2-D, so near-duplicate points arrive
 # often): with KOMP bordering points whose Schur complement was down to 1e-8 k(x,x), the
 # inverse's rounding grew until the weights blew up after 5 086 steps of this seed (test loss

@@ -332,6 +332,18 @@ static polka_status check_models(const mpi_run *run) {
     return status;
 }
 
+polka_status polka_sim_check_learned(const polka_plan *plan, const polka_sim_summary *summary) {
+    const polka_learner_params *params = &plan->learner.params;
+    if (params->control != POLKA_CONTROL_KOMP || summary->rounds == 0 || summary->max_order > 0)
+        return POLKA_OK;
+    return polka_error_set(
+        POLKA_ERR_ARG,
+        "no agent learned anything: every agent ends with the zero function (model order 0), "
+        "KOMP's error bound (learner.kp * eta^1.5 = %g, or learner.epsilon) having removed every "
+        "point of all %zu rounds; lower learner.kp",
+        polka_learner_epsilon(params), summary->rounds);
+}
+
 /* Collective: the bytes that really crossed ranks per round, mean and largest over the ranks. */
 static polka_status rank_traffic(const mpi_run *run, uint64_t first_round,
                                  polka_sim_summary *summary) {
@@ -428,6 +440,9 @@ polka_status polka_sim_run_decentralized(const polka_plan *plan, MPI_Comm comm,
     summary->edges = run.placement.edges;
     summary->edges_cut = run.placement.cut;
     if (status == POLKA_OK) status = polka_net_agree(comm, check_models(&run));
+    if (status == POLKA_OK) /* rank 0's summary has the last log step's model orders */
+        status = polka_net_agree(comm,
+                                 run.rank == 0 ? polka_sim_check_learned(plan, summary) : POLKA_OK);
     if (status == POLKA_OK) status = rank_traffic(&run, from.round, summary);
     polka_status closed = run.rank == 0 ? polka_netlog_close(&run.log) : POLKA_OK;
     if (status == POLKA_OK) status = polka_net_agree(comm, closed);

@@ -200,6 +200,7 @@ polka_status polka_sim_run_reference(const polka_plan *plan, size_t agents,
     if (status == POLKA_OK) status = closed;
     for (size_t a = 0; a < agents && status == POLKA_OK; a++)
         status = polka_agent_check_finite(&run.agents[a]);
+    if (status == POLKA_OK) status = polka_sim_check_learned(plan, summary);
     if (status == POLKA_OK && models) status = copy_models(&run, models);
     for (size_t a = 0; run.agents && a < agents; a++) polka_agent_free(&run.agents[a]);
     free(run.agents);
