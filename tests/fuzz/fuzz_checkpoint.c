@@ -63,7 +63,14 @@ static void resume(const char *path, const polka_config *config, size_t agents, 
         return;
     }
     const polka_history *rows = NULL;
-    if (polka_ckpt_history(ckpt, &rows) != POLKA_OK) polka_error_clear();
+    if (polka_ckpt_history(ckpt, &rows) != POLKA_OK)
+        polka_error_clear();
+    else if (rows->rows > 0 && rows->width > 0 && rows->width <= ((size_t)1 << 16)) {
+        double *row = malloc(rows->width * sizeof *row); /* rows are read when replayed */
+        for (size_t r = 0; row && r < rows->rows && r < 4; r++)
+            if (polka_history_row(rows, r, row) != POLKA_OK) polka_error_clear();
+        free(row);
+    }
     for (size_t a = 0; a < agents && a < AGENTS; a++) restore_agent(ckpt, &plan, a);
     polka_ckpt_close(&ckpt);
 }

@@ -15,6 +15,9 @@
 #include "polka/net.h"
 #include "polka/paths.h"
 
+/* Rank 0 writes the metric rows in blocks of at most this many bytes (or one row). */
+#define ROW_BLOCK_BYTES ((size_t)16 << 20)
+
 hid_t polka_ckpt_memory_type(polka_state_type type) {
     return type == POLKA_STATE_F64   ? H5T_NATIVE_DOUBLE
            : type == POLKA_STATE_U64 ? H5T_NATIVE_UINT64
@@ -54,6 +57,38 @@ polka_status polka_ckpt_write_array(hid_t loc, const char *name, polka_state_typ
     if (data != NULL && count > 0 &&
         H5Dwrite(set, polka_ckpt_memory_type(type), H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0)
         *written = polka_h5_first(*written, polka_h5_fail("write dataset", name, path));
+    return polka_h5_close(&set, path);
+}
+
+/* Rows [first, first + count) of h (width doubles each) at their place in the dataset. */
+static polka_status write_row_block(hid_t set, const polka_history *h, size_t first, size_t count,
+                                    double *block, const char *path) {
+    for (size_t r = 0; r < count; r++)
+        POLKA_CALL(polka_history_row(h, first + r, block + r * h->width));
+    int ok = polka_ckpt_range_io(set, H5T_NATIVE_DOUBLE, (uint64_t)first * h->width,
+                                 (uint64_t)count * h->width, block, 1);
+    return ok ? POLKA_OK : polka_h5_fail("write dataset", "metrics", path);
+}
+
+/* history/metrics: rows × width values, created by every rank, written by rank 0 (h) in blocks
+ * of rows (its rows wait in a spill file, not in memory). */
+static polka_status write_rows(hid_t group, const polka_history *h, size_t rows, size_t width,
+                               const char *path, polka_status *written) {
+    hid_t set = -1;
+    POLKA_CALL(
+        polka_ckpt_create_array(group, "metrics", POLKA_STATE_F64, rows * width, path, &set));
+    size_t per_block = width ? ROW_BLOCK_BYTES / (width * sizeof(double)) : 1;
+    if (per_block == 0) per_block = 1;
+    int writes = h != NULL && rows > 0 && width > 0 && h->width == width;
+    double *block = writes ? malloc(per_block * width * sizeof *block) : NULL;
+    polka_status status = !writes || block ? POLKA_OK
+                                           : polka_error_set(POLKA_ERR_MEM, "out of memory for the "
+                                                                            "metric rows");
+    for (size_t r = 0; writes && status == POLKA_OK && r < rows; r += per_block)
+        status =
+            write_row_block(set, h, r, rows - r < per_block ? rows - r : per_block, block, path);
+    free(block);
+    *written = polka_h5_first(*written, status);
     return polka_h5_close(&set, path);
 }
 
@@ -128,8 +163,7 @@ static polka_status write_root(hid_t file, const polka_sim_point *point, size_t 
         status = polka_ckpt_write_array(group, "samples", POLKA_STATE_F64, h ? h->samples : NULL,
                                         header->rows, tmp, written);
     if (status == POLKA_OK)
-        status = polka_ckpt_write_array(group, "metrics", POLKA_STATE_F64, h ? h->metrics : NULL,
-                                        header->rows * header->width, tmp, written);
+        status = write_rows(group, h, header->rows, header->width, tmp, written);
     return polka_h5_first(status, polka_h5_close(&group, tmp));
 }
 

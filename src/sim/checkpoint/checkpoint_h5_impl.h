@@ -24,6 +24,11 @@ void polka_fnv1a(uint64_t *hash, const void *data, size_t size);
  * allocated for it); -1 when it is not such a dataset. */
 hssize_t polka_ckpt_stored_count(hid_t set, hsize_t file_size, polka_state_type *type);
 
+/* Values [first, first + count) of a 1-D dataset read into buf, or written from it (write 1),
+ * as memory_type (an independent transfer): 1, or 0 on failure. */
+int polka_ckpt_range_io(hid_t set, hid_t memory_type, uint64_t first, uint64_t count, void *buf,
+                        int write);
+
 /* The digest of an open checkpoint (checkpoint_digest.c: every root attribute but "digest" and
  * every dataset, in a canonical order; agents/states by its count alone, its bytes being
  * covered agent by agent by agents/digest), its "digest" attribute written, and read back. */

@@ -418,25 +418,49 @@ static polka_status check_history(const polka_ckpt *ckpt, const polka_history *h
     return POLKA_OK;
 }
 
+/* Metric row r of the checkpoint (polka_history.read_row): read when it is replayed, so that
+ * no rank holds every row. */
+static polka_status read_history_row(const void *source, size_t r, double *row) {
+    const polka_ckpt *ckpt = source;
+    size_t width = ckpt->history.width;
+    hid_t set = H5Dopen2(ckpt->file, "history/metrics", H5P_DEFAULT);
+    int ok =
+        set >= 0 && polka_ckpt_range_io(set, H5T_NATIVE_DOUBLE, (uint64_t)r * width, width, row, 0);
+    if (set >= 0) H5Dclose(set);
+    return ok ? POLKA_OK : damaged(ckpt, "history/metrics");
+}
+
+/* The values history/metrics declares (checked against what the file stores), not read. */
+static polka_status count_history_values(const polka_ckpt *ckpt, size_t *values) {
+    hid_t set = H5Lexists(ckpt->file, "history/metrics", H5P_DEFAULT) > 0
+                    ? H5Dopen2(ckpt->file, "history/metrics", H5P_DEFAULT)
+                    : -1;
+    polka_state_type type = POLKA_STATE_F64;
+    hssize_t n = set >= 0 ? polka_ckpt_stored_count(set, ckpt->size, &type) : -1;
+    if (set >= 0) H5Dclose(set);
+    if (n < 0 || type != POLKA_STATE_F64) return damaged(ckpt, "history/metrics");
+    *values = (size_t)n;
+    return POLKA_OK;
+}
+
 polka_status polka_ckpt_history(polka_ckpt *ckpt, const polka_history **out) {
     polka_history *h = &ckpt->history;
     if (!ckpt->history_read) {
-        void *round = NULL, *samples = NULL, *metrics = NULL;
+        void *round = NULL, *samples = NULL;
         size_t rows = 0, check = 0, values = 0;
         polka_status status =
             read_array(ckpt, ckpt->file, "history/round", POLKA_STATE_F64, &round, &rows);
         if (status == POLKA_OK)
             status =
                 read_array(ckpt, ckpt->file, "history/samples", POLKA_STATE_F64, &samples, &check);
-        if (status == POLKA_OK)
-            status =
-                read_array(ckpt, ckpt->file, "history/metrics", POLKA_STATE_F64, &metrics, &values);
+        if (status == POLKA_OK) status = count_history_values(ckpt, &values);
         *h = (polka_history){.rows = rows,
                              .cap = rows,
                              .width = ckpt->columns * POLKA_METRICS_DOUBLES,
                              .round = round,
                              .samples = samples,
-                             .metrics = metrics};
+                             .read_row = read_history_row,
+                             .source = ckpt};
         if (status == POLKA_OK) status = check_history(ckpt, h, check, values);
         POLKA_CALL(status);
         ckpt->history_read = 1;

@@ -88,6 +88,14 @@ polka_status polka_netlog_open(polka_netlog *log, const polka_plan *plan,
     *log = (polka_netlog){.hooks = hooks, .agents = agents};
     set_logged(log, plan, agents);
     log->history.width = log->logged * POLKA_METRICS_DOUBLES;
+    char dir[POLKA_PATH_LEN + 16]; /* the rows wait for a checkpoint beside it, not in memory */
+    polka_ckpt_path(plan, dir, sizeof dir);
+    char *slash = strrchr(dir, '/');
+    if (slash == NULL)
+        strcpy(dir, ".");
+    else
+        slash[slash == dir] = '\0';
+    polka_history_spill(&log->history, dir);
     log->picked = log->stride > 1 ? malloc(log->logged * sizeof *log->picked) : NULL;
     POLKA_CHECK(log->stride == 1 || log->picked != NULL, POLKA_ERR_MEM,
                 "out of memory for the metrics of %zu agents", log->logged);
@@ -182,22 +190,47 @@ static polka_status replay_h5(polka_netlog *log, const polka_history *rows, cons
                               size_t count) {
     size_t *agents = malloc((count ? count : 1) * sizeof *agents);
     polka_agent_metrics *mine = malloc((count ? count : 1) * sizeof *mine);
+    double *row = malloc((rows->width ? rows->width : 1) * sizeof *row);
     polka_status status =
-        agents && mine ? POLKA_OK : polka_error_set(POLKA_ERR_MEM, "out of memory");
+        agents && mine && row ? POLKA_OK : polka_error_set(POLKA_ERR_MEM, "out of memory");
     for (size_t k = 0; agents && k < count; k++) agents[k] = ids ? ids[k] : k;
     size_t stride = stride_of(log);
     for (size_t r = 0; r < rows->rows && status == POLKA_OK; r++) {
-        const polka_agent_metrics *row =
-            (const polka_agent_metrics *)(rows->metrics + r * rows->width);
+        status = polka_history_row(rows, r, row);
+        const polka_agent_metrics *cells = (const polka_agent_metrics *)row;
         /* an agent without a column: no row of its own (polka_h5log drops its cells) */
-        for (size_t k = 0; k < count; k++)
-            mine[k] = agents[k] % stride == 0 ? row[agents[k] / stride] : (polka_agent_metrics){0};
-        status = polka_net_agree(log->comm,
-                                 polka_netlog_write_h5(log, (size_t)rows->round[r],
-                                                       rows->samples[r], agents, count, mine));
+        for (size_t k = 0; status == POLKA_OK && k < count; k++)
+            mine[k] =
+                agents[k] % stride == 0 ? cells[agents[k] / stride] : (polka_agent_metrics){0};
+        status = polka_net_agree(log->comm, status != POLKA_OK
+                                                ? status
+                                                : polka_netlog_write_h5(log, (size_t)rows->round[r],
+                                                                        rows->samples[r], agents,
+                                                                        count, mine));
     }
     free(agents);
     free(mine);
+    free(row);
+    return status;
+}
+
+/* Rank 0: the CSV rows and the history of a resumed run, one row in memory at a time. */
+static polka_status replay_rows(polka_netlog *log, const polka_history *rows) {
+    if (log->history.width == 0 || rows->rows == 0) return POLKA_OK;
+    POLKA_CHECK(rows->width == log->history.width, POLKA_ERR_FORMAT,
+                "the checkpoint's metric rows do not fit this run's agents");
+    double *row = malloc(rows->width * sizeof *row);
+    POLKA_CHECK(row, POLKA_ERR_MEM, "out of memory for a metric row");
+    polka_status status = POLKA_OK;
+    for (size_t r = 0; r < rows->rows && status == POLKA_OK; r++) {
+        status = polka_history_row(rows, r, row);
+        if (status == POLKA_OK)
+            status = polka_history_add(&log->history, rows->round[r], rows->samples[r], row);
+        if (status == POLKA_OK)
+            status = write_csv(log, (size_t)rows->round[r], rows->samples[r],
+                               (const polka_agent_metrics *)row);
+    }
+    free(row);
     return status;
 }
 
@@ -208,18 +241,7 @@ polka_status polka_netlog_replay(polka_netlog *log, const polka_history *rows, c
     size_t columns = last == 0 ? 0 : (last - 1) / stride_of(log) + 1; /* those up to the last */
     POLKA_CHECK(rows->rows == 0 || rows->width >= columns * width, POLKA_ERR_FORMAT,
                 "the checkpoint's metric rows do not fit this run's agents");
-    for (size_t r = 0; r < rows->rows; r++) {
-        const polka_agent_metrics *row =
-            (const polka_agent_metrics *)(rows->metrics + r * rows->width);
-        size_t round = (size_t)rows->round[r];
-        if (log->history.width) {
-            POLKA_CHECK(rows->width == log->history.width, POLKA_ERR_FORMAT,
-                        "the checkpoint's metric rows do not fit this run's agents");
-            POLKA_CALL(polka_history_add(&log->history, rows->round[r], rows->samples[r],
-                                         rows->metrics + r * rows->width));
-            POLKA_CALL(write_csv(log, round, rows->samples[r], row));
-        }
-    }
+    POLKA_CALL(replay_rows(log, rows));
     return log->h5 ? replay_h5(log, rows, ids, count) : POLKA_OK;
 }
 
