@@ -50,8 +50,8 @@ DIFFUSION_CODECS = VECTOR_CODECS[:5] + [
 RF_MD = ["net.features=256", "net.admm_rho=0.05"]  # as methods_table.py
 METHODS = [  # (label, settings, codecs)
     ("penalty paper", ["net.method=penalty", "net.penalty=paper"], PENALTY_CODECS),
-    # int8's scale (4 bytes a message) weighs less when a message carries 8 points
-    ("penalty paper b8", ["net.method=penalty", "net.penalty=paper", "learner.batch=8"],
+    # int8's exponent byte (one a message) weighs less when a message carries 2 points
+    ("penalty paper b2", ["net.method=penalty", "net.penalty=paper", "learner.batch=2"],
      [PENALTY_CODECS[0]] + PENALTY_CODECS[2:]),
     ("penalty symmetric", ["net.method=penalty", "net.penalty=symmetric"], PENALTY_CODECS),
     ("rf-diffusion", ["net.method=rf-diffusion"] + RF_MD, DIFFUSION_CODECS),

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # codec_run_test.sh POLKA WORK: the codecs through the built binary on 2 ranks, read back with
 # h5py: /config records them; bytes_sent counts the encoded bytes (float16: a quarter of
-# float64's; int8: d + 4 bytes a point and C + 4 a value message; top-k: 8 bytes a kept entry);
+# float64's; int8: d + 1 bytes a point and C + 1 a value message; top-k: 8 bytes a kept entry);
 # float64 and 1-rank runs give the same models as 2 ranks; the codecs change the models; the
 # privacy counts (samples_out, receivers) and `polka report`'s columns of them.
 set -euo pipefail
@@ -68,8 +68,8 @@ if b16 * 4 != b64:
     fail(f"float16 sent {b16} bytes, float64 {b64}: not a quarter")
 d, classes = int(c64["data.dim"]), int(c64["data.classes"])
 messages = b64 / (8 * (d + classes))  # no faults: each point message is answered once
-if b8 != messages * (d + 4 + classes + 4):
-    fail(f"int8 sent {b8} bytes, not {messages:.0f} x (d + 4 + C + 4)")
+if b8 != messages * (d + 1 + classes + 1):
+    fail(f"int8 sent {b8} bytes, not {messages:.0f} x (d + 1 + C + 1)")
 if b8_1 != b8 or len(w8) != len(w8_1) or any(a.tobytes() != b.tobytes() for a, b in zip(w8, w8_1)):
     fail("int8 on 1 rank differs from 2 ranks")
 if len(w8) == 0 or all(a.shape == b.shape and a.tobytes() == b.tobytes() for a, b in zip(w8, w64)):

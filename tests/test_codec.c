@@ -39,16 +39,37 @@ static void int8_scale(void **state) {
     polka_codec codec = {.kind = POLKA_CODEC_INT8};
     double x[5] = {0.5, -2.54, 1.0, 0.0, 2.54}, y[5];
     unsigned char bytes[16];
-    assert_int_equal(polka_codec_bytes(codec, 5), 9);
+    assert_int_equal(polka_codec_bytes(codec, 5), 6);
     polka_codec_encode(codec, x, 5, bytes);
     polka_codec_decode(codec, bytes, 5, y);
-    float scale = (float)(2.54 / 127);
-    for (int e = 0; e < 5; e++) assert_true(fabs(y[e] - x[e]) <= scale / 2 * 1.0001);
-    assert_true(y[1] == -(double)scale * 127);
+    /* 2.54 / 127 = 0.02 = 2^(−5.64...): the step is 2^(−22/4) = 0.0221, the smallest quarter
+     * power of two at least 0.02 */
+    double step = pow(2.0, -22.0 / 4.0);
+    assert_int_equal((int8_t)bytes[0], -22);
+    for (int e = 0; e < 5; e++) assert_true(fabs(y[e] - x[e]) <= step / 2 * (1 + 1e-12));
+    assert_true(fabs(y[1] / -step - 115) < 1e-9); /* round(2.54 / 0.0221) = 115 */
     double zeros[3] = {0}, back[3] = {1, 1, 1};
     polka_codec_encode(codec, zeros, 3, bytes);
     polka_codec_decode(codec, bytes, 3, back);
     for (int e = 0; e < 3; e++) assert_true(back[e] == 0.0);
+    /* the largest |x| lands on the last level whenever 127 s is exactly it: x = 127 · 2^k */
+    for (int k = -20; k <= 20; k++) {
+        double edge[2] = {127 * ldexp(1.0, k), -ldexp(1.0, k)}, out[2];
+        polka_codec_encode(codec, edge, 2, bytes);
+        polka_codec_decode(codec, bytes, 2, out);
+        assert_int_equal((int8_t)bytes[0], 4 * k);
+        assert_true(out[0] == edge[0]);
+    }
+    /* every exponent is the smallest whose grid holds max|x|, across the whole range */
+    for (double most = 1e-9; most < 1e11; most *= 1.37) { /* the first ones below the grid */
+        double one[1] = {most}, out[1];
+        polka_codec_encode(codec, one, 1, bytes);
+        polka_codec_decode(codec, bytes, 1, out);
+        int e = (int8_t)bytes[0];
+        assert_true(127 * pow(2.0, e / 4.0) >= most * (1 - 1e-12));
+        assert_true(e == -128 || 127 * pow(2.0, (e - 1) / 4.0) < most * (1 + 1e-12));
+        assert_true(fabs(out[0] - most) <= pow(2.0, e / 4.0) / 2 * (1 + 1e-12));
+    }
 }
 
 /* top-k keeps the largest |d| (ties to the lower index); the copies on both ends agree. */

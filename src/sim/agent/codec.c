@@ -92,7 +92,7 @@ size_t polka_codec_bytes(polka_codec codec, size_t n) {
     case POLKA_CODEC_F16:
         return 2 * n;
     case POLKA_CODEC_INT8:
-        return n + sizeof(float);
+        return n + 1; /* the exponent byte of the grid step */
     default:
         return PAIR_BYTES * polka_codec_kept(codec, n);
     }
@@ -132,23 +132,45 @@ double polka_half_to_double(uint16_t h) {
     return (h & 0x8000u) ? -v : v;
 }
 
-/* int8: s = max|x| / 127 as a float32 first in the message, then q = round(x / s). */
+/* int8's grid step s = 2^(e/4) for the exponent byte e ∈ [−128, 127]: from 2.3e-10 to 3.6e9,
+ * each step 2^(1/4) apart. The quarter powers are written out so every machine agrees. */
+static double int8_step(int e) {
+    static const double quarter[4] = {1.0, 0x1.306fe0a31b715p+0, 0x1.6a09e667f3bcdp+0,
+                                      0x1.ae89f995ad3adp+0};
+    int whole = e >= 0 ? e / 4 : -((-e + 3) / 4); /* floor(e / 4) */
+    return ldexp(quarter[e - 4 * whole], whole);
+}
+
+/* The smallest e whose step puts max|x| on the grid's last level: 127 s ≥ max|x|. log2 only
+ * guesses; the exact comparisons decide, so libm's rounding cannot change the byte. */
+static int int8_exponent(double most) {
+    if (!(most > 0)) return -128;
+    double guess = ceil(4.0 * log2(most / 127.0));
+    int e = !isfinite(guess) || guess > 127 ? 127 : guess < -128 ? -128 : (int)guess;
+    while (e < 127 && 127.0 * int8_step(e) < most) e++;
+    while (e > -128 && 127.0 * int8_step(e - 1) >= most) e--;
+    return e;
+}
+
+/* int8: the exponent byte e first in the message, then q = round(x / s) clamped to ±127 with
+ * s = 2^(e/4) ≥ max|x| / 127 (at most 2^(1/4) coarser than max|x| / 127; a float32 scale
+ * would cost 3 bytes more a message, which at batch 1 is most of it). */
 static void int8_encode(const double *x, size_t n, unsigned char *out) {
     double most = 0.0;
     for (size_t e = 0; e < n; e++) most = fmax(most, fabs(x[e]));
-    float scale = (float)(most / 127.0);
-    memcpy(out, &scale, sizeof scale);
+    int exponent = int8_exponent(most);
+    double step = int8_step(exponent);
+    out[0] = (unsigned char)(int8_t)exponent;
     for (size_t e = 0; e < n; e++) {
-        double q = scale > 0 && isfinite(scale) ? nearbyint(x[e] / scale) : 0.0;
+        double q = most > 0 ? nearbyint(x[e] / step) : 0.0;
         q = q > 127 ? 127 : q < -127 ? -127 : isnan(q) ? 0 : q;
-        out[sizeof scale + e] = (unsigned char)(int8_t)q;
+        out[1 + e] = (unsigned char)(int8_t)q;
     }
 }
 
 static void int8_decode(const unsigned char *in, size_t n, double *x) {
-    float scale;
-    memcpy(&scale, in, sizeof scale);
-    for (size_t e = 0; e < n; e++) x[e] = (double)scale * (double)(int8_t)in[sizeof scale + e];
+    double step = int8_step((int8_t)in[0]);
+    for (size_t e = 0; e < n; e++) x[e] = step * (double)(int8_t)in[1 + e];
 }
 
 void polka_codec_encode(polka_codec codec, const double *x, size_t n, unsigned char *out) {

@@ -8,7 +8,8 @@
  *   float64  8 bytes a number, today's bits exactly
  *   float32  4 bytes, round to nearest
  *   float16  2 bytes, IEEE half, round to nearest even (subnormals, ±inf, NaN kept)
- *   int8     1 byte a number plus one float32 scale per message: s = max|x| / 127, x ≈ s·q
+ *   int8     1 byte a number plus one byte per message, the exponent e of the grid step
+ *            s = 2^(e/4), the smallest with 127 s ≥ max|x|; x ≈ s·q, |q| ≤ 127
  *   top-k    (vectors) the k = ceil(net.codec_k · n) largest |d|, ties to the lower index
  *   random-k (vectors) k indices drawn from (run.seed, agent, round)
  * The sparsifiers send k pairs (uint32 index, float32 value) of an increment d (codec_wire.c:
