@@ -92,4 +92,4 @@ printf "%-44s %12s %12s\n" "peak RSS of the largest rank, MiB" "$b_top" "$a_top"
     "peak RSS of all ranks, MiB" "$b_all" "$a_all" "CPU seconds, all ranks" "$b_cpu" "$a_cpu"
 grep -h "test error" "$out/before.log" "$out/after.log" | sed 's/^summary: /  /'
 echo "final models (run files of the by-part runs):"
-/usr/bin/python3 "$root/tests/compare_runs.py" "$out/before.h5" "$out/after.h5"
+/usr/bin/python3 "$root/tests/compare_runs.py" --new-keys "$out/before.h5" "$out/after.h5"

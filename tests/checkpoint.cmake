@@ -94,7 +94,13 @@ add_test(NAME ckpt_refuse_setup COMMAND bash -c
             --set learner.schedule=linear --set run.checkpoint_every=10 --set run.checkpoint=linear.ckpt && \
           head -c 2000 good.ckpt >damaged.ckpt && cp good.ckpt version.ckpt && \
           /usr/bin/python3 -c \"import h5py, numpy; h5py.File('version.ckpt', 'r+').attrs['polka_version'] = numpy.bytes_('0.0.1')\" && \
-          /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/ckpt_digest.py version.ckpt --write >/dev/null")
+          /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/ckpt_digest.py version.ckpt --write >/dev/null && \
+          ${POLKA_MPIEXEC} --oversubscribe -n 2 $<TARGET_FILE:polka> run --quiet --set data.n_train=800 \
+            --set net.agents=4 --set net.codec_points=int8 --set run.checkpoint_every=10 \
+            --set run.checkpoint=int8.ckpt && \
+          cp int8.ckpt int8_float32_scale.ckpt && \
+          /usr/bin/python3 -c \"import h5py; del h5py.File('int8_float32_scale.ckpt', 'r+').attrs['int8_scale']\" && \
+          /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/ckpt_digest.py int8_float32_scale.ckpt --write >/dev/null")
 set_tests_properties(ckpt_refuse_setup PROPERTIES FIXTURES_SETUP ckpt_refuse
                      ENVIRONMENT "${CKPT_ENV}")
 function(polka_ckpt_refused name ranks file regex)
@@ -104,6 +110,16 @@ function(polka_ckpt_refused name ranks file regex)
   set_tests_properties(ckpt_refuse_${name} PROPERTIES FIXTURES_REQUIRED ckpt_refuse
                        ENVIRONMENT "${CKPT_ENV}" TIMEOUT 90)
 endfunction()
+# a checkpoint from before int8's exponent byte (no int8_scale attribute): refused by an int8
+# run, which would go on with other bytes; the same checkpoint with it resumes
+polka_ckpt_refused(int8_float32_scale 2 int8_float32_scale.ckpt
+                   "whose int8 codec sent a float32 scale, and this one sends an exponent byte"
+                   --set net.agents=4 --set net.codec_points=int8)
+add_test(NAME ckpt_int8_scale_resumes COMMAND ${POLKA_MPIEXEC} --oversubscribe -n 2
+         $<TARGET_FILE:polka> run --quiet --set data.n_train=800 --set net.agents=4
+         --set net.codec_points=int8 --set run.output=${CKPT_DIR}/refuse/int8_resumed.h5 --resume ${CKPT_DIR}/refuse/int8.ckpt)
+set_tests_properties(ckpt_int8_scale_resumes PROPERTIES FIXTURES_REQUIRED ckpt_refuse
+                     ENVIRONMENT "${CKPT_ENV}" TIMEOUT 90)
 polka_ckpt_refused(config 3 good.ckpt
                    "another configuration: 'learner.eta = 0.5' there, 'learner.eta = 0.25' here"
                    --set learner.eta=0.25)

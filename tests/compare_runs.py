@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
-"""compare_runs.py A.h5 B.h5 [--except NAME ...] [--models]: two polka run files read with h5py hold the same run, field by
+"""compare_runs.py A.h5 B.h5 [--except NAME ...] [--models] [--new-keys]: two polka run files read with h5py hold the same run, field by
 field: every /metrics dataset but the timers (wall_time, time_*) equal bit for bit with the
 same rows, every agent's final model (dictionary, weights) byte-identical, and /config equal
 but for the keys a resumed run may change (run.output, run.csv, run.checkpoint*, run.passes,
 run.watchdog, net.placement and the edges it cuts). --except skips metrics: the disagreement
 sums the network average over the ranks (MPI_Allreduce), so its last bits depend on the
 number of ranks and the placement. --models compares the final models alone (two engines
-that must end with the same models, whatever rows they logged). Prints the first difference
-and exits 1."""
+that must end with the same models, whatever rows they logged). --new-keys passes over /config
+keys that one file has and the other lacks (two builds, the newer knowing more keys). Prints
+the first difference and exits 1."""
 import os
 import sys
 
@@ -71,8 +72,8 @@ def compare_models(a, b):
 def main():
     args = sys.argv[1:]
     skip = {args[k + 1] for k in range(len(args) - 1) if args[k] == "--except"}
-    models_only = "--models" in args
-    args = [x for x in args if x != "--models"]
+    models_only, new_keys = "--models" in args, "--new-keys" in args
+    args = [x for x in args if x not in ("--models", "--new-keys")]
     files = [x for k, x in enumerate(args) if x != "--except" and (k == 0 or args[k - 1] != "--except")]
     if len(files) != 2:
         fail("usage: compare_runs.py A.h5 B.h5 [--except NAME ...]")
@@ -93,7 +94,8 @@ def main():
             print(f"compare_runs.py: {models} models identical")
             return
         for key in set(a["config"].attrs) | set(b["config"].attrs):
-            if key in MAY_DIFFER:
+            one_only = (key in a["config"].attrs) != (key in b["config"].attrs)
+            if key in MAY_DIFFER or (new_keys and one_only):
                 continue
             va, vb = a["config"].attrs.get(key), b["config"].attrs.get(key)
             if not np.array_equal(np.asarray(va), np.asarray(vb)):

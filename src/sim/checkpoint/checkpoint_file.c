@@ -144,6 +144,7 @@ static polka_status write_root(hid_t file, const polka_sim_point *point, size_t 
     POLKA_CALL(attr_text(file, "format", POLKA_CKPT_FORMAT_NAME, tmp));
     POLKA_CALL(polka_h5_attr_u64(file, "format_version", POLKA_CKPT_FORMAT_VERSION, tmp));
     POLKA_CALL(attr_text(file, "polka_version", POLKA_VERSION, tmp));
+    POLKA_CALL(attr_text(file, "int8_scale", POLKA_CKPT_INT8_SCALE, tmp));
     POLKA_CALL(polka_h5_attr_u64(file, "round", point->round, tmp));
     POLKA_CALL(polka_h5_attr_double(file, "next_log", point->next_log, tmp));
     POLKA_CALL(polka_h5_attr_u64(file, "rows", point->rows, tmp));

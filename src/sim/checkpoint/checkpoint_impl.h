@@ -23,7 +23,11 @@
 /* Format 3 had a group per agent (/agents/BBBBBB/NNNNNN), written by rank 0 alone; format 4
  * packs them into /agents/states, written by every rank. */
 #define POLKA_CKPT_FORMAT_VERSION 4
-#define POLKA_CKPT_FORMAT_NAME    "polka checkpoint" /* the root attribute "format" */
+/* How the int8 codec sends its scale (root attribute int8_scale). A checkpoint without it is
+ * from a polka whose int8 sent a float32 scale: an int8 run resumed from it would go on with
+ * other bytes than it started with, so only such runs refuse it. */
+#define POLKA_CKPT_INT8_SCALE  "exponent byte 2^(e/4)"
+#define POLKA_CKPT_FORMAT_NAME "polka checkpoint" /* the root attribute "format" */
 
 /* What a rank wants at the end of a round; the ranks agree on the largest. */
 enum { POLKA_CKPT_NONE = 0, POLKA_CKPT_SAVE = 1, POLKA_CKPT_STOP = 2 };

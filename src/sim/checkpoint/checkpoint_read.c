@@ -224,8 +224,28 @@ polka_status polka_ckpt_settings(const polka_ckpt *ckpt, char **text) {
     return read_text(ckpt, "settings", text);
 }
 
+static int uses_int8(const polka_plan *plan) {
+    const polka_config *s = &plan->settings;
+    return strcmp(s->codec_points, "int8") == 0 || strcmp(s->codec_values, "int8") == 0 ||
+           strcmp(s->codec_vectors, "int8") == 0;
+}
+
+/* An int8 run goes on only from a checkpoint whose int8 sent the same scale (checkpoint_impl.h). */
+static polka_status check_int8_scale(const polka_ckpt *ckpt, const polka_plan *plan) {
+    char scale[64] = "a float32";
+    if (!uses_int8(plan)) return POLKA_OK;
+    if (H5Aexists(ckpt->file, "int8_scale") > 0)
+        POLKA_CALL(read_string_attr(ckpt, "int8_scale", scale, sizeof scale));
+    POLKA_CHECK(strcmp(scale, POLKA_CKPT_INT8_SCALE) == 0, POLKA_ERR_FORMAT,
+                "cannot resume from '%s': it was written by a polka whose int8 codec sent %s "
+                "scale, and this one sends an %s (finish the run with the polka that wrote it)",
+                ckpt->path, scale, POLKA_CKPT_INT8_SCALE);
+    return POLKA_OK;
+}
+
 static polka_status check_settings(const polka_ckpt *ckpt, const polka_plan *plan) {
     char *saved = NULL, *now = NULL;
+    POLKA_CALL(check_int8_scale(ckpt, plan));
     POLKA_CALL(polka_ckpt_settings(ckpt, &saved));
     polka_status status = polka_ckpt_settings_text(plan, &now);
     if (status == POLKA_OK) status = compare_settings(ckpt, plan, saved, now);
