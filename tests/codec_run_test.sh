@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # codec_run_test.sh POLKA WORK: the codecs through the built binary on 2 ranks, read back with
 # h5py: /config records them; bytes_sent counts the encoded bytes (float16: a quarter of
-# float64's; int8: d + 1 bytes a point and C + 1 a value message; top-k: 8 bytes a kept entry);
+# float64's; int8: d + 1 bytes a point and C + 1 a value message; top-k: 6 bytes a kept entry of a vector of at most 65 536);
 # float64 and 1-rank runs give the same models as 2 ranks; the codecs change the models; the
 # privacy counts (samples_out, receivers) and `polka report`'s columns of them.
 set -euo pipefail
@@ -77,8 +77,8 @@ if len(w8) == 0 or all(a.shape == b.shape and a.tobytes() == b.tobytes() for a, 
 cr, br, _ = load("rf64")
 ct, bt, _ = load("topk")
 length = 32 * classes
-if bt * length != br * int(np.ceil(0.25 * length)):
-    fail(f"top-k 0.25 sent {bt} bytes, float64 {br}: not 8 bytes per kept entry")
+if bt * 8 * length != br * 6 * int(np.ceil(0.25 * length)):
+    fail(f"top-k 0.25 sent {bt} bytes, float64 {br}: not 6 bytes per kept entry")
 # privacy: without faults every agent sent each round's point to every neighbour, and a
 # random-feature agent sent no sample
 with h5py.File(f"{work}/f64.h5", "r") as f:

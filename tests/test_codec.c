@@ -80,9 +80,30 @@ static void top_k_increments(void **state) {
     size_t order[10];
     unsigned char bytes[64];
     assert_int_equal(polka_codec_kept(codec, 10), 3);
+    assert_int_equal(polka_codec_bytes(codec, 10), 3 * 6); /* a 2-byte index, a float32 */
     polka_codec_sparsify(codec, d, 10, NULL, order, bytes);
     polka_codec_add(codec, bytes, 10, x);
     for (int e = 0; e < 10; e++) assert_true(x[e] == (e == 1 || e == 2 || e == 4 ? d[e] : 0));
+}
+
+/* The index takes 2 bytes up to 65 536 entries (the last one, 65 535, included), 4 above. */
+static void top_k_index_width(void **state) {
+    (void)state;
+    polka_codec codec = {.kind = POLKA_CODEC_TOPK, .keep = 1e-9}; /* keeps one entry */
+    static double d[70000], x[70000];
+    static size_t order[70000];
+    unsigned char bytes[16];
+    size_t sizes[2] = {65536, 70000}, last[2] = {65535, 69999};
+    for (int c = 0; c < 2; c++) {
+        memset(d, 0, sizeof d);
+        memset(x, 0, sizeof x);
+        d[last[c]] = -2.5;
+        assert_int_equal(polka_codec_bytes(codec, sizes[c]), c == 0 ? 6 : 8);
+        polka_codec_sparsify(codec, d, sizes[c], NULL, order, bytes);
+        polka_codec_add(codec, bytes, sizes[c], x);
+        assert_true(x[last[c]] == -2.5);
+        for (size_t e = 0; e < sizes[c]; e++) assert_true(e == last[c] || x[e] == 0);
+    }
 }
 
 static void random_k_draws(void **state) {
@@ -106,7 +127,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(half_known_values), cmocka_unit_test(half_round_trip),
         cmocka_unit_test(int8_scale),        cmocka_unit_test(top_k_increments),
-        cmocka_unit_test(random_k_draws),
+        cmocka_unit_test(top_k_index_width), cmocka_unit_test(random_k_draws),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -13,7 +13,16 @@ static const struct {
 
 #define CODEC_COUNT (sizeof codec_names / sizeof codec_names[0])
 #define DENSE_COUNT 4 /* the first four: every kind may use them */
-#define PAIR_BYTES  8 /* a sparsifier's (uint32 index, float32 value) */
+
+/* A sparsifier's pair: the index in 2 bytes when the vector has at most 65 536 entries (the
+ * receiver knows n), else 4; then the value as a float32. */
+static size_t index_bytes(size_t n) {
+    return n <= 65536 ? 2 : 4;
+}
+
+static size_t pair_bytes(size_t n) {
+    return index_bytes(n) + sizeof(float);
+}
 
 static int codec_parse(const char *name, size_t allowed, polka_codec_kind *kind) {
     for (size_t k = 0; k < allowed; k++)
@@ -94,7 +103,7 @@ size_t polka_codec_bytes(polka_codec codec, size_t n) {
     case POLKA_CODEC_INT8:
         return n + 1; /* the exponent byte of the grid step */
     default:
-        return PAIR_BYTES * polka_codec_kept(codec, n);
+        return pair_bytes(n) * polka_codec_kept(codec, n);
     }
 }
 
@@ -255,21 +264,26 @@ void polka_codec_sparsify(polka_codec codec, const double *d, size_t n, polka_rn
         top_k(d, n, k, order);
     else
         random_k(n, k, rng, order);
+    size_t wide = index_bytes(n), pair = pair_bytes(n);
     for (size_t i = 0; i < k; i++) {
         uint32_t index = (uint32_t)order[i];
+        uint16_t narrow = (uint16_t)index;
         float value = (float)d[order[i]];
-        memcpy(out + PAIR_BYTES * i, &index, 4);
-        memcpy(out + PAIR_BYTES * i + 4, &value, 4);
+        memcpy(out + pair * i, wide == 2 ? (const void *)&narrow : (const void *)&index, wide);
+        memcpy(out + pair * i + wide, &value, sizeof value);
     }
 }
 
 void polka_codec_add(polka_codec codec, const unsigned char *in, size_t n, double *x) {
     size_t k = polka_codec_kept(codec, n);
+    size_t wide = index_bytes(n), pair = pair_bytes(n);
     for (size_t i = 0; i < k; i++) {
-        uint32_t index;
+        uint32_t index = 0;
+        uint16_t narrow = 0;
         float value;
-        memcpy(&index, in + PAIR_BYTES * i, 4);
-        memcpy(&value, in + PAIR_BYTES * i + 4, 4);
+        memcpy(wide == 2 ? (void *)&narrow : (void *)&index, in + pair * i, wide);
+        if (wide == 2) index = narrow;
+        memcpy(&value, in + pair * i + wide, sizeof value);
         if (index < n) x[index] += (double)value;
     }
 }

@@ -13,7 +13,7 @@
  *   top-k    (vectors) the k = ceil(net.codec_k · n) largest |d|, ties to the lower index
  *   random-k (vectors) k indices drawn from (run.seed, agent, round)
  * The sparsifiers send k pairs (uint32 index, float32 value) of an increment d (codec_wire.c:
- * CHOCO's error feedback), 8 bytes a pair.
+ * CHOCO's error feedback): the index in 2 bytes when n ≤ 65 536 (else 4), the value a float32.
  */
 #ifndef POLKA_SIM_CODEC_H
 #define POLKA_SIM_CODEC_H
