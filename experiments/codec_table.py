@@ -62,7 +62,12 @@ METHODS = [  # (label, settings, codecs)
     # ADMM's duals add up the lag of the sparsified copies: a smaller rho tolerates it
     ("dkla rho 0.01", ["net.method=dkla", "net.features=256", "net.admm_rho=0.01"],
      SPARSE_CODECS),
+    # at 256 agents rho 0.01 still misses with top-k 0.13 (+1.26); 0.005 meets, its float64 weaker
+    ("dkla rho 0.005", ["net.method=dkla", "net.features=256", "net.admm_rho=0.005"],
+     SPARSE_CODECS),
     ("coke", ["net.method=coke"] + RF_MD, VECTOR_CODECS[:5] + VECTOR_CODECS[-1:]),
+    ("coke rho 0.005", ["net.method=coke", "net.features=256", "net.admm_rho=0.005"],
+     SPARSE_CODECS),
 ]
 # (codec prefix, largest error change in points, largest fraction of float64's bytes)
 TARGETS = [("float16", 0.2, 0.30), ("int8", 0.5, 0.15), ("top-k", 1.0, 0.10)]
