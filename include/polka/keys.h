@@ -87,8 +87,9 @@
     X(data, storage, NAME, "auto", ANY, FIXED, PARSED, "source file",                              \
       "file source, LIBSVM: dense | sparse | auto (sparse when smaller: about a third of the "     \
       "values absent or more)")                                                                    \
-    X(data, memory, NAME, "auto", ANY, FIXED, PARSED, "source file",                               \
-      "file source: the memory a rank's data may take (e.g. 2G, 512M, bytes), or auto: the "       \
+    X(data, memory, NAME, "auto", ANY, FIXED, PARSED, "",                                          \
+      "the memory a rank's data (a file source) and fault.delay's values in flight may take "      \
+      "(e.g. 2G, 512M, bytes), or auto: the "                                                      \
       "node's available memory (MemAvailable, the cgroup's and the Slurm job's limits) shared "    \
       "by the ranks on the node")                                                                  \
     X(data, scan_chunk, SIZE, "16777216", GE(1024), FIXED, TO(data.scan_chunk), "source file",     \
@@ -112,14 +113,14 @@
     X(data, n_test, SIZE, "2500", ANY, FIXED, TO(data.n_test), "", "test samples")                 \
     X(data, split, NAME, "iid", ANY, FIXED, PARSED, "",                                            \
       "how the stream reaches the agents; the splits each source takes are listed below")          \
-    X(data, skew_classes, SIZE, "2", ANY, FIXED, TO(data.split_knobs.skew_classes), "split skewed",            \
-      "skewed split: classes each agent mostly sees")                                              \
-    X(data, skew_fraction, DOUBLE, "0.9", ANY, FIXED, TO(data.split_knobs.skew_fraction), "split skewed",      \
-      "skewed split: fraction of an agent's samples from its own classes")                         \
-    X(data, alpha, DOUBLE, "1", ANY, FIXED, TO(data.split_knobs.alpha), "split dirichlet",                     \
+    X(data, skew_classes, SIZE, "2", ANY, FIXED, TO(data.split_knobs.skew_classes),                \
+      "split skewed", "skewed split: classes each agent mostly sees")                              \
+    X(data, skew_fraction, DOUBLE, "0.9", ANY, FIXED, TO(data.split_knobs.skew_fraction),          \
+      "split skewed", "skewed split: fraction of an agent's samples from its own classes")         \
+    X(data, alpha, DOUBLE, "1", ANY, FIXED, TO(data.split_knobs.alpha), "split dirichlet",         \
       "dirichlet split: concentration; agent a's class proportions ~ Dir(alpha) (large: iid, "     \
       "0.1: severe)")                                                                              \
-    X(data, shards, SIZE, "2", ANY, FIXED, TO(data.split_knobs.shards), "split shards",                        \
+    X(data, shards, SIZE, "2", ANY, FIXED, TO(data.split_knobs.shards), "split shards",            \
       "shards split: classes per agent (a seeded shuffle of the classes dealt round-robin)")       \
     X(data, quantity_sigma, DOUBLE, "0", IN(0, 10), FIXED, TO(data.quantity_sigma), "",            \
       "quantity skew (any split): agent a's rate r_a ~ lognormal(0, sigma^2), mean 1; it "         \
@@ -176,12 +177,12 @@
       "control bsgd-*, nbsgd-*",                                                                   \
       "controls bsgd-*, nbsgd-*: average the last fraction of the iterates; 0 = last iterate")     \
     X(learner, refit, DOUBLE, "0", GE(0), FIXED, TO(learner.refit), "",                            \
-      "after the last round, the kept dictionary's weights by least squares on the training "     \
+      "after the last round, the kept dictionary's weights by least squares on the training "      \
       "set (one +-1 output per class) with this ridge lambda; 0: off (centralized runs)")          \
-    X(learner, refit_iterations, SIZE, "0", UPTO(1000), FIXED, TO(learner.refit_iterations), "",  \
+    X(learner, refit_iterations, SIZE, "0", UPTO(1000), FIXED, TO(learner.refit_iterations), "",   \
       "after learner.refit's least squares: this many passes stepping to the squared hinge "       \
       "(classification)")                                                                          \
-    X(learner, refit_memory, SIZE, "0", UPTO(1 << 30), MAY_CHANGE, TO(learner.refit_memory), "",  \
+    X(learner, refit_memory, SIZE, "0", UPTO(1 << 30), MAY_CHANGE, TO(learner.refit_memory), "",   \
       "MiB the refit may hold the training set's kernel rows in (n x m doubles; the same "         \
       "result, each squared-hinge pass without recomputing them); 0: recompute each pass")         \
     X(learner, rho, DOUBLE, "1", ANY, FIXED, TO(learner.params.loss.rho),                          \
@@ -200,7 +201,7 @@
 #define POLKA_KEYS_NET(X)                                                                          \
     X(net, graph, PATH, "ring", ANY, FIXED, TO(net.graph), "",                                     \
       "topology file, or a generator over the agents: ring | line | star | complete | grid | "     \
-      "torus | er | rgg | smallworld | ba (seeded by run.seed, retried until connected, or "     \
+      "torus | er | rgg | smallworld | ba (seeded by run.seed, retried until connected, or "       \
       "joined: net.join)")                                                                         \
     X(net, agents, SIZE, "0", UPTO(1 << 20), FIXED, TO(net.agents), "",                            \
       "agents of the network (decentralized: placed on the ranks by net.placement, at "            \
@@ -218,17 +219,17 @@
       "generated smallworld: neighbours each side; ba: edges per node")                            \
     X(net, rewire, DOUBLE, "0.1", IN(0, 1), FIXED, TO(net.spec.rewire), "graph smallworld",        \
       "generated smallworld: rewiring probability")                                                \
-    X(net, join, SIZE, "0", FLAG, FIXED, TO(net.spec.join), "graph er, rgg, smallworld, ba",      \
-      "1: join the generated graph's components, one edge from each to a node of the largest "    \
-      "drawn from run.seed, instead of retrying seeds until it is connected (ER or RGG below "    \
-      "the connectivity threshold, mean degree < ln N: a few isolated nodes)")                    \
+    X(net, join, SIZE, "0", FLAG, FIXED, TO(net.spec.join), "graph er, rgg, smallworld, ba",       \
+      "1: join the generated graph's components, one edge from each to a node of the largest "     \
+      "drawn from run.seed, instead of retrying seeds until it is connected (ER or RGG below "     \
+      "the connectivity threshold, mean degree < ln N: a few isolated nodes)")                     \
     X(net, weights, NAME, "metropolis", ANY, FIXED, PARSED, "",                                    \
       "edge weights: uniform | metropolis | file")                                                 \
     X(net, method, NAME, "penalty", ANY, FIXED, PARSED, "",                                        \
-      "decentralized method (the list below): penalty (paper 003, the default) | rf-diffusion "  \
-      "| dkla | coke (random features)")                                                          \
-    X(net, penalty, NAME, "paper", ANY, FIXED, PARSED, "method penalty",                          \
-      "consensus penalty: paper | symmetric") \
+      "decentralized method (the list below): penalty (paper 003, the default) | rf-diffusion "    \
+      "| dkla | coke (random features)")                                                           \
+    X(net, penalty, NAME, "paper", ANY, FIXED, PARSED, "method penalty",                           \
+      "consensus penalty: paper | symmetric")                                                      \
     X(net, c, DOUBLE, "1", GE(0), FIXED, TO(net.c), "", "consensus penalty coefficient")           \
     X(net, share, NAME, "points", ANY, FIXED, PARSED, "",                                          \
       "what a round sends with each point: points (paper 003: the point alone, the neighbour "     \
@@ -239,7 +240,7 @@
       "seeded by run.seed and e, retried until connected); 0: never")                              \
     X(net, gossip, SIZE, "0", FLAG, FIXED, TO(net.gossip), "",                                     \
       "1: one-peer gossip, each round each agent sends its points to one random neighbour "        \
-      "(which answers); 0: to all")                                                             \
+      "(which answers); 0: to all")                                                                \
     X(net, codec_points, NAME, "float64", ANY, FIXED, PARSED, "",                                  \
       "how the points a method sends travel: float64 (exact) | float32 | float16 | int8 (a "       \
       "float32 scale max|x|/127 per message); the receiver learns from what it decodes")           \
@@ -247,7 +248,7 @@
       "how model values travel (the penalty method's answers, and its f_i with net.penalty = "     \
       "symmetric): float64 | float32 | float16 | int8")                                            \
     X(net, codec_vectors, NAME, "float64", ANY, FIXED, PARSED, "",                                 \
-      "how weight vectors travel (the random-feature methods): float64 | float32 | float16 | "    \
+      "how weight vectors travel (the random-feature methods): float64 | float32 | float16 | "     \
       "int8 | top-k | random-k (net.codec_k of the entries of the increment since the last "       \
       "message, with error feedback: CHOCO-gossip)")                                               \
     X(net, codec_k, DOUBLE, "0.1", IN(0, 1), FIXED, PARSED, "",                                    \
@@ -283,25 +284,26 @@
     X(async, engine, NAME, "lockstep", ANY, FIXED, PARSED, "",                                     \
       "decentralized: lockstep (every agent updates once per round) | events (each agent at its "  \
       "own speed, messages with latencies, in virtual time: the async.* laws)")                    \
-    X(async, compute, DOUBLE, "1", GT(0), FIXED, PARSED, "engine events",                          \
-      "median virtual time of one update (the unit of async.horizon and the latencies)")           \
-    X(async, compute_sigma, DOUBLE, "0", UPTO(10), FIXED, PARSED, "engine events",                 \
+    X(async, compute, DOUBLE, "1", GT(0), FIXED, PARSED, "",                                       \
+      "median virtual time of one update (the unit of async.horizon and the latencies; "           \
+      "these timing keys also give lockstep rounds their clock column)")                           \
+    X(async, compute_sigma, DOUBLE, "0", UPTO(10), FIXED, PARSED, "",                              \
       "log-normal spread of the agents' speeds: agent i's median update time is async.compute "    \
       "* exp(sigma Z_i), drawn once per agent")                                                    \
-    X(async, compute_jitter, DOUBLE, "0", UPTO(10), FIXED, PARSED, "engine events",                \
+    X(async, compute_jitter, DOUBLE, "0", UPTO(10), FIXED, PARSED, "",                             \
       "log-normal spread of one agent's update times around its median, drawn per update")         \
-    X(async, slow, PATH, "", ANY, FIXED, PARSED, "engine events",                                  \
+    X(async, slow, PATH, "", ANY, FIXED, PARSED, "",                                               \
       "agents that are async.slow_factor times slower, e.g. 0,3,8-11")                             \
-    X(async, slow_fraction, DOUBLE, "0", IN(0, 1), FIXED, PARSED, "engine events",                 \
+    X(async, slow_fraction, DOUBLE, "0", IN(0, 1), FIXED, PARSED, "",                              \
       "each agent is also slow with this probability (drawn once per agent from run.seed)")        \
-    X(async, slow_factor, DOUBLE, "10", GE(1), FIXED, PARSED, "engine events",                     \
+    X(async, slow_factor, DOUBLE, "10", GE(1), FIXED, PARSED, "",                                  \
       "how many times slower the slow agents' updates are")                                        \
-    X(async, latency, DOUBLE, "0.1", GT(0), FIXED, PARSED, "engine events",                        \
+    X(async, latency, DOUBLE, "0.1", GT(0), FIXED, PARSED, "",                                     \
       "the smallest virtual time a message takes on a link (also the engine's lookahead: the "     \
       "ranks agree once per this much virtual time)")                                              \
-    X(async, latency_jitter, DOUBLE, "0", GE(0), FIXED, PARSED, "engine events",                   \
+    X(async, latency_jitter, DOUBLE, "0", GE(0), FIXED, PARSED, "",                                \
       "mean of an exponential delay added to each message's latency")                              \
-    X(async, bandwidth, DOUBLE, "0", GE(0), FIXED, PARSED, "engine events",                        \
+    X(async, bandwidth, DOUBLE, "0", GE(0), FIXED, PARSED, "",                                     \
       "bytes per unit of virtual time of a link: a message of B bytes takes B / bandwidth "        \
       "more; 0: unlimited")                                                                        \
     X(async, horizon, DOUBLE, "0", GE(0), FIXED, PARSED, "engine events",                          \
