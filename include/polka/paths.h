@@ -54,6 +54,9 @@ typedef struct {
  */
 polka_status polka_path_normal(const char *path, char *out, size_t size);
 
+/** The folder of path as written, in out[size]: "." without a '/', "/" for a file in the root. */
+void polka_path_dir(const char *path, char *out, size_t size);
+
 /** 1 when a and b name one file (see the file comment); 0 when either is empty or NULL. */
 int polka_path_same(const char *a, const char *b);
 

@@ -70,10 +70,8 @@ polka_status polka_temp_commit(const char *tmp, const char *final) {
     POLKA_CHECK(rename(tmp, final) == 0, POLKA_ERR_IO, "cannot rename '%s' to '%s': %s", tmp, final,
                 strerror(errno));
     char dir[512];
-    snprintf(dir, sizeof dir, "%s", final);
-    char *slash = strrchr(dir, '/');
-    if (slash) *slash = '\0';
-    (void)sync_path(slash ? (dir[0] ? dir : "/") : "."); /* the rename on the disk: best effort */
+    polka_path_dir(final, dir, sizeof dir);
+    (void)sync_path(dir); /* the rename on the disk: best effort */
     return POLKA_OK;
 }
 

@@ -95,6 +95,15 @@ polka_status polka_path_normal(const char *path, char *out, size_t size) {
     return normal_at_depth(path, out, size, 0);
 }
 
+void polka_path_dir(const char *path, char *out, size_t size) {
+    snprintf(out, size, "%s", path);
+    char *slash = strrchr(out, '/');
+    if (slash == NULL)
+        snprintf(out, size, ".");
+    else
+        slash[slash == out] = '\0'; /* "/name": keep the root's '/' */
+}
+
 int polka_path_same(const char *a, const char *b) {
     if (a == NULL || b == NULL || a[0] == '\0' || b[0] == '\0') return 0;
     struct stat sa, sb;

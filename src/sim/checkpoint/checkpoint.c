@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "sim/checkpoint/checkpoint_impl.h"
+#include "polka/paths.h"
 #include "polka/sim.h"
 #include "polka/stop.h"
 #include "sim/driver/sim_impl.h"
@@ -100,14 +101,7 @@ polka_status polka_ckpt_check_path(const polka_plan *plan) {
     struct stat info;
     POLKA_CHECK(stat(path, &info) != 0 || !S_ISDIR(info.st_mode), POLKA_ERR_ARG,
                 "run.checkpoint: '%s' is a directory (name a file in it)", path);
-    snprintf(dir, sizeof dir, "%s", path);
-    char *slash = strrchr(dir, '/');
-    if (slash == NULL)
-        snprintf(dir, sizeof dir, ".");
-    else if (slash == dir)
-        dir[1] = '\0';
-    else
-        *slash = '\0';
+    polka_path_dir(path, dir, sizeof dir);
     POLKA_CHECK(stat(dir, &info) == 0 && S_ISDIR(info.st_mode), POLKA_ERR_ARG,
                 "run.checkpoint: the directory '%s' of '%s' does not exist (create it first)", dir,
                 path);
