@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "polka/net.h"
+#include "polka/paths.h"
 #include "sim/driver/sim_impl.h"
 
 static polka_status learner_rows(const void *learner, const double *x, size_t n, double *f) {
@@ -88,13 +89,10 @@ polka_status polka_netlog_open(polka_netlog *log, const polka_plan *plan,
     *log = (polka_netlog){.hooks = hooks, .agents = agents};
     set_logged(log, plan, agents);
     log->history.width = log->logged * POLKA_METRICS_DOUBLES;
-    char dir[POLKA_PATH_LEN + 16]; /* the rows wait for a checkpoint beside it, not in memory */
-    polka_ckpt_path(plan, dir, sizeof dir);
-    char *slash = strrchr(dir, '/');
-    if (slash == NULL)
-        strcpy(dir, ".");
-    else
-        slash[slash == dir] = '\0';
+    char checkpoint[POLKA_PATH_LEN + 16], dir[POLKA_PATH_LEN + 16];
+    polka_ckpt_path(plan, checkpoint,
+                    sizeof checkpoint); /* the rows wait beside the checkpoint, on disk */
+    polka_path_dir(checkpoint, dir, sizeof dir);
     polka_history_spill(&log->history, dir);
     log->picked = log->stride > 1 ? malloc(log->logged * sizeof *log->picked) : NULL;
     POLKA_CHECK(log->stride == 1 || log->picked != NULL, POLKA_ERR_MEM,
@@ -185,23 +183,46 @@ polka_status polka_netlog_step(polka_netlog *log, size_t round, double samples,
     return write_csv(log, round, samples, logged);
 }
 
-/* The run file's rows of a resumed run: this rank's agents' cells of each row (collective). */
-static polka_status replay_h5(polka_netlog *log, const polka_history *rows, const size_t *ids,
-                              size_t count) {
+/* Row r of a resumed run in rank 0's history and CSV (a rank without history keeps nothing). */
+static polka_status replay_own(polka_netlog *log, const polka_history *rows, size_t r,
+                               const double *row) {
+    if (log->history.width == 0) return POLKA_OK;
+    POLKA_CALL(polka_history_add(&log->history, rows->round[r], rows->samples[r], row));
+    return write_csv(log, (size_t)rows->round[r], rows->samples[r],
+                     (const polka_agent_metrics *)row);
+}
+
+/* This rank's agents' cells of a row, for the run file: an agent without a column has no row of
+ * its own (polka_h5log drops its cells). */
+static void pick_cells(const polka_netlog *log, const double *row, const size_t *agents,
+                       size_t count, polka_agent_metrics *mine) {
+    const polka_agent_metrics *cells = (const polka_agent_metrics *)row;
+    size_t stride = stride_of(log);
+    for (size_t k = 0; k < count; k++)
+        mine[k] = agents[k] % stride == 0 ? cells[agents[k] / stride] : (polka_agent_metrics){0};
+}
+
+/* The rows of a resumed run, each read once from the checkpoint: rank 0's history and CSV, and
+ * with a run file every rank's agents' cells of it (collective: each row's status agreed). */
+static polka_status replay_rows(polka_netlog *log, const polka_history *rows, const size_t *ids,
+                                size_t count) {
+    int h5 = log->h5 != NULL;
+    if (rows->rows == 0 || (!h5 && log->history.width == 0)) return POLKA_OK;
     size_t *agents = malloc((count ? count : 1) * sizeof *agents);
     polka_agent_metrics *mine = malloc((count ? count : 1) * sizeof *mine);
     double *row = malloc((rows->width ? rows->width : 1) * sizeof *row);
     polka_status status =
         agents && mine && row ? POLKA_OK : polka_error_set(POLKA_ERR_MEM, "out of memory");
+    if (status == POLKA_OK && log->history.width != 0 && rows->width != log->history.width)
+        status = polka_error_set(POLKA_ERR_FORMAT,
+                                 "the checkpoint's metric rows do not fit this run's agents");
     for (size_t k = 0; agents && k < count; k++) agents[k] = ids ? ids[k] : k;
-    size_t stride = stride_of(log);
+    if (h5) status = polka_net_agree(log->comm, status);
     for (size_t r = 0; r < rows->rows && status == POLKA_OK; r++) {
         status = polka_history_row(rows, r, row);
-        const polka_agent_metrics *cells = (const polka_agent_metrics *)row;
-        /* an agent without a column: no row of its own (polka_h5log drops its cells) */
-        for (size_t k = 0; status == POLKA_OK && k < count; k++)
-            mine[k] =
-                agents[k] % stride == 0 ? cells[agents[k] / stride] : (polka_agent_metrics){0};
+        if (status == POLKA_OK) status = replay_own(log, rows, r, row);
+        if (!h5) continue;
+        if (status == POLKA_OK) pick_cells(log, row, agents, count, mine);
         status = polka_net_agree(log->comm, status != POLKA_OK
                                                 ? status
                                                 : polka_netlog_write_h5(log, (size_t)rows->round[r],
@@ -214,26 +235,6 @@ static polka_status replay_h5(polka_netlog *log, const polka_history *rows, cons
     return status;
 }
 
-/* Rank 0: the CSV rows and the history of a resumed run, one row in memory at a time. */
-static polka_status replay_rows(polka_netlog *log, const polka_history *rows) {
-    if (log->history.width == 0 || rows->rows == 0) return POLKA_OK;
-    POLKA_CHECK(rows->width == log->history.width, POLKA_ERR_FORMAT,
-                "the checkpoint's metric rows do not fit this run's agents");
-    double *row = malloc(rows->width * sizeof *row);
-    POLKA_CHECK(row, POLKA_ERR_MEM, "out of memory for a metric row");
-    polka_status status = POLKA_OK;
-    for (size_t r = 0; r < rows->rows && status == POLKA_OK; r++) {
-        status = polka_history_row(rows, r, row);
-        if (status == POLKA_OK)
-            status = polka_history_add(&log->history, rows->round[r], rows->samples[r], row);
-        if (status == POLKA_OK)
-            status = write_csv(log, (size_t)rows->round[r], rows->samples[r],
-                               (const polka_agent_metrics *)row);
-    }
-    free(row);
-    return status;
-}
-
 polka_status polka_netlog_replay(polka_netlog *log, const polka_history *rows, const size_t *ids,
                                  size_t count) {
     size_t width = POLKA_METRICS_DOUBLES;
@@ -241,8 +242,7 @@ polka_status polka_netlog_replay(polka_netlog *log, const polka_history *rows, c
     size_t columns = last == 0 ? 0 : (last - 1) / stride_of(log) + 1; /* those up to the last */
     POLKA_CHECK(rows->rows == 0 || rows->width >= columns * width, POLKA_ERR_FORMAT,
                 "the checkpoint's metric rows do not fit this run's agents");
-    POLKA_CALL(replay_rows(log, rows));
-    return log->h5 ? replay_h5(log, rows, ids, count) : POLKA_OK;
+    return replay_rows(log, rows, ids, count);
 }
 
 polka_status polka_netlog_open_h5(polka_netlog *log, const polka_plan *plan,
