@@ -11,6 +11,7 @@
 #include "sim/checkpoint/checkpoint_impl.h"
 #include "io/h5log_impl.h"
 #include "polka/paths.h"
+#include "sim/agent/codec_impl.h"
 #include "sim/checkpoint/checkpoint_h5_impl.h"
 #include "sim/metrics/metrics_impl.h"
 
@@ -225,9 +226,9 @@ polka_status polka_ckpt_settings(const polka_ckpt *ckpt, char **text) {
 }
 
 static int uses_int8(const polka_plan *plan) {
-    const polka_config *s = &plan->settings;
-    return strcmp(s->codec_points, "int8") == 0 || strcmp(s->codec_values, "int8") == 0 ||
-           strcmp(s->codec_vectors, "int8") == 0;
+    for (int kind = 0; kind < POLKA_MSG_KINDS; kind++)
+        if (polka_codec_for(plan, kind).kind == POLKA_CODEC_INT8) return 1;
+    return 0;
 }
 
 /* An int8 run goes on only from a checkpoint whose int8 sent the same scale (checkpoint_impl.h). */
