@@ -43,6 +43,12 @@ VECTOR_CODECS = [(c, [f"net.codec_vectors={c}"]) for c in DENSE] + [
     # a kept entry is 6 bytes (2-byte index up to 65 536 entries, float32): 0.13 of the
     # entries is just under 10 % of float64's bytes
     ("top-k 0.13", ["net.codec_vectors=top-k", "net.codec_k=0.13"]),
+    # the kept values as float16 (4 bytes an entry with the index) or int8 (3, and one exponent
+    # byte a message, net.codec_kept): more entries in the same bytes
+    ("top-k 0.19 float16",
+     ["net.codec_vectors=top-k", "net.codec_k=0.19", "net.codec_kept=float16"]),
+    ("top-k 0.26 int8", ["net.codec_vectors=top-k", "net.codec_k=0.26", "net.codec_kept=int8"]),
+    ("top-k 0.15 int8", ["net.codec_vectors=top-k", "net.codec_k=0.15", "net.codec_kept=int8"]),
 ]
 SPARSE_CODECS = [VECTOR_CODECS[0]] + VECTOR_CODECS[4:]
 # rf-diffusion can mix the sparsified copies with CHOCO's step net.codec_gamma (0: dense)
@@ -65,7 +71,8 @@ METHODS = [  # (label, settings, codecs)
     # at 256 agents rho 0.01 still misses with top-k 0.13 (+1.26); 0.005 meets, its float64 weaker
     ("dkla rho 0.005", ["net.method=dkla", "net.features=256", "net.admm_rho=0.005"],
      SPARSE_CODECS),
-    ("coke", ["net.method=coke"] + RF_MD, VECTOR_CODECS[:5] + VECTOR_CODECS[-1:]),
+    # coke's float64 censors, so its sparsified messages must be smaller: top-k 0.15 int8
+    ("coke", ["net.method=coke"] + RF_MD, VECTOR_CODECS[:5] + VECTOR_CODECS[-4:]),
     ("coke rho 0.005", ["net.method=coke", "net.features=256", "net.admm_rho=0.005"],
      SPARSE_CODECS),
 ]

@@ -47,9 +47,11 @@ polka_ckpt_test(rf_diffusion_p1 periodic 1 1 70 ${CKPT_SMALL} --set net.agents=6
 polka_ckpt_test(dkla_exact_sigterm signal 0 0 0 ${CKPT_SMALL} --set net.agents=4 --set net.method=dkla
                 --set net.rf_solve=exact --set learner.loss=square --set data.source=sinc
                 --set learner.batch=10 --set run.passes=30)
-# codecs (issue 30): top-k's copies on both ends (held, received) resume with the run; int8
+# codecs (issue 30): top-k's copies on both ends (held, received) resume with the run, here
+# with its kept values as int8; int8
 polka_ckpt_test(dkla_topk_2_to_3 periodic 2 3 70 ${CKPT_SMALL} --set net.agents=8 --set net.method=dkla
-                --set net.features=64 --set net.codec_vectors=top-k --set net.codec_k=0.1)
+                --set net.features=64 --set net.codec_vectors=top-k --set net.codec_k=0.1
+                --set net.codec_kept=int8)
 polka_ckpt_test(penalty_int8_p1 periodic 1 1 70 ${CKPT_SMALL} --set net.agents=6
                 --set net.penalty=symmetric --set net.codec_points=int8 --set net.codec_values=float16)
 # the noisy points (privacy.clip): the counts of releases and the composed epsilon resume with

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # codec_run_test.sh POLKA WORK: the codecs through the built binary on 2 ranks, read back with
 # h5py: /config records them; bytes_sent counts the encoded bytes (float16: a quarter of
-# float64's; int8: d + 1 bytes a point and C + 1 a value message; top-k: 6 bytes a kept entry of a vector of at most 65 536);
+# float64's; int8: d + 1 bytes a point and C + 1 a value message; top-k: 6 bytes a kept entry
+# of a vector of at most 65 536, 4 with net.codec_kept = float16, 3 and an exponent byte a
+# message with int8);
 # float64 and 1-rank runs give the same models as 2 ranks; the codecs change the models; the
 # privacy counts (samples_out, receivers) and `polka report`'s columns of them.
 set -euo pipefail
@@ -23,6 +25,12 @@ run 1 int8_np1 --set net.codec_points=int8 --set net.codec_values=int8
 rf=(--set net.method=dkla --set net.features=32)
 run 2 rf64 "${rf[@]}"
 run 2 topk "${rf[@]}" --set net.codec_vectors=top-k --set net.codec_k=0.25
+run 2 topk16 "${rf[@]}" --set net.codec_vectors=top-k --set net.codec_k=0.25 \
+    --set net.codec_kept=float16
+run 2 topk8 "${rf[@]}" --set net.codec_vectors=top-k --set net.codec_k=0.25 \
+    --set net.codec_kept=int8
+run 1 topk8_np1 "${rf[@]}" --set net.codec_vectors=top-k --set net.codec_k=0.25 \
+    --set net.codec_kept=int8
 "$polka" report "$work/f64.h5" "$work/topk.h5" > "$work/report.txt"
 grep -q "samples_out *receivers" "$work/report.txt" || { echo "report: no privacy columns"; exit 1; }
 /usr/bin/python3 - "$work" "$(cd "$(dirname "$0")" && pwd)" <<'PY'
@@ -79,6 +87,28 @@ ct, bt, _ = load("topk")
 length = 32 * classes
 if bt * 8 * length != br * 6 * int(np.ceil(0.25 * length)):
     fail(f"top-k 0.25 sent {bt} bytes, float64 {br}: not 6 bytes per kept entry")
+kept = int(np.ceil(0.25 * length))
+c16k, b16k, _ = load("topk16")
+c8k, b8k, _ = load("topk8")
+if text(c16k["net.codec_kept"]) != "float16" or text(ct["net.codec_kept"]) != "float32":
+    fail(f"/config does not record net.codec_kept: {c16k['net.codec_kept']}, {ct['net.codec_kept']}")
+if b16k * 6 != bt * 4:
+    fail(f"top-k with float16 values sent {b16k} bytes, with float32 {bt}: not 4 against 6")
+if b8k * 6 * kept != bt * (3 * kept + 1):
+    fail(f"top-k with int8 values sent {b8k} bytes, with float32 {bt}: not 3 a kept entry "
+         "and 1 a message against 6")
+
+
+def final_weights(name):
+    with h5py.File(f"{work}/{name}.h5", "r") as f:
+        return {k: f["models"][k][...] for k in f["models"] if "theta" in k or "weights" in k}
+
+
+m8, m8_1, m32 = final_weights("topk8"), final_weights("topk8_np1"), final_weights("topk")
+if not m8 or m8.keys() != m8_1.keys() or any(m8[k].tobytes() != m8_1[k].tobytes() for k in m8):
+    fail("top-k with int8 values on 1 rank differs from 2 ranks")
+if all(m8[k].tobytes() == m32[k].tobytes() for k in m8):
+    fail("top-k's int8 values give float32's models: the kept codec did nothing")
 # privacy: without faults every agent sent each round's point to every neighbour, and a
 # random-feature agent sent no sample
 with h5py.File(f"{work}/f64.h5", "r") as f:
@@ -94,5 +124,5 @@ with h5py.File(f"{work}/topk.h5", "r") as f:
     if f["metrics/samples_out"][-1].any() or f["metrics/receivers"][-1].any():
         fail("a random-feature agent counts samples sent")
 print(f"codec_run_test: ok (bytes float64 {b64:.0f}, float16 {b16:.0f}, int8 {b8:.0f}; "
-      f"dkla {br:.0f}, top-k 0.25 {bt:.0f})")
+      f"dkla {br:.0f}, top-k 0.25 {bt:.0f}, float16 values {b16k:.0f}, int8 values {b8k:.0f})")
 PY

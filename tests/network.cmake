@@ -134,6 +134,10 @@ polka_mpi_fails(codec_topk_gossip 2 "it needs a fixed graph" --set net.method=dk
                 --set net.codec_vectors=top-k --set net.gossip=1)
 polka_mpi_fails(codec_k_zero 2 "net.codec_k = 0: the fraction" --set net.method=dkla
                 --set net.codec_vectors=random-k --set net.codec_k=0)
+polka_mpi_fails(codec_kept_unknown 2 "net.codec_kept = top-k: float64 \\| float32 \\| float16 \\| int8"
+                --set net.method=dkla --set net.codec_vectors=random-k --set net.codec_kept=top-k)
+polka_mpi_fails(codec_kept_dense 2 "net.codec_kept = int8: how a sparsifier's kept values .* \\(here float16\\)"
+                --set net.method=dkla --set net.codec_vectors=float16 --set net.codec_kept=int8)
 polka_mpi_fails(codec_gamma_dkla 2 "net.codec_gamma = 0.2: CHOCO's step is for .* \\(here dkla, top-k\\)"
                 --set net.method=dkla --set net.codec_vectors=top-k --set net.codec_gamma=0.2)
 polka_mpi_fails(codec_gamma_dense 2 "\\(here rf-diffusion, float16\\)" --set net.method=rf-diffusion

@@ -75,22 +75,22 @@ static void int8_scale(void **state) {
 /* top-k keeps the largest |d| (ties to the lower index); the copies on both ends agree. */
 static void top_k_increments(void **state) {
     (void)state;
-    polka_codec codec = {.kind = POLKA_CODEC_TOPK, .keep = 0.3};
-    double d[10] = {0.1, -5, 3, 0, 3, -0.2, 1, 0, 0, 2}, x[10] = {0};
+    polka_codec codec = {.kind = POLKA_CODEC_TOPK, .keep = 0.3, .kept = POLKA_CODEC_F32};
+    double d[10] = {0.1, -5, 3, 0, 3, -0.2, 1, 0, 0, 2}, x[10] = {0}, values[10];
     size_t order[10];
     unsigned char bytes[64];
     assert_int_equal(polka_codec_kept(codec, 10), 3);
     assert_int_equal(polka_codec_bytes(codec, 10), 3 * 6); /* a 2-byte index, a float32 */
-    polka_codec_sparsify(codec, d, 10, NULL, order, bytes);
-    polka_codec_add(codec, bytes, 10, x);
+    polka_codec_sparsify(codec, d, 10, NULL, order, values, bytes);
+    polka_codec_add(codec, bytes, 10, values, x);
     for (int e = 0; e < 10; e++) assert_true(x[e] == (e == 1 || e == 2 || e == 4 ? d[e] : 0));
 }
 
 /* The index takes 2 bytes up to 65 536 entries (the last one, 65 535, included), 4 above. */
 static void top_k_index_width(void **state) {
     (void)state;
-    polka_codec codec = {.kind = POLKA_CODEC_TOPK, .keep = 1e-9}; /* keeps one entry */
-    static double d[70000], x[70000];
+    polka_codec codec = {.kind = POLKA_CODEC_TOPK, .keep = 1e-9, .kept = POLKA_CODEC_F32};
+    static double d[70000], x[70000], values[70000]; /* the codec keeps one entry */
     static size_t order[70000];
     unsigned char bytes[16];
     size_t sizes[2] = {65536, 70000}, last[2] = {65535, 69999};
@@ -99,8 +99,8 @@ static void top_k_index_width(void **state) {
         memset(x, 0, sizeof x);
         d[last[c]] = -2.5;
         assert_int_equal(polka_codec_bytes(codec, sizes[c]), c == 0 ? 6 : 8);
-        polka_codec_sparsify(codec, d, sizes[c], NULL, order, bytes);
-        polka_codec_add(codec, bytes, sizes[c], x);
+        polka_codec_sparsify(codec, d, sizes[c], NULL, order, values, bytes);
+        polka_codec_add(codec, bytes, sizes[c], values, x);
         assert_true(x[last[c]] == -2.5);
         for (size_t e = 0; e < sizes[c]; e++) assert_true(e == last[c] || x[e] == 0);
     }
@@ -108,19 +108,50 @@ static void top_k_index_width(void **state) {
 
 static void random_k_draws(void **state) {
     (void)state;
-    polka_codec codec = {.kind = POLKA_CODEC_RANDK, .keep = 0.25};
-    double d[8] = {1, 2, 3, 4, 5, 6, 7, 8}, x[8] = {0}, z[8] = {0};
+    polka_codec codec = {.kind = POLKA_CODEC_RANDK, .keep = 0.25, .kept = POLKA_CODEC_F32};
+    double d[8] = {1, 2, 3, 4, 5, 6, 7, 8}, x[8] = {0}, z[8] = {0}, values[8];
     size_t order[8];
     unsigned char a[64], b[64];
     polka_rng r1 = polka_rng_start_sub(7, POLKA_CODEC_STREAM, 3, 11), r2 = r1;
-    polka_codec_sparsify(codec, d, 8, &r1, order, a);
-    polka_codec_sparsify(codec, d, 8, &r2, order, b);
+    polka_codec_sparsify(codec, d, 8, &r1, order, values, a);
+    polka_codec_sparsify(codec, d, 8, &r2, order, values, b);
     assert_memory_equal(a, b, polka_codec_bytes(codec, 8)); /* a pure function of the key */
-    polka_codec_add(codec, a, 8, x);
+    polka_codec_add(codec, a, 8, values, x);
     int kept = 0;
     for (int e = 0; e < 8; e++) kept += x[e] != 0, z[e] = x[e] ? d[e] : 0;
     assert_int_equal(kept, 2);
     assert_memory_equal(x, z, sizeof x);
+}
+
+/* The kept values in float16 or int8: 4 or 3 bytes an entry (int8: one exponent byte more a
+ * message); what is added is the value as its codec decodes it, on both ends alike. */
+static void kept_value_codecs(void **state) {
+    (void)state;
+    double d[10] = {0.1, -5, 3, 0, 3, -0.2, 1, 0, 0, 2.001}, values[10];
+    size_t order[10];
+    unsigned char bytes[64];
+    polka_codec_kind kinds[3] = {POLKA_CODEC_F64, POLKA_CODEC_F16, POLKA_CODEC_INT8};
+    size_t expect[3] = {4 * 10, 4 * 4, 4 * 3 + 1};
+    for (int c = 0; c < 3; c++) {
+        polka_codec codec = {.kind = POLKA_CODEC_TOPK, .keep = 0.4, .kept = kinds[c]};
+        polka_codec dense = {.kind = kinds[c]};
+        double x[10] = {0}, kept[4], decoded[4];
+        uint16_t index[4];
+        unsigned char alone[64];
+        assert_int_equal(polka_codec_bytes(codec, 10), expect[c]);
+        polka_codec_sparsify(codec, d, 10, NULL, order, values, bytes);
+        polka_codec_add(codec, bytes, 10, values, x);
+        memcpy(index, bytes, sizeof index); /* the 4 indices, then the values */
+        for (int i = 0; i < 4; i++) kept[i] = d[index[i]];
+        polka_codec_encode(dense, kept, 4, alone); /* the kept values as one dense message */
+        polka_codec_decode(dense, alone, 4, decoded);
+        assert_memory_equal(bytes + sizeof index, alone, polka_codec_bytes(dense, 4));
+        double expected[10] = {0};
+        for (int i = 0; i < 4; i++) expected[index[i]] = decoded[i];
+        assert_memory_equal(x, expected, sizeof x);
+        assert_true(expected[1] != 0 && expected[2] != 0 && expected[4] != 0 && expected[9] != 0);
+        assert_true(c > 0 ? x[9] != 2.001 : x[9] == 2.001); /* float16, int8 round 2.001 */
+    }
 }
 
 int main(void) {
@@ -128,6 +159,7 @@ int main(void) {
         cmocka_unit_test(half_known_values), cmocka_unit_test(half_round_trip),
         cmocka_unit_test(int8_scale),        cmocka_unit_test(top_k_increments),
         cmocka_unit_test(top_k_index_width), cmocka_unit_test(random_k_draws),
+        cmocka_unit_test(kept_value_codecs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -239,9 +239,20 @@ int main(int argc, char **argv) {
                                             "net.codec_vectors=int8", "fault.offline=0.1", NULL};
     static const char *const dkla_topk[] = {"net.method=dkla", "net.features=32",
                                             "net.codec_vectors=top-k", "net.codec_k=0.1", NULL};
-    static const char *const diffusion_randk[] = {"net.method=rf-diffusion",    "net.features=32",
-                                                  "net.codec_vectors=random-k", "net.codec_k=0.2",
-                                                  "fault.link_loss=0.2",        NULL};
+    static const char *const dkla_topk_int8[] = {"net.method=dkla",
+                                                 "net.features=32",
+                                                 "net.codec_vectors=top-k",
+                                                 "net.codec_k=0.2",
+                                                 "net.codec_kept=int8",
+                                                 "fault.link_loss=0.1",
+                                                 NULL};
+    static const char *const diffusion_randk[] = {"net.method=rf-diffusion",
+                                                  "net.features=32",
+                                                  "net.codec_vectors=random-k",
+                                                  "net.codec_k=0.2",
+                                                  "net.codec_kept=float16",
+                                                  "fault.link_loss=0.2",
+                                                  NULL};
     static const char *const diffusion_choco[] = {"net.method=rf-diffusion", "net.features=32",
                                                   "net.codec_vectors=top-k", "net.codec_k=0.1",
                                                   "net.codec_gamma=0.2",     NULL};
@@ -346,7 +357,8 @@ int main(int argc, char **argv) {
         {"rf-diffusion, float16 vectors, loss 0.2", diffusion_half},
         {"dkla, int8 vectors, offline 0.1", dkla_int8},
         {"dkla, top-k 0.1 vectors", dkla_topk},
-        {"rf-diffusion, random-k 0.2, loss 0.2", diffusion_randk},
+        {"dkla, top-k 0.2 with int8 values, loss 0.1", dkla_topk_int8},
+        {"rf-diffusion, random-k 0.2 float16, loss 0.2", diffusion_randk},
         {"rf-diffusion, top-k 0.1, CHOCO 0.2", diffusion_choco},
         {"coke, top-k 0.25, censoring 0.05", coke_topk},
         {"events: slow 0.2, speeds, loss, offline, int8", events_paper},

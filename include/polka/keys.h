@@ -242,8 +242,9 @@
       "1: one-peer gossip, each round each agent sends its points to one random neighbour "        \
       "(which answers); 0: to all")                                                                \
     X(net, codec_points, NAME, "float64", ANY, FIXED, PARSED, "",                                  \
-      "how the points a method sends travel: float64 (exact) | float32 | float16 | int8 (a "       \
-      "float32 scale max|x|/127 per message); the receiver learns from what it decodes")           \
+      "how the points a method sends travel: float64 (exact) | float32 | float16 | int8 (one "     \
+      "exponent byte a message: step 2^(e/4) >= max|x|/127); the receiver learns from what it "    \
+      "decodes")                                                                                   \
     X(net, codec_values, NAME, "float64", ANY, FIXED, PARSED, "",                                  \
       "how model values travel (the penalty method's answers, and its f_i with net.penalty = "     \
       "symmetric): float64 | float32 | float16 | int8")                                            \
@@ -253,6 +254,9 @@
       "message, with error feedback: CHOCO-gossip)")                                               \
     X(net, codec_k, DOUBLE, "0.1", IN(0, 1), FIXED, PARSED, "",                                    \
       "top-k, random-k: the fraction of a vector's entries a message carries")                     \
+    X(net, codec_kept, NAME, "float32", ANY, FIXED, PARSED, "",                                    \
+      "top-k, random-k: how the kept values travel: float32 | float16 | int8 (one exponent "       \
+      "byte a message) | float64; each index takes 2 bytes (4 above 65 536 entries)")              \
     X(net, codec_gamma, DOUBLE, "0", IN(0, 1), FIXED, PARSED, "",                                  \
       "top-k, random-k with rf-diffusion: 0 combines the copies the neighbours hold as the dense " \
       "codecs do; > 0 is CHOCO-gossip's consensus step, theta_i = psi_i + gamma sum_j a_ij "       \

@@ -14,14 +14,15 @@ static const struct {
 #define CODEC_COUNT (sizeof codec_names / sizeof codec_names[0])
 #define DENSE_COUNT 4 /* the first four: every kind may use them */
 
-/* A sparsifier's pair: the index in 2 bytes when the vector has at most 65 536 entries (the
- * receiver knows n), else 4; then the value as a float32. */
+/* A sparsifier's index: 2 bytes when the vector has at most 65 536 entries (the receiver
+ * knows n), else 4. */
 static size_t index_bytes(size_t n) {
     return n <= 65536 ? 2 : 4;
 }
 
-static size_t pair_bytes(size_t n) {
-    return index_bytes(n) + sizeof(float);
+/* The dense codec of a sparsifier's kept values. */
+static polka_codec kept_codec(polka_codec codec) {
+    return (polka_codec){.kind = codec.kept};
 }
 
 static int codec_parse(const char *name, size_t allowed, polka_codec_kind *kind) {
@@ -51,6 +52,13 @@ polka_status polka_codec_check(const polka_plan *plan) {
                 "net.codec_vectors = %s: float64 | float32 | float16 | int8 | top-k | random-k",
                 plan->settings.codec_vectors);
     int sparse = kind == POLKA_CODEC_TOPK || kind == POLKA_CODEC_RANDK;
+    POLKA_CHECK(codec_parse(plan->settings.codec_kept, DENSE_COUNT, &kind), POLKA_ERR_ARG,
+                "net.codec_kept = %s: float64 | float32 | float16 | int8",
+                plan->settings.codec_kept);
+    POLKA_CHECK(sparse || strcmp(plan->settings.codec_kept, "float32") == 0, POLKA_ERR_ARG,
+                "net.codec_kept = %s: how a sparsifier's kept values travel is for "
+                "net.codec_vectors = top-k or random-k (here %s)",
+                plan->settings.codec_kept, plan->settings.codec_vectors);
     POLKA_CHECK(plan->settings.codec_gamma == 0 ||
                     (sparse && strcmp(plan->settings.method, "rf-diffusion") == 0),
                 POLKA_ERR_ARG,
@@ -72,8 +80,10 @@ polka_status polka_codec_check(const polka_plan *plan) {
 }
 
 polka_codec polka_codec_for(const polka_plan *plan, polka_msg_kind kind) {
-    polka_codec codec = {.kind = POLKA_CODEC_F64, .keep = plan->settings.codec_k};
+    polka_codec codec = {
+        .kind = POLKA_CODEC_F64, .keep = plan->settings.codec_k, .kept = POLKA_CODEC_F32};
     if (kind != POLKA_MSG_EXACT) codec_parse(key_of(plan, kind), CODEC_COUNT, &codec.kind);
+    if (polka_codec_sparse(codec)) codec_parse(plan->settings.codec_kept, DENSE_COUNT, &codec.kept);
     return codec;
 }
 
@@ -102,8 +112,10 @@ size_t polka_codec_bytes(polka_codec codec, size_t n) {
         return 2 * n;
     case POLKA_CODEC_INT8:
         return n + 1; /* the exponent byte of the grid step */
-    default:
-        return pair_bytes(n) * polka_codec_kept(codec, n);
+    default: {
+        size_t k = polka_codec_kept(codec, n);
+        return index_bytes(n) * k + polka_codec_bytes(kept_codec(codec), k);
+    }
     }
 }
 
@@ -258,32 +270,32 @@ static void random_k(size_t n, size_t k, polka_rng *rng, size_t *order) {
 }
 
 void polka_codec_sparsify(polka_codec codec, const double *d, size_t n, polka_rng *rng,
-                          size_t *order, unsigned char *out) {
+                          size_t *order, double *values, unsigned char *out) {
     size_t k = polka_codec_kept(codec, n);
     if (codec.kind == POLKA_CODEC_TOPK)
         top_k(d, n, k, order);
     else
         random_k(n, k, rng, order);
-    size_t wide = index_bytes(n), pair = pair_bytes(n);
+    size_t wide = index_bytes(n);
     for (size_t i = 0; i < k; i++) {
         uint32_t index = (uint32_t)order[i];
         uint16_t narrow = (uint16_t)index;
-        float value = (float)d[order[i]];
-        memcpy(out + pair * i, wide == 2 ? (const void *)&narrow : (const void *)&index, wide);
-        memcpy(out + pair * i + wide, &value, sizeof value);
+        memcpy(out + wide * i, wide == 2 ? (const void *)&narrow : (const void *)&index, wide);
+        values[i] = d[order[i]];
     }
+    polka_codec_encode(kept_codec(codec), values, k, out + wide * k);
 }
 
-void polka_codec_add(polka_codec codec, const unsigned char *in, size_t n, double *x) {
+void polka_codec_add(polka_codec codec, const unsigned char *in, size_t n, double *values,
+                     double *x) {
     size_t k = polka_codec_kept(codec, n);
-    size_t wide = index_bytes(n), pair = pair_bytes(n);
+    size_t wide = index_bytes(n);
+    polka_codec_decode(kept_codec(codec), in + wide * k, k, values);
     for (size_t i = 0; i < k; i++) {
         uint32_t index = 0;
         uint16_t narrow = 0;
-        float value;
-        memcpy(wide == 2 ? (void *)&narrow : (void *)&index, in + pair * i, wide);
+        memcpy(wide == 2 ? (void *)&narrow : (void *)&index, in + wide * i, wide);
         if (wide == 2) index = narrow;
-        memcpy(&value, in + pair * i + wide, sizeof value);
-        if (index < n) x[index] += (double)value;
+        if (index < n) x[index] += values[i];
     }
 }

@@ -12,8 +12,9 @@
  *            s = 2^(e/4), the smallest with 127 s ≥ max|x|; x ≈ s·q, |q| ≤ 127
  *   top-k    (vectors) the k = ceil(net.codec_k · n) largest |d|, ties to the lower index
  *   random-k (vectors) k indices drawn from (run.seed, agent, round)
- * The sparsifiers send k pairs (uint32 index, float32 value) of an increment d (codec_wire.c:
- * CHOCO's error feedback): the index in 2 bytes when n ≤ 65 536 (else 4), the value a float32.
+ * The sparsifiers send k entries of an increment d (codec_wire.c: CHOCO's error feedback): the
+ * k indices, each in 2 bytes when n ≤ 65 536 (else 4), then the k values as one message of the
+ * dense codec net.codec_kept (float32 by default; float16, or int8 with its exponent byte).
  */
 #ifndef POLKA_SIM_CODEC_H
 #define POLKA_SIM_CODEC_H
@@ -46,7 +47,8 @@ typedef enum {
 
 typedef struct {
     polka_codec_kind kind;
-    double keep; /* sparsifiers: the fraction of entries kept (net.codec_k) */
+    double keep;           /* sparsifiers: the fraction of entries kept (net.codec_k) */
+    polka_codec_kind kept; /* sparsifiers: the dense codec of the kept values (net.codec_kept) */
 } polka_codec;
 
 /* A block as rows × parts: each row is part[0].len numbers of part[0].kind, then part[1]... */
@@ -74,12 +76,14 @@ size_t polka_codec_bytes(polka_codec codec, size_t n);
 /** Dense codecs: n numbers into polka_codec_bytes bytes at out, and back. */
 void polka_codec_encode(polka_codec codec, const double *x, size_t n, unsigned char *out);
 void polka_codec_decode(polka_codec codec, const unsigned char *in, size_t n, double *x);
-/** Sparsifiers: the kept entries of d (n numbers) into out; `order` is scratch of n indices;
- * rng draws random-k's indices. */
+/** Sparsifiers: the kept entries of d (n numbers) into out; `order` is scratch of n indices,
+ * `values` of n numbers; rng draws random-k's indices. */
 void polka_codec_sparsify(polka_codec codec, const double *d, size_t n, polka_rng *rng,
-                          size_t *order, unsigned char *out);
-/** Sparsifiers: x[index] += value for each pair of a message (the same on both ends). */
-void polka_codec_add(polka_codec codec, const unsigned char *in, size_t n, double *x);
+                          size_t *order, double *values, unsigned char *out);
+/** Sparsifiers: x[index] += value for each entry of a message as decoded (the same on both
+ * ends); `values` is scratch of n numbers. */
+void polka_codec_add(polka_codec codec, const unsigned char *in, size_t n, double *values,
+                     double *x);
 
 /* An agent's side of the wire (codec_wire.c): how its blocks are laid out and encoded. */
 typedef struct {
@@ -92,6 +96,7 @@ typedef struct {
     int plain[2];            /* the phase's message is its block as it is (wire_plain) */
     uint64_t seed;           /* run.seed: random-k's draws */
     double *scratch, *other; /* a block each */
+    double *kept;            /* a block: a sparsifier's values */
     size_t *order;           /* a block of indices */
     double *held; /* sparse: what the neighbours hold of my phase-1 block (CHOCO's x̂) */
 } polka_wire;

@@ -87,8 +87,10 @@ polka_status polka_wire_init(polka_wire *wire, const polka_plan *plan,
     wire->scratch = malloc(largest * sizeof *wire->scratch);
     wire->other = malloc(largest * sizeof *wire->other);
     wire->order = malloc(largest * sizeof *wire->order);
+    wire->kept = malloc(largest * sizeof *wire->kept);
     wire->held = wire->sparse ? calloc(wire->block[0], sizeof *wire->held) : NULL;
-    POLKA_CHECK(wire->scratch && wire->other && wire->order && (wire->held || !wire->sparse),
+    POLKA_CHECK(wire->scratch && wire->other && wire->order && wire->kept &&
+                    (wire->held || !wire->sparse),
                 POLKA_ERR_MEM, "out of memory for the message codecs");
     return POLKA_OK;
 }
@@ -104,6 +106,7 @@ void polka_wire_free(polka_wire *wire) {
     free(wire->scratch);
     free(wire->other);
     free(wire->order);
+    free(wire->kept);
     free(wire->held);
     memset(wire, 0, sizeof *wire);
 }
@@ -115,8 +118,8 @@ static void encode_increment(polka_wire *wire, polka_msg_kind kind, size_t n, do
     double *v = wire->scratch, *held = wire->other;
     gather(l, kind, wire->held, held);
     for (size_t e = 0; e < n; e++) v[e] -= held[e];
-    polka_codec_sparsify(wire->codec[kind], v, n, rng, wire->order, out);
-    polka_codec_add(wire->codec[kind], out, n, held);
+    polka_codec_sparsify(wire->codec[kind], v, n, rng, wire->order, wire->kept, out);
+    polka_codec_add(wire->codec[kind], out, n, wire->kept, held);
     scatter(l, kind, held, wire->held);
     scatter(l, kind, held, block);
 }
@@ -157,7 +160,7 @@ void polka_wire_decode(polka_wire *wire, int phase, const double *in, double *bl
         if (n == 0) continue;
         polka_codec codec = wire->codec[k];
         if (polka_codec_sparse(codec))
-            polka_codec_add(codec, bytes + at, n, wire->scratch);
+            polka_codec_add(codec, bytes + at, n, wire->kept, wire->scratch);
         else
             polka_codec_decode(codec, bytes + at, n, wire->scratch);
         scatter(l, k, wire->scratch, block);
