@@ -106,3 +106,13 @@ add_test(NAME cli_central_komp_stays_stable
 set_tests_properties(cli_central_komp_stays_stable PROPERTIES
                      PASS_REGULAR_EXPRESSION "test error [23][0-9]\\.[0-9]+ %"
                      ENVIRONMENT OPENBLAS_NUM_THREADS=1)
+
+# A key set for a kind the run did not choose is said once the start-up succeeded: a warning
+# per key, the run goes on (exit 0); a refused run says only why it was refused.
+add_test(NAME cli_idle_key_warning COMMAND ${POLKA_BIN} run --quiet --set net.method=rf-diffusion
+                                           --set net.admm_rho=0.05 --set data.n_train=400)
+set_tests_properties(cli_idle_key_warning PROPERTIES PASS_REGULAR_EXPRESSION
+                     "polka run: warning: net.admm_rho = 0.05 has no effect: it is a knob of net.method = dkla, coke \\(this run's is rf-diffusion\\)")
+polka_cli_fails(idle_key_refused_run "cannot open 'no/such.svm'" ${POLKA_BIN} run
+                --set net.admm_rho=0.05 --set data.source=file --set data.train=no/such.svm
+                --set data.test=no/such.svm)

@@ -263,6 +263,36 @@ static void test_checkerboard_source(void **state) {
     assert_non_null(strstr(plan_check(&config), "classification"));
 }
 
+/* Keys away from their default for a kind the run did not choose, and only those: a wildcard
+ * owner (control nbsgd-*), a list (method dkla, coke), a default value, a chosen kind. */
+static void test_idle_keys(void **state) {
+    (void)state;
+    polka_config config;
+    polka_config_idle idle[8];
+    polka_config_defaults(&config);
+    assert_int_equal(polka_config_idle_keys(&config, idle, 8), 0);
+    CHECK_OK(polka_config_override(&config, "net.method=rf-diffusion"));
+    CHECK_OK(polka_config_override(&config, "net.admm_rho=0.05"));    /* dkla, coke: idle */
+    CHECK_OK(polka_config_override(&config, "net.features=64"));      /* rf-diffusion: read */
+    CHECK_OK(polka_config_override(&config, "net.censor_alpha=0.3")); /* its default */
+    CHECK_OK(polka_config_override(&config, "learner.beta=5"));       /* nbsgd-*, control komp */
+    CHECK_OK(polka_config_override(&config, "data.dim=7"));           /* multidist reads it */
+    assert_int_equal(polka_config_idle_keys(&config, idle, 8), 2);
+    assert_string_equal(idle[0].key->name, "learner.beta");
+    assert_string_equal(idle[0].chooser->name, "learner.control");
+    assert_string_equal(idle[1].key->name, "net.admm_rho");
+    assert_string_equal(idle[1].chooser->name, "net.method");
+    assert_int_equal(polka_config_idle_keys(&config, idle, 1), 2); /* counts past max */
+    CHECK_OK(polka_config_override(&config, "learner.control=nbsgd-remove"));
+    CHECK_OK(polka_config_override(&config, "net.method=coke"));
+    CHECK_OK(polka_config_override(&config, "data.source=friedman"));
+    assert_int_equal(polka_config_idle_keys(&config, idle, 8), 0);
+    CHECK_OK(polka_config_override(&config, "net.graph=graphs/ring_16.txt"));
+    CHECK_OK(polka_config_override(&config, "net.p=0.5")); /* graph er's, the graph a file */
+    assert_int_equal(polka_config_idle_keys(&config, idle, 8), 1);
+    assert_string_equal(idle[0].key->name, "net.p");
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_multidist_is_a_function_of_its_seeds),
@@ -273,6 +303,7 @@ int main(void) {
         cmocka_unit_test(test_centralized_polk_learns),
         cmocka_unit_test(test_novelty_run_flags_about_nu),
         cmocka_unit_test(test_checkerboard_source),
+        cmocka_unit_test(test_idle_keys),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

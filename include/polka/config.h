@@ -100,6 +100,19 @@ const polka_config_key *polka_config_find(const char *name);
 void polka_config_get(const polka_config *config, const polka_config_key *key, char *out,
                       size_t size);
 
+/** A key away from its default that the run does not read, and the key that says so. */
+typedef struct {
+    const polka_config_key *key;     /**< e.g. net.admm_rho, a knob of "method dkla, coke" */
+    const polka_config_key *chooser; /**< the key choosing its kind: net.method */
+} polka_config_idle;
+
+/**
+ * The keys set away from their default whose owner (keys.h) is a kind this run did not choose
+ * (net.admm_rho with net.method = rf-diffusion): up to max into idle; returns how many there
+ * are. Pure.
+ */
+size_t polka_config_idle_keys(const polka_config *config, polka_config_idle *idle, size_t max);
+
 /** The largest value an integer (size) key takes: 2^40. */
 #define POLKA_CONFIG_SIZE_MAX ((size_t)1 << 40)
 

@@ -100,8 +100,8 @@
       "multidist: classes")                                                                        \
     X(data, components, SIZE, "3", UPTO(1 << 16), FIXED, TO(data.components), "source multidist",  \
       "multidist: mixture components per class")                                                   \
-    X(data, dim, SIZE, "2", UPTO(1 << 24), FIXED, TO(data.dim), "source multidist",                \
-      "multidist: input dimension")                                                                \
+    X(data, dim, SIZE, "2", UPTO(1 << 24), FIXED, TO(data.dim),                                    \
+      "source multidist, sinc, friedman", "multidist, sinc, friedman: input dimension")            \
     X(data, mean_var, DOUBLE, "1.0", ANY, FIXED, TO(data.mean_var), "source multidist",            \
       "multidist: variance of the component means")                                                \
     X(data, sample_var, DOUBLE, "0.2", ANY, FIXED, TO(data.sample_var), "source multidist",        \

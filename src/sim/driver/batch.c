@@ -106,6 +106,7 @@ static polka_status learn(batch_run *run, const polka_data_facts *facts, polka_m
     POLKA_CALL(polka_netlog_open(&run->log, run->plan, run->hooks, 1));
     POLKA_CALL(polka_netlog_open_h5(&run->log, run->plan, facts, MPI_COMM_SELF, 1, NULL));
     run->start = summary->loop_start = polka_now(); /* the start-up ends here, as in the loop */
+    polka_sim_warn_idle(run->plan, run->hooks);
     POLKA_CALL(fit(run, model, summary));
     summary->seconds = polka_now() - run->start;
     summary->samples = (double)run->train.n;

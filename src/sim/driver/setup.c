@@ -1,6 +1,7 @@
 #include <math.h>
 #include <sys/stat.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -37,6 +38,35 @@ static void warn(const polka_sim_hooks *hooks, const char *fmt, ...) {
     vsnprintf(line, sizeof line, fmt, args);
     va_end(args);
     hook(hooks->context, line);
+}
+
+/* A key's value as text, a number in the fewest digits that read back the same. */
+static void value_text(const polka_config *config, const polka_config_key *key, char *out,
+                       size_t size) {
+    polka_config_get(config, key, out, size);
+    if (key->type != POLKA_KEY_DOUBLE) return;
+    double value = *(const double *)((const char *)config + key->offset);
+    for (int digits = 1; digits <= 17; digits++) {
+        snprintf(out, size, "%.*g", digits, value);
+        if (strtod(out, NULL) == value) return;
+    }
+}
+
+/* One warning per key set for a kind this run did not choose (polka_config_idle_keys), once the
+ * run's start-up has succeeded: a refused run says only why it was refused. */
+void polka_sim_warn_idle(const polka_plan *plan, const polka_sim_hooks *hooks) {
+    enum { SHOWN = 16 };
+    polka_config_idle idle[SHOWN];
+    size_t count = polka_config_idle_keys(&plan->settings, idle, SHOWN);
+    for (size_t k = 0; k < count && k < SHOWN; k++) {
+        char value[POLKA_PATH_LEN], chosen[POLKA_PATH_LEN];
+        const char *owner = idle[k].key->owner, *kinds = owner + strcspn(owner, " ") + 1;
+        value_text(&plan->settings, idle[k].key, value, sizeof value);
+        polka_config_get(&plan->settings, idle[k].chooser, chosen, sizeof chosen);
+        warn(hooks, "warning: %s = %s has no effect: it is a knob of %s = %s (this run's is %s)",
+             idle[k].key->name, value, idle[k].chooser->name, kinds, chosen);
+    }
+    if (count > SHOWN) warn(hooks, "warning: and %zu more keys without effect", count - SHOWN);
 }
 
 void polka_sim_report(const polka_sim_hooks *hooks, size_t round, size_t rounds, double samples,
@@ -179,6 +209,7 @@ polka_status polka_sim_loop(const polka_plan *plan, const polka_driver *driver, 
     summary->rounds = rounds; /* the log steps know the last one */
     summary->loop_start = start;
     POLKA_CALL(check_epochs(plan, driver, at.round, rounds));
+    polka_sim_warn_idle(plan, hooks);
     for (size_t t = (size_t)at.round; t < rounds; t++) {
         int wish = saves ? polka_ckpt_wish(plan, t + 1, rounds, last_save) : POLKA_CKPT_NONE;
         polka_status status = ops->round(driver->context, t, &wish);

@@ -49,6 +49,10 @@ void polka_sim_rates(polka_sim_summary *summary);
 polka_status polka_sim_run_batch(const polka_plan *plan, size_t agents,
                                  const polka_sim_hooks *hooks, polka_sim_summary *summary);
 
+/** A warning (rank 0's warn hook) for each key set away from its default for a kind this run
+ * did not choose (polka_config_idle_keys): called once the start-up has succeeded. */
+void polka_sim_warn_idle(const polka_plan *plan, const polka_sim_hooks *hooks);
+
 /** Reports progress through the hook (if any) after round `round` (1-based). */
 void polka_sim_report(const polka_sim_hooks *hooks, size_t round, size_t rounds, double samples,
                       double start, const polka_sim_summary *summary);
