@@ -116,3 +116,16 @@ set_tests_properties(cli_idle_key_warning PROPERTIES PASS_REGULAR_EXPRESSION
 polka_cli_fails(idle_key_refused_run "cannot open 'no/such.svm'" ${POLKA_BIN} run
                 --set net.admm_rho=0.05 --set data.source=file --set data.train=no/such.svm
                 --set data.test=no/such.svm)
+
+# Models that diverged (CHOCO's step 1 with top-k 0.1: the test loss from 3.7 to 6.5e15) end
+# with exit 0 and their files, and a warning that says so; the same run at a stable step does
+# not warn.
+set(POLKA_CHOCO_RUN run --quiet --set net.agents=16 --set net.graph=er --set net.p=0.2
+    --set net.method=rf-diffusion --set net.features=64 --set net.codec_vectors=top-k
+    --set net.codec_k=0.1 --set data.n_train=8000 --set run.log_every=1000)
+add_test(NAME cli_diverged_warning COMMAND ${POLKA_BIN} ${POLKA_CHOCO_RUN} --set net.codec_gamma=1)
+set_tests_properties(cli_diverged_warning PROPERTIES PASS_REGULAR_EXPRESSION
+                     "polka run: warning: the models diverged: the mean test loss grew from [0-9.]+, the lowest of the log steps, to [0-9.e+]+ at the last")
+add_test(NAME cli_stable_no_warning COMMAND ${POLKA_BIN} ${POLKA_CHOCO_RUN} --set net.codec_gamma=0.2)
+set_tests_properties(cli_stable_no_warning PROPERTIES FAIL_REGULAR_EXPRESSION "diverged"
+                     PASS_REGULAR_EXPRESSION "summary: test error")

@@ -42,6 +42,8 @@ typedef struct {
         mean_score; /**< mean over agents: test accuracy, MSE (regression) or flagged (novelty) */
     double min_score, max_score;
     double mean_loss;    /**< mean test loss over agents */
+    double lowest_loss;  /**< the lowest mean_loss of the run's log steps (when loss_logged) */
+    int loss_logged;     /**< a log step has set lowest_loss */
     double online_error; /**< mean over agents of the online error (novelty: flagged online) */
     double mean_order;   /**< mean model order over agents */
     size_t max_order;
@@ -59,6 +61,13 @@ typedef struct {
     double rank_bytes_per_round_max; /**< the same, the largest rank */
     size_t edges, edges_cut; /**< decentralized: the first graph's edges, those across ranks */
 } polka_sim_summary;
+
+/**
+ * Whether the models diverged: the mean test loss at the last log step is non-finite, or
+ * above 10 and 100 times the lowest of the run's log steps (the losses start near 1 at the
+ * zero function and learning lowers them; a stream that drifts raises them by less). Pure.
+ */
+int polka_sim_diverged(const polka_sim_summary *summary);
 
 /**
  * The settings checkpoint `path` was written with, set in config (after its defaults, before a

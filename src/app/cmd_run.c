@@ -185,5 +185,11 @@ int polka_cmd_run(int argc, char **argv, MPI_Comm comm) {
         return failure_code(status);
     }
     if (rank == 0) print_summary(&plan, &summary);
+    fflush(stdout); /* the warning after the summary it is about */
+    if (rank == 0 && polka_sim_diverged(&summary))
+        fprintf(stderr,
+                "polka run: warning: the models diverged: the mean test loss grew from %.4g, the "
+                "lowest of the log steps, to %.4g at the last (lower the step sizes)\n",
+                summary.lowest_loss, summary.mean_loss);
     return 0;
 }

@@ -144,6 +144,12 @@ static void summarize(const polka_agent_metrics *m, size_t n, polka_sim_summary 
     }
 }
 
+int polka_sim_diverged(const polka_sim_summary *s) {
+    if (!s->loss_logged) return 0;
+    if (!isfinite(s->mean_loss)) return 1;
+    return s->mean_loss > 10.0 && s->mean_loss > 100.0 * s->lowest_loss;
+}
+
 /* One log step's rows of the CSV file (if any). */
 static polka_status write_csv(polka_netlog *log, size_t round, double samples,
                               const polka_agent_metrics *metrics) {
@@ -165,6 +171,9 @@ static polka_status write_csv(polka_netlog *log, size_t round, double samples,
 polka_status polka_netlog_step(polka_netlog *log, size_t round, double samples,
                                const polka_agent_metrics *metrics, polka_sim_summary *summary) {
     summarize(metrics, log->agents, summary);
+    if (!summary->loss_logged || summary->mean_loss < summary->lowest_loss)
+        summary->lowest_loss = summary->mean_loss;
+    summary->loss_logged = 1;
     double bytes = 0.0;
     for (size_t a = 0; a < log->agents; a++) bytes += metrics[a].bytes;
     summary->bytes_per_round = round ? bytes / (double)round : 0.0;
