@@ -113,6 +113,10 @@ add_test(NAME cli_idle_key_warning COMMAND ${POLKA_BIN} run --quiet --set net.me
                                            --set net.admm_rho=0.05 --set data.n_train=400)
 set_tests_properties(cli_idle_key_warning PROPERTIES PASS_REGULAR_EXPRESSION
                      "polka run: warning: net.admm_rho = 0.05 has no effect: it is a knob of net.method = dkla, coke \\(this run's is rf-diffusion\\)")
+add_test(NAME cli_idle_key_warning_events COMMAND ${POLKA_BIN} run --quiet --set async.engine=events
+         --set net.method=rf-diffusion --set net.admm_rho=0.05 --set data.n_train=400)
+set_tests_properties(cli_idle_key_warning_events PROPERTIES PASS_REGULAR_EXPRESSION
+                     "warning: net.admm_rho = 0.05 has no effect")
 polka_cli_fails(idle_key_refused_run "cannot open 'no/such.svm'" ${POLKA_BIN} run
                 --set net.admm_rho=0.05 --set data.source=file --set data.train=no/such.svm
                 --set data.test=no/such.svm)
@@ -129,3 +133,10 @@ set_tests_properties(cli_diverged_warning PROPERTIES PASS_REGULAR_EXPRESSION
 add_test(NAME cli_stable_no_warning COMMAND ${POLKA_BIN} ${POLKA_CHOCO_RUN} --set net.codec_gamma=0.2)
 set_tests_properties(cli_stable_no_warning PROPERTIES FAIL_REGULAR_EXPRESSION "diverged"
                      PASS_REGULAR_EXPRESSION "summary: test error")
+# With run.log_test the steps before the last score a few test points: a lucky low loss there
+# is no baseline (a slowly learning square-loss run warned: 0.11 on one point, 14 at the end).
+add_test(NAME cli_log_test_no_divergence COMMAND ${POLKA_BIN} run --quiet --set data.source=friedman
+         --set data.dim=10 --set learner.loss=square --set net.agents=4 --set data.n_train=2000
+         --set run.log_every=8 --set learner.eta=0.03 --set run.log_test=1)
+set_tests_properties(cli_log_test_no_divergence PROPERTIES FAIL_REGULAR_EXPRESSION "diverged"
+                     PASS_REGULAR_EXPRESSION "summary: test mse")

@@ -287,6 +287,13 @@ static void test_idle_keys(void **state) {
     CHECK_OK(polka_config_override(&config, "net.method=coke"));
     CHECK_OK(polka_config_override(&config, "data.source=friedman"));
     assert_int_equal(polka_config_idle_keys(&config, idle, 8), 0);
+    CHECK_OK(polka_config_override(&config, "learner.neighbours=5")); /* control *-project */
+    assert_int_equal(polka_config_idle_keys(&config, idle, 8), 1);
+    CHECK_OK(polka_config_override(&config, "learner.control=bsgd-project"));
+    assert_int_equal(polka_config_idle_keys(&config, idle, 8), 1); /* learner.beta: nbsgd-* */
+    assert_string_equal(idle[0].key->name, "learner.beta");
+    CHECK_OK(polka_config_override(&config, "learner.control=nbsgd-project"));
+    assert_int_equal(polka_config_idle_keys(&config, idle, 8), 0);
     CHECK_OK(polka_config_override(&config, "net.graph=graphs/ring_16.txt"));
     CHECK_OK(polka_config_override(&config, "net.p=0.5")); /* graph er's, the graph a file */
     assert_int_equal(polka_config_idle_keys(&config, idle, 8), 1);

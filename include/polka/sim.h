@@ -64,8 +64,9 @@ typedef struct {
 
 /**
  * Whether the models diverged: the mean test loss at the last log step is non-finite, or
- * above 10 and 100 times the lowest of the run's log steps (the losses start near 1 at the
- * zero function and learning lowers them; a stream that drifts raises them by less). Pure.
+ * above 10 and 100 times the lowest of the log steps that scored the whole test set (all of
+ * them without run.log_test; since the start or the resume). Learning lowers the loss; a
+ * drifting stream raises it by less than 100 times. Pure.
  */
 int polka_sim_diverged(const polka_sim_summary *summary);
 

@@ -19,13 +19,21 @@ static const char *key_of_kind(const char *kind, size_t len) {
     return NULL;
 }
 
-/* Whether `value` is one of the owner's kinds: "v1, v2, ...", a last '*' matching any rest. */
+/* Whether `value` matches one pattern of `len` characters: a last '*' stands for any end
+ * ("nbsgd-*"), a first one for any start ("*-project"). */
+static int matches(const char *pattern, size_t len, const char *value) {
+    size_t n = strlen(value);
+    if (len > 0 && pattern[len - 1] == '*') return strncmp(pattern, value, len - 1) == 0;
+    if (len > 0 && pattern[0] == '*')
+        return n >= len - 1 && strncmp(pattern + 1, value + n - (len - 1), len - 1) == 0;
+    return n == len && strncmp(pattern, value, len) == 0;
+}
+
+/* Whether `value` is one of the owner's kinds: "v1, v2, ...". */
 static int names_value(const char *list, const char *value) {
     while (*list) {
         size_t len = strcspn(list, ",");
-        int wild = len > 0 && list[len - 1] == '*';
-        size_t stem = wild ? len - 1 : len;
-        if (strncmp(list, value, stem) == 0 && (wild || value[stem] == '\0')) return 1;
+        if (matches(list, len, value)) return 1;
         list += len;
         while (*list == ',' || *list == ' ') list++;
     }

@@ -314,6 +314,7 @@ static polka_status loop(polka_async_engine *engine, size_t n_train, const polka
         POLKA_CALL(polka_net_agree(w->comm, resume(engine, horizon, rows, &now, &windows, &row)));
     else
         POLKA_CALL(polka_net_agree(w->comm, start(engine)));
+    polka_sim_warn_idle(plan, hooks);
     polka_status status = POLKA_OK;
     while (now < horizon) {
         double next_log = row + 1 < rows ? (double)(row + 1) * interval : horizon;

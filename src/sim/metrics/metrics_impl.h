@@ -117,6 +117,7 @@ typedef struct polka_netlog {
     FILE *csv;
     const char *csv_path; /* config->csv, for messages */
     size_t agents;
+    size_t log_test;       /* run.log_test: steps before the last score that many test points */
     size_t stride, logged; /* the agents with metric columns: 0, stride, ...; logged of them */
     polka_agent_metrics *picked; /* their metrics at a log step (CSV, history) */
     polka_h5log *h5;
