@@ -3,7 +3,7 @@
 # h5py: /config records them; bytes_sent counts the encoded bytes (float16: a quarter of
 # float64's; int8: d + 1 bytes a point and C + 1 a value message; top-k: 6 bytes a kept entry
 # of a vector of at most 65 536, 4 with net.codec_kept = float16, 3 and an exponent byte a
-# message with int8);
+# message with int8; random-k: no index, 12 bytes a message for the agent and round);
 # float64 and 1-rank runs give the same models as 2 ranks; the codecs change the models; the
 # privacy counts (samples_out, receivers) and `polka report`'s columns of them.
 set -euo pipefail
@@ -31,6 +31,8 @@ run 2 topk8 "${rf[@]}" --set net.codec_vectors=top-k --set net.codec_k=0.25 \
     --set net.codec_kept=int8
 run 1 topk8_np1 "${rf[@]}" --set net.codec_vectors=top-k --set net.codec_k=0.25 \
     --set net.codec_kept=int8
+run 2 randk "${rf[@]}" --set net.codec_vectors=random-k --set net.codec_k=0.25
+run 1 randk_np1 "${rf[@]}" --set net.codec_vectors=random-k --set net.codec_k=0.25
 "$polka" report "$work/f64.h5" "$work/topk.h5" > "$work/report.txt"
 grep -q "samples_out *receivers" "$work/report.txt" || { echo "report: no privacy columns"; exit 1; }
 /usr/bin/python3 - "$work" "$(cd "$(dirname "$0")" && pwd)" <<'PY'
@@ -104,6 +106,12 @@ def final_weights(name):
         return {k: f["models"][k][...] for k in f["models"] if "theta" in k or "weights" in k}
 
 
+_, brk, _ = load("randk")
+if brk * 8 * length != br * (12 + 4 * kept):
+    fail(f"random-k 0.25 sent {brk} bytes, float64 {br}: not 12 (agent, round) + 4 per entry")
+mr, mr_1 = final_weights("randk"), final_weights("randk_np1")
+if not mr or any(mr[k].tobytes() != mr_1[k].tobytes() for k in mr):
+    fail("random-k on 1 rank differs from 2 ranks (the receivers draw other indices)")
 m8, m8_1, m32 = final_weights("topk8"), final_weights("topk8_np1"), final_weights("topk")
 if not m8 or m8.keys() != m8_1.keys() or any(m8[k].tobytes() != m8_1[k].tobytes() for k in m8):
     fail("top-k with int8 values on 1 rank differs from 2 ranks")
@@ -124,5 +132,6 @@ with h5py.File(f"{work}/topk.h5", "r") as f:
     if f["metrics/samples_out"][-1].any() or f["metrics/receivers"][-1].any():
         fail("a random-feature agent counts samples sent")
 print(f"codec_run_test: ok (bytes float64 {b64:.0f}, float16 {b16:.0f}, int8 {b8:.0f}; "
-      f"dkla {br:.0f}, top-k 0.25 {bt:.0f}, float16 values {b16k:.0f}, int8 values {b8k:.0f})")
+      f"dkla {br:.0f}, top-k 0.25 {bt:.0f}, float16 values {b16k:.0f}, int8 values {b8k:.0f}, "
+      f"random-k 0.25 {brk:.0f})")
 PY

@@ -82,7 +82,7 @@ static void top_k_increments(void **state) {
     assert_int_equal(polka_codec_kept(codec, 10), 3);
     assert_int_equal(polka_codec_bytes(codec, 10), 3 * 6); /* a 2-byte index, a float32 */
     polka_codec_sparsify(codec, d, 10, NULL, order, values, bytes);
-    polka_codec_add(codec, bytes, 10, values, x);
+    polka_codec_add(codec, bytes, 10, 0, order, values, x);
     for (int e = 0; e < 10; e++) assert_true(x[e] == (e == 1 || e == 2 || e == 4 ? d[e] : 0));
 }
 
@@ -100,27 +100,39 @@ static void top_k_index_width(void **state) {
         d[last[c]] = -2.5;
         assert_int_equal(polka_codec_bytes(codec, sizes[c]), c == 0 ? 6 : 8);
         polka_codec_sparsify(codec, d, sizes[c], NULL, order, values, bytes);
-        polka_codec_add(codec, bytes, sizes[c], values, x);
+        polka_codec_add(codec, bytes, sizes[c], 0, order, values, x);
         assert_true(x[last[c]] == -2.5);
         for (size_t e = 0; e < sizes[c]; e++) assert_true(e == last[c] || x[e] == 0);
     }
 }
 
+/* Random-k sends no index: its message carries the agent and round (12 bytes), from which the
+ * receiver draws the same k indices with run.seed; another agent's draws differ. */
 static void random_k_draws(void **state) {
     (void)state;
     polka_codec codec = {.kind = POLKA_CODEC_RANDK, .keep = 0.25, .kept = POLKA_CODEC_F32};
     double d[8] = {1, 2, 3, 4, 5, 6, 7, 8}, x[8] = {0}, z[8] = {0}, values[8];
-    size_t order[8];
-    unsigned char a[64], b[64];
-    polka_rng r1 = polka_rng_start_sub(7, POLKA_CODEC_STREAM, 3, 11), r2 = r1;
-    polka_codec_sparsify(codec, d, 8, &r1, order, values, a);
-    polka_codec_sparsify(codec, d, 8, &r2, order, values, b);
+    size_t order[8], again[8];
+    unsigned char a[64], b[64], c[64];
+    polka_codec_draw draw = {7, 3, 11}, other = {7, 4, 11};
+    assert_int_equal(polka_codec_bytes(codec, 8), 12 + 2 * 4); /* no index */
+    polka_codec_sparsify(codec, d, 8, &draw, order, values, a);
+    polka_codec_sparsify(codec, d, 8, &draw, again, values, b);
     assert_memory_equal(a, b, polka_codec_bytes(codec, 8)); /* a pure function of the key */
-    polka_codec_add(codec, a, 8, values, x);
+    polka_codec_add(codec, a, 8, 7, again, values, x);
     int kept = 0;
     for (int e = 0; e < 8; e++) kept += x[e] != 0, z[e] = x[e] ? d[e] : 0;
     assert_int_equal(kept, 2);
     assert_memory_equal(x, z, sizeof x);
+    assert_true(x[order[0]] == d[order[0]] && x[order[1]] == d[order[1]]); /* the sender's */
+    int differ = 0; /* another agent (or seed) draws other indices, here and in general */
+    for (uint64_t r = 0; r < 20; r++) {
+        other.round = draw.round = r;
+        polka_codec_sparsify(codec, d, 8, &draw, order, values, a);
+        polka_codec_sparsify(codec, d, 8, &other, again, values, c);
+        differ += order[0] != again[0] || order[1] != again[1];
+    }
+    assert_true(differ > 10);
 }
 
 /* The kept values in float16 or int8: 4 or 3 bytes an entry (int8: one exponent byte more a
@@ -140,7 +152,7 @@ static void kept_value_codecs(void **state) {
         unsigned char alone[64];
         assert_int_equal(polka_codec_bytes(codec, 10), expect[c]);
         polka_codec_sparsify(codec, d, 10, NULL, order, values, bytes);
-        polka_codec_add(codec, bytes, 10, values, x);
+        polka_codec_add(codec, bytes, 10, 0, order, values, x);
         memcpy(index, bytes, sizeof index); /* the 4 indices, then the values */
         for (int i = 0; i < 4; i++) kept[i] = d[index[i]];
         polka_codec_encode(dense, kept, 4, alone); /* the kept values as one dense message */

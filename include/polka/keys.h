@@ -256,7 +256,8 @@
       "top-k, random-k: the fraction of a vector's entries a message carries")                     \
     X(net, codec_kept, NAME, "float32", ANY, FIXED, PARSED, "",                                    \
       "top-k, random-k: how the kept values travel: float32 | float16 | int8 (one exponent "       \
-      "byte a message) | float64; each index takes 2 bytes (4 above 65 536 entries)")              \
+      "byte a message) | float64; top-k's indices take 2 bytes each (4 above 65 536 entries), "    \
+      "random-k sends none (its agent and round, 12 bytes: the receiver draws them)")              \
     X(net, codec_gamma, DOUBLE, "0", IN(0, 1), FIXED, PARSED, "",                                  \
       "top-k, random-k with rf-diffusion: 0 combines the copies the neighbours hold as the dense " \
       "codecs do; > 0 is CHOCO-gossip's consensus step, theta_i = psi_i + gamma sum_j a_ij "       \

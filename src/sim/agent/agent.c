@@ -205,9 +205,8 @@ void polka_agent_unheard(polka_agent *agent, size_t k) {
 }
 
 void polka_agent_encode(polka_agent *agent) {
-    polka_rng rng = polka_rng_start_sub(agent->wire.seed, POLKA_CODEC_STREAM, agent->id,
-                                        agent->round); /* random-k's draws */
-    polka_wire_encode(&agent->wire, 0, agent->sent, agent->sent_wire, &rng);
+    polka_codec_draw draw = {agent->wire.seed, agent->id, agent->round}; /* random-k's */
+    polka_wire_encode(&agent->wire, 0, agent->sent, agent->sent_wire, &draw);
 }
 
 void polka_agent_take_block(polka_agent *agent, size_t k, const double *message) {

@@ -20,6 +20,9 @@ static size_t index_bytes(size_t n) {
     return n <= 65536 ? 2 : 4;
 }
 
+/* Random-k's header: the sending agent (uint32) and its round (uint64). */
+#define DRAW_BYTES 12
+
 /* The dense codec of a sparsifier's kept values. */
 static polka_codec kept_codec(polka_codec codec) {
     return (polka_codec){.kind = codec.kept};
@@ -114,7 +117,8 @@ size_t polka_codec_bytes(polka_codec codec, size_t n) {
         return n + 1; /* the exponent byte of the grid step */
     default: {
         size_t k = polka_codec_kept(codec, n);
-        return index_bytes(n) * k + polka_codec_bytes(kept_codec(codec), k);
+        size_t where = codec.kind == POLKA_CODEC_TOPK ? index_bytes(n) * k : DRAW_BYTES;
+        return where + polka_codec_bytes(kept_codec(codec), k);
     }
     }
 }
@@ -269,33 +273,61 @@ static void random_k(size_t n, size_t k, polka_rng *rng, size_t *order) {
     }
 }
 
-void polka_codec_sparsify(polka_codec codec, const double *d, size_t n, polka_rng *rng,
-                          size_t *order, double *values, unsigned char *out) {
-    size_t k = polka_codec_kept(codec, n);
-    if (codec.kind == POLKA_CODEC_TOPK)
-        top_k(d, n, k, order);
-    else
-        random_k(n, k, rng, order);
-    size_t wide = index_bytes(n);
-    for (size_t i = 0; i < k; i++) {
-        uint32_t index = (uint32_t)order[i];
-        uint16_t narrow = (uint16_t)index;
-        memcpy(out + wide * i, wide == 2 ? (const void *)&narrow : (const void *)&index, wide);
-        values[i] = d[order[i]];
-    }
-    polka_codec_encode(kept_codec(codec), values, k, out + wide * k);
+/* Random-k's k indices into order, drawn from (seed, agent, round). */
+static void draw_indices(uint64_t seed, uint64_t agent, uint64_t round, size_t n, size_t k,
+                         size_t *order) {
+    polka_rng rng = polka_rng_start_sub(seed, POLKA_CODEC_STREAM, agent, round);
+    random_k(n, k, &rng, order);
 }
 
-void polka_codec_add(polka_codec codec, const unsigned char *in, size_t n, double *values,
-                     double *x) {
-    size_t k = polka_codec_kept(codec, n);
+void polka_codec_sparsify(polka_codec codec, const double *d, size_t n,
+                          const polka_codec_draw *draw, size_t *order, double *values,
+                          unsigned char *out) {
+    size_t k = polka_codec_kept(codec, n), wide = index_bytes(n), where = DRAW_BYTES;
+    if (codec.kind == POLKA_CODEC_TOPK) {
+        top_k(d, n, k, order);
+        where = wide * k;
+        for (size_t i = 0; i < k; i++) {
+            uint32_t index = (uint32_t)order[i];
+            uint16_t narrow = (uint16_t)index;
+            memcpy(out + wide * i, wide == 2 ? (const void *)&narrow : (const void *)&index, wide);
+        }
+    } else {
+        uint32_t agent = (uint32_t)draw->agent;
+        memcpy(out, &agent, sizeof agent);
+        memcpy(out + sizeof agent, &draw->round, sizeof draw->round);
+        draw_indices(draw->seed, agent, draw->round, n, k, order);
+    }
+    for (size_t i = 0; i < k; i++) values[i] = d[order[i]];
+    polka_codec_encode(kept_codec(codec), values, k, out + where);
+}
+
+/* Where a message's k values go: top-k reads its indices, random-k draws them again. */
+static size_t message_indices(polka_codec codec, const unsigned char *in, size_t n, size_t k,
+                              uint64_t seed, size_t *order) {
+    if (codec.kind == POLKA_CODEC_RANDK) {
+        uint32_t agent;
+        uint64_t round;
+        memcpy(&agent, in, sizeof agent);
+        memcpy(&round, in + sizeof agent, sizeof round);
+        draw_indices(seed, agent, round, n, k, order);
+        return DRAW_BYTES;
+    }
     size_t wide = index_bytes(n);
-    polka_codec_decode(kept_codec(codec), in + wide * k, k, values);
     for (size_t i = 0; i < k; i++) {
         uint32_t index = 0;
         uint16_t narrow = 0;
         memcpy(wide == 2 ? (void *)&narrow : (void *)&index, in + wide * i, wide);
-        if (wide == 2) index = narrow;
-        if (index < n) x[index] += values[i];
+        order[i] = wide == 2 ? narrow : index;
     }
+    return wide * k;
+}
+
+void polka_codec_add(polka_codec codec, const unsigned char *in, size_t n, uint64_t seed,
+                     size_t *order, double *values, double *x) {
+    size_t k = polka_codec_kept(codec, n);
+    size_t where = message_indices(codec, in, n, k, seed, order);
+    polka_codec_decode(kept_codec(codec), in + where, k, values);
+    for (size_t i = 0; i < k; i++)
+        if (order[i] < n) x[order[i]] += values[i];
 }

@@ -12,9 +12,11 @@
  *            s = 2^(e/4), the smallest with 127 s ≥ max|x|; x ≈ s·q, |q| ≤ 127
  *   top-k    (vectors) the k = ceil(net.codec_k · n) largest |d|, ties to the lower index
  *   random-k (vectors) k indices drawn from (run.seed, agent, round)
- * The sparsifiers send k entries of an increment d (codec_wire.c: CHOCO's error feedback): the
- * k indices, each in 2 bytes when n ≤ 65 536 (else 4), then the k values as one message of the
- * dense codec net.codec_kept (float32 by default; float16, or int8 with its exponent byte).
+ * The sparsifiers send k entries of an increment d (codec_wire.c: CHOCO's error feedback), the
+ * k values as one message of the dense codec net.codec_kept (float32 by default; float16, or
+ * int8 with its exponent byte) after what says where they go: top-k the k indices, each in 2
+ * bytes when n ≤ 65 536 (else 4); random-k the sending agent (4 bytes) and its round (8), from
+ * which the receiver draws the same k indices (shared randomness: no index travels).
  */
 #ifndef POLKA_SIM_CODEC_H
 #define POLKA_SIM_CODEC_H
@@ -61,6 +63,11 @@ typedef struct {
     } part[POLKA_LAYOUT_PARTS];
 } polka_block_layout;
 
+/** What random-k draws its indices from: run.seed, the sending agent and its round. */
+typedef struct {
+    uint64_t seed, agent, round;
+} polka_codec_draw;
+
 /** A clear error for codec keys that do not name a codec for their kind (every rank alike). */
 polka_status polka_codec_check(const polka_plan *plan);
 /** The run's codec for numbers of `kind`. */
@@ -77,13 +84,15 @@ size_t polka_codec_bytes(polka_codec codec, size_t n);
 void polka_codec_encode(polka_codec codec, const double *x, size_t n, unsigned char *out);
 void polka_codec_decode(polka_codec codec, const unsigned char *in, size_t n, double *x);
 /** Sparsifiers: the kept entries of d (n numbers) into out; `order` is scratch of n indices,
- * `values` of n numbers; rng draws random-k's indices. */
-void polka_codec_sparsify(polka_codec codec, const double *d, size_t n, polka_rng *rng,
-                          size_t *order, double *values, unsigned char *out);
+ * `values` of n numbers; `draw` says where random-k draws from (top-k: unused). */
+void polka_codec_sparsify(polka_codec codec, const double *d, size_t n,
+                          const polka_codec_draw *draw, size_t *order, double *values,
+                          unsigned char *out);
 /** Sparsifiers: x[index] += value for each entry of a message as decoded (the same on both
- * ends); `values` is scratch of n numbers. */
-void polka_codec_add(polka_codec codec, const unsigned char *in, size_t n, double *values,
-                     double *x);
+ * ends); random-k draws its indices again from `seed` and the message's agent and round;
+ * `order` is scratch of n indices, `values` of n numbers. */
+void polka_codec_add(polka_codec codec, const unsigned char *in, size_t n, uint64_t seed,
+                     size_t *order, double *values, double *x);
 
 /* An agent's side of the wire (codec_wire.c): how its blocks are laid out and encoded. */
 typedef struct {
@@ -109,8 +118,9 @@ void polka_wire_free(polka_wire *wire);
 /** Rows of phase 1's block that carry a point: the own samples a message sends. */
 size_t polka_wire_points(const polka_wire *wire);
 /** Phase `phase`'s block (wire->block[phase] doubles) into `out` (wire->doubles[phase]); the
- * block then holds what the receivers decode. `rng` draws random-k's indices. */
-void polka_wire_encode(polka_wire *wire, int phase, double *block, double *out, polka_rng *rng);
+ * block then holds what the receivers decode. `draw`: random-k's (NULL without a sparsifier). */
+void polka_wire_encode(polka_wire *wire, int phase, double *block, double *out,
+                       const polka_codec_draw *draw);
 /** A message of phase `phase` into the receiver's block: the decoded numbers (a sparsifier's
  * increments are added to the receiver's copy there). */
 void polka_wire_decode(polka_wire *wire, int phase, const double *in, double *block);

@@ -113,18 +113,19 @@ void polka_wire_free(polka_wire *wire) {
 
 /* q = C(v − x̂) into out; x̂ += q; the block's vector becomes x̂. */
 static void encode_increment(polka_wire *wire, polka_msg_kind kind, size_t n, double *block,
-                             unsigned char *out, polka_rng *rng) {
+                             unsigned char *out, const polka_codec_draw *draw) {
     const polka_block_layout *l = &wire->layout[0];
     double *v = wire->scratch, *held = wire->other;
     gather(l, kind, wire->held, held);
     for (size_t e = 0; e < n; e++) v[e] -= held[e];
-    polka_codec_sparsify(wire->codec[kind], v, n, rng, wire->order, wire->kept, out);
-    polka_codec_add(wire->codec[kind], out, n, wire->kept, held);
+    polka_codec_sparsify(wire->codec[kind], v, n, draw, wire->order, wire->kept, out);
+    polka_codec_add(wire->codec[kind], out, n, wire->seed, wire->order, wire->kept, held);
     scatter(l, kind, held, wire->held);
     scatter(l, kind, held, block);
 }
 
-void polka_wire_encode(polka_wire *wire, int phase, double *block, double *out, polka_rng *rng) {
+void polka_wire_encode(polka_wire *wire, int phase, double *block, double *out,
+                       const polka_codec_draw *draw) {
     const polka_block_layout *l = &wire->layout[phase];
     unsigned char *bytes = (unsigned char *)out;
     size_t at = 0;
@@ -137,7 +138,7 @@ void polka_wire_encode(polka_wire *wire, int phase, double *block, double *out, 
         if (n == 0) continue;
         polka_codec codec = wire->codec[k];
         if (polka_codec_sparse(codec)) {
-            encode_increment(wire, k, n, block, bytes + at, rng);
+            encode_increment(wire, k, n, block, bytes + at, draw);
         } else {
             polka_codec_encode(codec, wire->scratch, n, bytes + at);
             polka_codec_decode(codec, bytes + at, n, wire->scratch);
@@ -160,7 +161,8 @@ void polka_wire_decode(polka_wire *wire, int phase, const double *in, double *bl
         if (n == 0) continue;
         polka_codec codec = wire->codec[k];
         if (polka_codec_sparse(codec))
-            polka_codec_add(codec, bytes + at, n, wire->kept, wire->scratch);
+            polka_codec_add(codec, bytes + at, n, wire->seed, wire->order, wire->kept,
+                            wire->scratch);
         else
             polka_codec_decode(codec, bytes + at, n, wire->scratch);
         scatter(l, k, wire->scratch, block);
