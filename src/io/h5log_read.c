@@ -142,14 +142,6 @@ static polka_status read_string(hid_t attr, hid_t type, char *out, size_t size, 
     return polka_h5_first(status, polka_h5_close(&mem, path));
 }
 
-/* Shortest decimal text that reads back as the same double. */
-static void format_double(double value, char *text, size_t size) {
-    for (int digits = 15; digits <= 17; digits++) {
-        snprintf(text, size, "%.*g", digits, value);
-        if (strtod(text, NULL) == value) return;
-    }
-}
-
 static polka_status read_text(hid_t attr, hid_t type, char *out, size_t size, const char *name,
                               const char *path) {
     char text[64];
@@ -175,7 +167,7 @@ static polka_status read_text(hid_t attr, hid_t type, char *out, size_t size, co
         double value = 0;
         if (H5Aread(attr, H5T_NATIVE_DOUBLE, &value) < 0)
             return polka_h5_fail("read attribute", name, path);
-        format_double(value, text, sizeof text);
+        polka_format_double(text, sizeof text, value);
         return copy_text(text, out, size, name);
     }
     default:

@@ -238,10 +238,3 @@ double polka_graph_max_row_sum(const polka_graph *g) {
     }
     return best;
 }
-
-void polka_graph_format_double(char *buf, size_t size, double x) {
-    for (int digits = 1; digits <= 17; digits++) {
-        snprintf(buf, size, "%.*g", digits, x);
-        if (strtod(buf, NULL) == x) return;
-    }
-}

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "net/generator_impl.h"
+#include "polka/config.h"
 #include "net/graph_impl.h"
 
 #ifndef POLKA_VERSION
@@ -175,7 +176,7 @@ static void append(char *buf, size_t size, size_t *used, const char *fmt, ...) {
 /* " name=x" with the fewest digits that read back exactly. */
 static void append_double(char *buf, size_t size, size_t *used, const char *name, double x) {
     char num[40];
-    polka_graph_format_double(num, sizeof num, x);
+    polka_format_double(num, sizeof num, x);
     append(buf, size, used, " %s=%s", name, num);
 }
 

@@ -39,7 +39,4 @@ polka_status polka_graph_count_components(const polka_graph *g, size_t *componen
  * connected, *graph then unchanged). The new graph replaces *graph (uniform weights). */
 polka_status polka_graph_join_components(polka_graph **graph, uint64_t seed, size_t *added);
 
-/* Formats x with the fewest significant digits (up to 17) that read back exactly. */
-void polka_graph_format_double(char *buf, size_t size, double x);
-
 #endif

@@ -1,5 +1,6 @@
 /* Reading and writing graph files (the format is described in polka/graph.h). */
 #include "net/graph_impl.h"
+#include "polka/config.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -361,7 +362,7 @@ polka_status polka_graph_read(const char *path, polka_graph **out) {
 
 static int print_weight(FILE *stream, double w) {
     char buf[40];
-    polka_graph_format_double(buf, sizeof buf, w);
+    polka_format_double(buf, sizeof buf, w);
     return fprintf(stream, " %s", buf);
 }
 

@@ -1,7 +1,6 @@
 #include <math.h>
 #include <sys/stat.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -44,12 +43,8 @@ static void warn(const polka_sim_hooks *hooks, const char *fmt, ...) {
 static void value_text(const polka_config *config, const polka_config_key *key, char *out,
                        size_t size) {
     polka_config_get(config, key, out, size);
-    if (key->type != POLKA_KEY_DOUBLE) return;
-    double value = *(const double *)((const char *)config + key->offset);
-    for (int digits = 1; digits <= 17; digits++) {
-        snprintf(out, size, "%.*g", digits, value);
-        if (strtod(out, NULL) == value) return;
-    }
+    if (key->type == POLKA_KEY_DOUBLE)
+        polka_format_double(out, size, *(const double *)((const char *)config + key->offset));
 }
 
 /* One warning per key set for a kind this run did not choose (polka_config_idle_keys), once the
