@@ -125,6 +125,9 @@ static void random_k_draws(void **state) {
     assert_int_equal(kept, 2);
     assert_memory_equal(x, z, sizeof x);
     assert_true(x[order[0]] == d[order[0]] && x[order[1]] == d[order[1]]); /* the sender's */
+    double y[8] = {0}; /* the sender adds at the indices it drew, without drawing again */
+    polka_codec_add_at(codec, a, 8, order, values, y);
+    assert_memory_equal(x, y, sizeof x);
     int differ = 0; /* another agent (or seed) draws other indices, here and in general */
     for (uint64_t r = 0; r < 20; r++) {
         other.round = draw.round = r;

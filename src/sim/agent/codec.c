@@ -23,6 +23,11 @@ static size_t index_bytes(size_t n) {
 /* Random-k's header: the sending agent (uint32) and its round (uint64). */
 #define DRAW_BYTES 12
 
+/* What says where a sparsifier's k values go: top-k's indices, or random-k's header. */
+static size_t where_bytes(polka_codec codec, size_t n, size_t k) {
+    return codec.kind == POLKA_CODEC_TOPK ? index_bytes(n) * k : DRAW_BYTES;
+}
+
 /* The dense codec of a sparsifier's kept values. */
 static polka_codec kept_codec(polka_codec codec) {
     return (polka_codec){.kind = codec.kept};
@@ -117,8 +122,7 @@ size_t polka_codec_bytes(polka_codec codec, size_t n) {
         return n + 1; /* the exponent byte of the grid step */
     default: {
         size_t k = polka_codec_kept(codec, n);
-        size_t where = codec.kind == POLKA_CODEC_TOPK ? index_bytes(n) * k : DRAW_BYTES;
-        return where + polka_codec_bytes(kept_codec(codec), k);
+        return where_bytes(codec, n, k) + polka_codec_bytes(kept_codec(codec), k);
     }
     }
 }
@@ -283,10 +287,9 @@ static void draw_indices(uint64_t seed, uint64_t agent, uint64_t round, size_t n
 void polka_codec_sparsify(polka_codec codec, const double *d, size_t n,
                           const polka_codec_draw *draw, size_t *order, double *values,
                           unsigned char *out) {
-    size_t k = polka_codec_kept(codec, n), wide = index_bytes(n), where = DRAW_BYTES;
+    size_t k = polka_codec_kept(codec, n), wide = index_bytes(n);
     if (codec.kind == POLKA_CODEC_TOPK) {
         top_k(d, n, k, order);
-        where = wide * k;
         for (size_t i = 0; i < k; i++) {
             uint32_t index = (uint32_t)order[i];
             uint16_t narrow = (uint16_t)index;
@@ -299,19 +302,20 @@ void polka_codec_sparsify(polka_codec codec, const double *d, size_t n,
         draw_indices(draw->seed, agent, draw->round, n, k, order);
     }
     for (size_t i = 0; i < k; i++) values[i] = d[order[i]];
-    polka_codec_encode(kept_codec(codec), values, k, out + where);
+    polka_codec_encode(kept_codec(codec), values, k, out + where_bytes(codec, n, k));
 }
 
-/* Where a message's k values go: top-k reads its indices, random-k draws them again. */
-static size_t message_indices(polka_codec codec, const unsigned char *in, size_t n, size_t k,
-                              uint64_t seed, size_t *order) {
+/* Where a message's k values go, into order: top-k reads its indices, random-k draws them
+ * again from the agent and round its header names. */
+static void message_indices(polka_codec codec, const unsigned char *in, size_t n, size_t k,
+                            uint64_t seed, size_t *order) {
     if (codec.kind == POLKA_CODEC_RANDK) {
         uint32_t agent;
         uint64_t round;
         memcpy(&agent, in, sizeof agent);
         memcpy(&round, in + sizeof agent, sizeof round);
         draw_indices(seed, agent, round, n, k, order);
-        return DRAW_BYTES;
+        return;
     }
     size_t wide = index_bytes(n);
     for (size_t i = 0; i < k; i++) {
@@ -320,14 +324,18 @@ static size_t message_indices(polka_codec codec, const unsigned char *in, size_t
         memcpy(wide == 2 ? (void *)&narrow : (void *)&index, in + wide * i, wide);
         order[i] = wide == 2 ? narrow : index;
     }
-    return wide * k;
+}
+
+void polka_codec_add_at(polka_codec codec, const unsigned char *in, size_t n, const size_t *order,
+                        double *values, double *x) {
+    size_t k = polka_codec_kept(codec, n);
+    polka_codec_decode(kept_codec(codec), in + where_bytes(codec, n, k), k, values);
+    for (size_t i = 0; i < k; i++)
+        if (order[i] < n) x[order[i]] += values[i];
 }
 
 void polka_codec_add(polka_codec codec, const unsigned char *in, size_t n, uint64_t seed,
                      size_t *order, double *values, double *x) {
-    size_t k = polka_codec_kept(codec, n);
-    size_t where = message_indices(codec, in, n, k, seed, order);
-    polka_codec_decode(kept_codec(codec), in + where, k, values);
-    for (size_t i = 0; i < k; i++)
-        if (order[i] < n) x[order[i]] += values[i];
+    message_indices(codec, in, n, polka_codec_kept(codec, n), seed, order);
+    polka_codec_add_at(codec, in, n, order, values, x);
 }

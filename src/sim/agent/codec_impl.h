@@ -93,6 +93,10 @@ void polka_codec_sparsify(polka_codec codec, const double *d, size_t n,
  * `order` is scratch of n indices, `values` of n numbers. */
 void polka_codec_add(polka_codec codec, const unsigned char *in, size_t n, uint64_t seed,
                      size_t *order, double *values, double *x);
+/** polka_codec_add where the message's indices are known (order, as polka_codec_sparsify left
+ * them): its sender, which need not read or draw them again. */
+void polka_codec_add_at(polka_codec codec, const unsigned char *in, size_t n, const size_t *order,
+                        double *values, double *x);
 
 /* An agent's side of the wire (codec_wire.c): how its blocks are laid out and encoded. */
 typedef struct {

@@ -119,7 +119,7 @@ static void encode_increment(polka_wire *wire, polka_msg_kind kind, size_t n, do
     gather(l, kind, wire->held, held);
     for (size_t e = 0; e < n; e++) v[e] -= held[e];
     polka_codec_sparsify(wire->codec[kind], v, n, draw, wire->order, wire->kept, out);
-    polka_codec_add(wire->codec[kind], out, n, wire->seed, wire->order, wire->kept, held);
+    polka_codec_add_at(wire->codec[kind], out, n, wire->order, wire->kept, held);
     scatter(l, kind, held, wire->held);
     scatter(l, kind, held, block);
 }
