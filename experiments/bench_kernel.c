@@ -9,35 +9,11 @@
 #include <cblas.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
 #include "polka/kernel.h"
 #include "polka/rng.h"
 
-static double now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static double *random_matrix(size_t rows, size_t cols, uint64_t seed) {
-    double *a = malloc(rows * cols * sizeof *a);
-    polka_rng rng = polka_rng_start(seed, 7, 0);
-    for (size_t k = 0; a && k < rows * cols; k++) a[k] = polka_rng_uniform(&rng);
-    return a;
-}
-
-/* Seconds per call of fn, repeated for at least 0.5 s. */
-#define TIME_IT(result, stmt)                                                                      \
-    do {                                                                                           \
-        size_t reps_ = 0;                                                                          \
-        double start_ = now();                                                                     \
-        do {                                                                                       \
-            stmt;                                                                                  \
-            reps_++;                                                                               \
-        } while (now() - start_ < 0.5);                                                            \
-        (result) = (now() - start_) / (double)reps_;                                               \
-    } while (0)
+#include "bench_util.h"
 
 int main(int argc, char **argv) {
 #ifdef POLKA_HAVE_OPENBLAS
@@ -45,14 +21,14 @@ int main(int argc, char **argv) {
 #endif
     size_t m = argc > 1 ? strtoul(argv[1], NULL, 10) : 2000, p = 784, big = 1500;
     polka_kernel kernel = {.kind = POLKA_KERNEL_GAUSSIAN, .sigma = 5.0};
-    double *d = random_matrix(m, p, 1), *dn = malloc(m * sizeof *dn);
-    double *a = random_matrix(big, big, 3), *b = random_matrix(big, big, 4),
+    double *d = bench_random_matrix(m, p, 1), *dn = malloc(m * sizeof *dn);
+    double *a = bench_random_matrix(big, big, 3), *b = bench_random_matrix(big, big, 4),
            *c = malloc(big * big * sizeof *c);
     if (!d || !dn || !a || !b || !c) return 1;
     polka_sqnorms(d, m, p, dn);
     double t = 0.0;
-    TIME_IT(t, cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)big, (int)big, (int)big,
-                           1.0, a, (int)big, b, (int)big, 0.0, c, (int)big));
+    BENCH_TIME_IT(t, cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)big, (int)big,
+                                 (int)big, 1.0, a, (int)big, b, (int)big, 0.0, c, (int)big));
     double peak = 2.0 * big * big * big / t / 1e9;
     printf("machine dgemm rate (%zu^3, 1 thread): %.2f GFLOP/s\n", big, peak);
     printf("%6s %6s %6s | %12s %12s | %10s %10s\n", "n", "M", "p", "block GF/s", "dgemm GF/s",
@@ -60,12 +36,12 @@ int main(int argc, char **argv) {
     size_t ns[] = {1, 4, 16, 64, 256, 2500};
     for (size_t k = 0; k < sizeof ns / sizeof *ns; k++) {
         size_t n = ns[k];
-        double *x = random_matrix(n, p, 10 + n), *out = malloc(n * m * sizeof *out);
+        double *x = bench_random_matrix(n, p, 10 + n), *out = malloc(n * m * sizeof *out);
         if (!x || !out) return 1;
         double tb = 0.0, tg = 0.0;
-        TIME_IT(tb, polka_kernel_block(&kernel, x, n, d, dn, m, p, out));
-        TIME_IT(tg, cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)n, (int)m, (int)p,
-                                1.0, x, (int)p, d, (int)p, 0.0, out, (int)m));
+        BENCH_TIME_IT(tb, polka_kernel_block(&kernel, x, n, d, dn, m, p, out));
+        BENCH_TIME_IT(tg, cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)n, (int)m,
+                                      (int)p, 1.0, x, (int)p, d, (int)p, 0.0, out, (int)m));
         double flops = 2.0 * (double)n * (double)m * (double)p;
         printf("%6zu %6zu %6zu | %12.2f %12.2f | %9.0f%% %9.0f%%\n", n, m, p, flops / tb / 1e9,
                flops / tg / 1e9, 100 * flops / tb / 1e9 / peak, 100 * flops / tg / 1e9 / peak);
