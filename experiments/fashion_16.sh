@@ -2,8 +2,8 @@
 # Fashion-MNIST, 16 agents beside centralized POLK (issue 32), on this machine, one after the
 # other: experiments/configs/fashion_mnist_16.ini run by 16 agents on RANKS ranks (i.i.d.
 # split, its graph and method) and by centralized POLK (--centralized, net.method = penalty:
-# one learner on the union of the same 16 streams, the same learner settings, the .ini's
-# run.central_batch = learner.batch).
+# one learner on the union of the same 16 streams, the same learner settings but its own step,
+# configs/fashion_mnist.ini's η; the .ini's run.central_batch = learner.batch).
 # Prints for each: test accuracy (agents: the mean), model points (agents: the mean), total
 # CPU seconds (user + sys of every rank), wall seconds and the per-stage profile: the agents'
 # stage timers summed over agents (/metrics time_compute: drawing and predicting the round's
@@ -30,9 +30,13 @@ timed() { # name command...: runs it, its output in OUT/name.log, "user sys wall
 }
 
 # the comparison is centralized POLK whatever the agents' method (a random-feature method's
-# --centralized would run centralized random features)
+# --centralized would run centralized random features), at POLK's own step: the one
+# configs/fashion_mnist.ini chose for it on the validation split (a random-feature method's
+# step moves θ on the features and is chosen for it, in the agents' .ini)
+central_eta=$(awk -F'[ =]+' '$1 == "eta" { print $2 }' "$root/experiments/configs/fashion_mnist.ini")
+[ -n "$central_eta" ] || { echo "fashion_16.sh: no eta in configs/fashion_mnist.ini" >&2; exit 1; }
 timed central "$polka" run --config "$config" --centralized --set net.method=penalty \
-    --set run.output="$out/central.h5" "$@"
+    --set learner.eta="$central_eta" --set run.output="$out/central.h5" "$@"
 timed agents16 mpirun --oversubscribe -n "$ranks" "$polka" run --config "$config" \
     --set run.output="$out/agents16.h5" "$@"
 
