@@ -49,12 +49,25 @@ VECTOR_CODECS = [(c, [f"net.codec_vectors={c}"]) for c in DENSE] + [
      ["net.codec_vectors=top-k", "net.codec_k=0.19", "net.codec_kept=float16"]),
     ("top-k 0.26 int8", ["net.codec_vectors=top-k", "net.codec_k=0.26", "net.codec_kept=int8"]),
     ("top-k 0.15 int8", ["net.codec_vectors=top-k", "net.codec_k=0.15", "net.codec_kept=int8"]),
+    ("top-k 0.1 int8", ["net.codec_vectors=top-k", "net.codec_k=0.1", "net.codec_kept=int8"]),
+    ("top-k 0.07 int8", ["net.codec_vectors=top-k", "net.codec_k=0.07", "net.codec_kept=int8"]),
+    ("top-k 0.09 int8", ["net.codec_vectors=top-k", "net.codec_k=0.09", "net.codec_kept=int8"]),
     # random-k sends no index (12 bytes a message say whose draws): 4 bytes an entry, or 1
     ("random-k 0.19", ["net.codec_vectors=random-k", "net.codec_k=0.19"]),
     ("random-k 0.75 int8",
      ["net.codec_vectors=random-k", "net.codec_k=0.75", "net.codec_kept=int8"]),
+    ("random-k 0.5 int8",
+     ["net.codec_vectors=random-k", "net.codec_k=0.5", "net.codec_kept=int8"]),
 ]
 SPARSE_CODECS = [VECTOR_CODECS[0]] + VECTOR_CODECS[4:]
+
+
+def vector_codecs(*labels):
+    """The VECTOR_CODECS of these labels, in the order given."""
+    by_label = dict(VECTOR_CODECS)
+    return [(label, by_label[label]) for label in labels]
+
+
 # rf-diffusion can mix the sparsified copies with CHOCO's step net.codec_gamma (0: dense)
 DIFFUSION_CODECS = VECTOR_CODECS[:5] + [
     (f"top-k 0.1 choco {g}", ["net.codec_vectors=top-k", "net.codec_k=0.1", f"net.codec_gamma={g}"])
@@ -76,7 +89,9 @@ METHODS = [  # (label, settings, codecs)
     ("dkla rho 0.005", ["net.method=dkla", "net.features=256", "net.admm_rho=0.005"],
      SPARSE_CODECS),
     # coke's float64 censors, so its sparsified messages must be smaller: top-k 0.15 int8
-    ("coke", ["net.method=coke"] + RF_MD, VECTOR_CODECS[:5] + VECTOR_CODECS[-6:-2]),
+    ("coke", ["net.method=coke"] + RF_MD,
+     VECTOR_CODECS[:5] + vector_codecs("top-k 0.13", "top-k 0.19 float16", "top-k 0.26 int8",
+                                       "top-k 0.15 int8", "top-k 0.1 int8", "top-k 0.07 int8")),
     ("coke rho 0.005", ["net.method=coke", "net.features=256", "net.admm_rho=0.005"],
      SPARSE_CODECS),
 ]
