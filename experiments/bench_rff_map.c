@@ -35,7 +35,7 @@ int main(int argc, char **argv) {
 #ifdef POLKA_HAVE_OPENBLAS
     openblas_set_num_threads(1);
 #endif
-    size_t D = argc > 1 ? strtoul(argv[1], NULL, 10) : 4000, p = 784, most = 64;
+    size_t D = argc > 1 ? strtoul(argv[1], NULL, 10) : 4000, p = 784, most = 128;
     polka_rff rff;
     double *x = bench_random_matrix(most, p, 10), *z = malloc(most * D * sizeof *z);
     double peak = dgemm_rate();
@@ -45,7 +45,7 @@ int main(int argc, char **argv) {
            peak, 2.0 * (double)D * (double)p / peak / 1e3, D, p, (double)D * p * 8 / 1e6);
     printf("%5s | %10s %10s %10s | %9s %9s\n", "rows", "µs/product", "µs/row", "dgemm/row",
            "GFLOP/s", "of dgemm");
-    size_t rows[] = {1, 2, 4, 8, 16, 32, 64};
+    size_t rows[] = {1, 2, 4, 8, 16, 32, 64, 128};
     for (size_t k = 0; k < sizeof rows / sizeof *rows; k++) {
         size_t n = rows[k];
         double t = 0.0, bare = 0.0;
