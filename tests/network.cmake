@@ -25,6 +25,7 @@ polka_unit_test(test_placement test_placement.c)
 polka_unit_test(test_splits test_splits.c)
 polka_unit_test(test_faults test_faults.c)
 polka_unit_test(test_codec test_codec.c)
+polka_unit_test(test_rf_window test_rf_window.c)
 polka_unit_test(test_privacy test_privacy.c)
 polka_unit_test(test_clock test_clock.c)
 

@@ -9,12 +9,8 @@
 #include "test_util.h"
 
 static const polka_plan *plan_with(const char *const *settings) {
-    static polka_config config;
     static polka_plan plan;
-    polka_config_defaults(&config);
-    for (; *settings; settings++) CHECK_OK(polka_config_override(&config, *settings));
-    CHECK_OK(polka_plan_build(&config, &plan));
-    return &plan;
+    return test_plan_with(&plan, settings);
 }
 
 /* Equal speeds: every update takes async.compute; a slow agent async.slow_factor times it. */

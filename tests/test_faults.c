@@ -16,11 +16,7 @@
 static polka_plan plan; /* one at a time: the faults read it once */
 
 static const polka_plan *plan_with(const char *const *settings) {
-    polka_config config;
-    polka_config_defaults(&config);
-    for (; *settings; settings++) CHECK_OK(polka_config_override(&config, *settings));
-    CHECK_OK(polka_plan_build(&config, &plan));
-    return &plan;
+    return test_plan_with(&plan, settings);
 }
 
 /* A ring of n agents. */

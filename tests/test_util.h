@@ -9,7 +9,9 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "polka/config.h"
 #include "polka/error.h"
+#include "polka/plan.h"
 #include "polka/rng.h"
 
 /* Fails the test with the library's message when a call does not return POLKA_OK. */
@@ -18,6 +20,16 @@
         polka_status check_status_ = (expr);                                                       \
         if (check_status_ != POLKA_OK) fail_msg("%s: %s", #expr, polka_error_message());           \
     } while (0)
+
+/* The plan of the default settings with these overrides (NULL-terminated) into *plan; the
+ * settings stay in a static config, which the next call overwrites. */
+static inline const polka_plan *test_plan_with(polka_plan *plan, const char *const *settings) {
+    static polka_config config;
+    polka_config_defaults(&config);
+    for (; *settings; settings++) CHECK_OK(polka_config_override(&config, *settings));
+    CHECK_OK(polka_plan_build(&config, plan));
+    return plan;
+}
 
 /* Fills n numbers uniform on [lo, hi) from a counter-based stream. */
 static inline void fill_uniform(double *out, size_t n, double lo, double hi, uint64_t seed) {

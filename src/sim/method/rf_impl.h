@@ -65,8 +65,12 @@ polka_status polka_rf_write_models(polka_h5log *h5, const polka_agent *agents, c
 polka_status polka_rf_save(const polka_agent *agent, polka_state *state);
 polka_status polka_rf_restore(polka_agent *agent, const polka_state *state);
 
-/** Draws the round's batch (when the agent learns in it) and maps it to features; the
- * online error and the training loss of θ_i on it go to the counters. */
+/** Rounds of a window (rf_agent.c): ⌈32/batch⌉, fewer when the windows of the run's `agents`
+ * would pass 256 MiB, at least 1. A function of the run's settings alone. */
+size_t polka_rf_window_rounds(size_t agents, size_t batch, size_t features, size_t dim);
+/** Draws the round's batch (when the agent learns in it) and maps it to features, with the
+ * rest of its window when the window is not mapped yet; the online error and the training
+ * loss of θ_i on it go to the counters. */
 polka_status polka_rf_draw_batch(polka_agent *agent, const polka_stream *stream);
 /** The batch as rff_methods.h takes it (n = 0 when the agent does not learn this round). */
 polka_rff_batch polka_rf_batch(const polka_agent *agent);
