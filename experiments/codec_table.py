@@ -10,7 +10,9 @@ the run file's bytes_sent) and their fraction of float64's. The issue's targets 
 where they apply. Writes the run files, table.csv and, per setting, the figure of mean
 accuracy against cumulative bytes per agent (one line per method and codec, the first seed).
 The Fashion-MNIST parts (fashion16, fashion256) run --fashion-passes passes (the random-feature
-methods at D = 1000, rho 0.01, as methods_table.py); int8's target there is 1 point.
+methods at D = 1000, rho 0.01, as methods_table.py, but a row's own rho, "dkla rho 0.005", stays);
+int8's target there is 1 point. A run file already in --out is reused when its .args file
+names the same arguments, else refused by name (an older codec_table.py's files have none).
 
     /usr/bin/python3 experiments/codec_table.py [--polka build/polka] [--out out/codec_table]
                   [--parts multidist16,multidist256,fashion16,fashion256] [--seeds 1,2]
@@ -18,6 +20,7 @@ methods at D = 1000, rho 0.01, as methods_table.py); int8's target there is 1 po
 """
 import argparse
 import csv
+import json
 import os
 import sys
 
@@ -74,7 +77,7 @@ DIFFUSION_CODECS = VECTOR_CODECS[:5] + [
     for g in (0.1, 0.2)
 ] + VECTOR_CODECS[5:]
 RF_MD = ["net.features=256", "net.admm_rho=0.05"]  # as methods_table.py
-METHODS = [  # (label, settings, codecs)
+METHODS = [  # (label, settings, codecs[, own]): own comes after a part's settings (a row's rho)
     ("penalty paper", ["net.method=penalty", "net.penalty=paper"], PENALTY_CODECS),
     # int8's exponent byte (one a message) weighs less when a message carries 2 points
     ("penalty paper b2", ["net.method=penalty", "net.penalty=paper", "learner.batch=2"],
@@ -83,17 +86,14 @@ METHODS = [  # (label, settings, codecs)
     ("rf-diffusion", ["net.method=rf-diffusion"] + RF_MD, DIFFUSION_CODECS),
     ("dkla", ["net.method=dkla"] + RF_MD, VECTOR_CODECS),
     # ADMM's duals add up the lag of the sparsified copies: a smaller rho tolerates it
-    ("dkla rho 0.01", ["net.method=dkla", "net.features=256", "net.admm_rho=0.01"],
-     SPARSE_CODECS),
+    ("dkla rho 0.01", ["net.method=dkla"] + RF_MD, SPARSE_CODECS, ["net.admm_rho=0.01"]),
     # at 256 agents rho 0.01 still misses with top-k 0.13 (+1.26); 0.005 meets, its float64 weaker
-    ("dkla rho 0.005", ["net.method=dkla", "net.features=256", "net.admm_rho=0.005"],
-     SPARSE_CODECS),
+    ("dkla rho 0.005", ["net.method=dkla"] + RF_MD, SPARSE_CODECS, ["net.admm_rho=0.005"]),
     # coke's float64 censors, so its sparsified messages must be smaller: top-k 0.15 int8
     ("coke", ["net.method=coke"] + RF_MD,
      VECTOR_CODECS[:5] + vector_codecs("top-k 0.13", "top-k 0.19 float16", "top-k 0.26 int8",
                                        "top-k 0.15 int8", "top-k 0.1 int8", "top-k 0.07 int8")),
-    ("coke rho 0.005", ["net.method=coke", "net.features=256", "net.admm_rho=0.005"],
-     SPARSE_CODECS),
+    ("coke rho 0.005", ["net.method=coke"] + RF_MD, SPARSE_CODECS, ["net.admm_rho=0.005"]),
 ]
 # (codec prefix, largest error change in points, largest fraction of float64's bytes)
 TARGETS = [("float16", 0.2, 0.30), ("int8", 0.5, 0.15), ("top-k", 1.0, 0.10)]
@@ -137,9 +137,28 @@ def target_of(codec, delta, fraction, setting):
     return ""
 
 
-def one_method(polka, out, name, base, label, settings, codecs, seeds, rf_extra):
+def reuse_or_run(polka, args, stem):
+    """Runs polka into stem.h5 unless an earlier run of the same arguments is there (stem.args,
+    written before the run, names them); refuses a run file of other arguments."""
+    if os.path.exists(stem + ".h5"):
+        try:
+            with open(stem + ".args") as f:
+                same = json.load(f) == args
+        except (OSError, ValueError):
+            same = False
+        if not same:
+            raise SystemExit(f"{stem}.h5 was run with other settings, or its {stem}.args is "
+                             "missing or damaged: remove it or choose another --out")
+        return
+    with open(stem + ".args", "w") as f:
+        json.dump(args, f)
+    run(polka, args, stem + ".h5", stem + ".log")
+
+
+def one_method(polka, out, name, base, label, settings, codecs, seeds, rf_extra, own):
     if "net.method=penalty" not in settings:
         settings = settings + rf_extra
+    settings = settings + own  # the row's own (its label's rho), whatever the part sets
     rows = []
     for codec, codec_settings in codecs:
         results = []
@@ -147,8 +166,7 @@ def one_method(polka, out, name, base, label, settings, codecs, seeds, rf_extra)
             tag = f"{name}|{label}|{codec}|seed {seed}"
             stem = os.path.join(out, tag.replace(" ", "_").replace("|", "__").replace(",", ""))
             args = base + set_args(settings + codec_settings + [f"run.seed={seed}"])
-            if not os.path.exists(stem + ".h5"):
-                run(polka, args, stem + ".h5", stem + ".log")
+            reuse_or_run(polka, args, stem)
             results.append(last_step(stem + ".h5"))
         rows.append({"setting": name, "method": label, "codec": codec,
                      "error": float(np.mean([r["error"] for r in results])),
@@ -218,12 +236,12 @@ def main():
             print(f"\n== {name}: skipped, no {FASHION}")
             continue
         print(f"\n== {name}, seeds {args.seeds}\n{HEADER}", flush=True)
-        for label, settings, codecs in METHODS:
+        for label, settings, codecs, *own in METHODS:
             if args.codecs:  # float64 stays: the reference
                 codecs = [c for c in codecs if c[0] == "float64" or c[0] in args.codecs.split(",")]
             if label in wanted:
                 rows += one_method(args.polka, args.out, name, base, label, settings, codecs,
-                                   seeds, rf_extra)
+                                   seeds, rf_extra, own[0] if own else [])
         slug = name.replace(" ", "_").replace(",", "")
         figure(rows, name, os.path.join(args.out, f"accuracy_vs_bytes_{slug}.png"))
     with open(os.path.join(args.out, "table.csv"), "w", newline="") as f:
