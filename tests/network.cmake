@@ -143,6 +143,11 @@ polka_mpi_fails(codec_gamma_dkla 2 "net.codec_gamma = 0.2: CHOCO's step is for .
                 --set net.method=dkla --set net.codec_vectors=top-k --set net.codec_gamma=0.2)
 polka_mpi_fails(codec_gamma_dense 2 "\\(here rf-diffusion, float16\\)" --set net.method=rf-diffusion
                 --set net.codec_vectors=float16 --set net.codec_gamma=0.2)
+# a random-feature agent's window of rounds stops at the run's last round (a file source's
+# rows on each rank are those of the run's rounds)
+add_test(NAME rf_window_run COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/rf_window_run_test.sh
+                                    $<TARGET_FILE:polka> ${CMAKE_CURRENT_BINARY_DIR}/rf_window)
+set_tests_properties(rf_window_run PROPERTIES ENVIRONMENT "${POLKA_MPI_ENV}" TIMEOUT 120)
 add_test(NAME codec_run_file COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/codec_run_test.sh
                                      $<TARGET_FILE:polka> ${CMAKE_CURRENT_BINARY_DIR}/codec)
 set_tests_properties(codec_run_file PROPERTIES ENVIRONMENT "${POLKA_MPI_ENV}" TIMEOUT 180)

@@ -98,6 +98,9 @@ static polka_status alloc_neighbours(polka_agent *agent) {
     return POLKA_OK;
 }
 
+static polka_status window_alloc(polka_agent *agent, const polka_plan *plan,
+                                 const polka_data_facts *facts);
+
 static polka_status alloc_arrays(polka_agent *agent) {
     polka_rf *rf = polka_rf_of(agent);
     size_t len = rf->len, b = agent->batch;
@@ -128,7 +131,8 @@ polka_status polka_rf_init(polka_agent *agent, const polka_plan *plan,
     rf->consensus_step = plan->settings.codec_gamma;
     rf->exact = strcmp(plan->settings.rf_solve, "exact") == 0;
     if (rf->exact) POLKA_CALL(polka_rff_check_square(&rf->problem, "net.rf_solve = exact"));
-    return alloc_arrays(agent);
+    POLKA_CALL(alloc_arrays(agent));
+    return window_alloc(agent, plan, facts);
 }
 
 void polka_rf_free(polka_agent *agent) {
@@ -232,10 +236,12 @@ polka_status polka_rf_model(const polka_agent *agent, polka_model **out) {
 
 /* An agent maps the batches of several rounds in one product. polka_rff_map reads all of Ω
  * (D×p) whatever its rows, and OpenBLAS packs it whole for every product: with D = 4 000 and
- * p = 784 a row costs 944 µs in a product of 2 rows and 132 µs in one of 32
- * (experiments/bench_rff_window.sh). The window of round t is the rounds [t − t mod W,
- * t − t mod W + W) of the agent's stream, a function of (agent, round) alone: the same products
- * on any number of ranks and after a resume. Rounds it does not learn in are mapped too. */
+ * p = 784 a row costs about 1 000 µs in a product of 2 rows and 205 µs in one of 32
+ * (build/bench_rff_map). The window of round t is the rounds [t − t mod W, t − t mod W + W) of
+ * the agent's stream, cut at the last round the run plays (a file source holds only the rows
+ * of those rounds): a function of (agent, round) and the settings alone, so the same products
+ * on any number of ranks and after a resume. Rounds it does not learn in are mapped too; a
+ * round past the run's (an agent of the events engine that runs ahead) is mapped alone. */
 #define WINDOW_ROWS 32
 /* The windows of all the run's agents take at most this many bytes (x, y and z); beyond it
  * W shrinks, to 1 (a round at a time) for the largest networks. */
@@ -249,35 +255,41 @@ size_t polka_rf_window_rounds(size_t agents, size_t batch, size_t features, size
     return rounds > 0 ? rounds : 1;
 }
 
-static polka_status window_alloc(polka_agent *agent, const polka_stream *stream) {
+/* The window's rounds and the arrays it is drawn and mapped into. */
+static polka_status window_alloc(polka_agent *agent, const polka_plan *plan,
+                                 const polka_data_facts *facts) {
     polka_rf *rf = polka_rf_of(agent);
     size_t b = agent->batch, d = rf->problem.features, p = agent->dim;
-    size_t w = polka_rf_window_rounds(polka_stream_agents(stream), b, d, p);
+    size_t agents = polka_graph_nodes(agent->graph), w;
+    rf->window_rounds = w = polka_rf_window_rounds(agents, b, d, p);
+    rf->run_rounds = polka_sim_rounds(plan->run.passes, facts->n_train, agents * b);
     rf->x = malloc(w * b * p * sizeof *rf->x);
     rf->y = malloc(w * b * sizeof *rf->y);
     rf->z = malloc(w * b * d * sizeof *rf->z);
     POLKA_CHECK(rf->x && rf->y && rf->z, POLKA_ERR_MEM,
                 "out of memory for agent %zu's batches (%zu rounds of %zu features)", agent->id, w,
                 d);
-    rf->window_rounds = w;
     return POLKA_OK;
 }
 
 /* The window holding agent->round, drawn and mapped unless it already is. */
 static polka_status window_map(polka_agent *agent, const polka_stream *stream) {
     polka_rf *rf = polka_rf_of(agent);
-    if (rf->window_rounds == 0) POLKA_CALL(window_alloc(agent, stream));
-    size_t w = rf->window_rounds, b = agent->batch, p = agent->dim;
-    uint64_t first = agent->round - agent->round % w;
-    rf->batch_at = (size_t)(agent->round - first) * b;
-    if (rf->window_mapped && rf->window_first == first) return POLKA_OK;
-    rf->window_mapped = 0;
-    for (size_t r = 0; r < w; r++)
-        POLKA_CALL(polka_stream_agent_batch(stream, agent->id, first + r, rf->x + r * b * p,
-                                            rf->y + r * b));
-    polka_rff_map(rf->features, rf->x, w * b, rf->z);
-    rf->window_first = first;
-    rf->window_mapped = 1;
+    size_t b = agent->batch, p = agent->dim;
+    uint64_t t = agent->round, first = t - t % rf->window_rounds;
+    uint64_t end = first + rf->window_rounds;
+    if (end > rf->run_rounds) end = rf->run_rounds;
+    if (t >= end) first = t, end = t + 1; /* past the run's rounds */
+    if (!(rf->window_end > 0 && rf->window_first <= t && t < rf->window_end)) {
+        rf->window_end = 0; /* nothing mapped until the whole window is */
+        for (uint64_t r = first; r < end; r++)
+            POLKA_CALL(polka_stream_agent_batch(stream, agent->id, r, rf->x + (r - first) * b * p,
+                                                rf->y + (r - first) * b));
+        polka_rff_map(rf->features, rf->x, (size_t)(end - first) * b, rf->z);
+        rf->window_first = first;
+        rf->window_end = end;
+    }
+    rf->batch_at = (size_t)(t - rf->window_first) * b;
     return POLKA_OK;
 }
 

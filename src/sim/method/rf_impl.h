@@ -23,15 +23,15 @@ typedef struct {
     double *next;              /* the round's new θ_i, or ψ_i (rf-diffusion) */
     double *nbr;               /* degree × len: each neighbour's last variable heard */
     const double **nbr_vars;   /* degree: pointers into nbr */
-    /* the batches of a window of rounds [first, first + rounds), mapped in one product
-     * (rf_agent.c): rounds·b × p, rounds·b, rounds·b × D; allocated at the first draw */
+    /* the batches of a window of rounds, mapped in one product (rf_agent.c): W·b × p, W·b,
+     * W·b × D; they hold the rounds [window_first, window_end) (none while window_end is 0) */
     double *x, *y, *z;
-    size_t window_rounds;  /* 0 until the first draw */
-    uint64_t window_first; /* a multiple of window_rounds */
-    int window_mapped;     /* x, y and z hold the window that starts at window_first */
-    double *f;             /* b × C: θ_i's values at the batch, before it learns from it */
-    size_t batch_n;        /* samples learned from this round (0: none) */
-    size_t batch_at;       /* the round's batch: rows [batch_at, batch_at + b) of the window */
+    size_t window_rounds; /* W */
+    uint64_t window_first, window_end;
+    uint64_t run_rounds; /* the rounds the run plays: no window reaches past them */
+    double *f;           /* b × C: θ_i's values at the batch, before it learns from it */
+    size_t batch_n;      /* samples learned from this round (0: none) */
+    size_t batch_at;     /* the round's batch: rows [batch_at, batch_at + b) of the window */
     double eta, rho;
     double consensus_step;   /* rf-diffusion, sparsifier: CHOCO's γ (net.codec_gamma; 0: off) */
     double alpha, mu;        /* coke's censoring threshold h(k) = α μ^k */

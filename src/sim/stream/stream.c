@@ -103,10 +103,6 @@ const polka_data_facts *polka_stream_facts(const polka_stream *stream) {
     return &stream->facts;
 }
 
-size_t polka_stream_agents(const polka_stream *stream) {
-    return stream->agents;
-}
-
 size_t polka_stream_rows_held(const polka_stream *stream) {
     return stream->source->rows_held ? stream->source->rows_held(stream->state) : 0;
 }

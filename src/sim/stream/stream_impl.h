@@ -38,10 +38,6 @@ void polka_stream_free(polka_stream **stream);
  * samples, from the settings or from the files. */
 const polka_data_facts *polka_stream_facts(const polka_stream *stream);
 
-/** The network's agents (every rank's stream has them all: sample g's agent is
- * (g / batch) mod agents). */
-size_t polka_stream_agents(const polka_stream *stream);
-
 /** Training rows this stream holds in memory (a file source; 0 for generators). */
 size_t polka_stream_rows_held(const polka_stream *stream);
 
