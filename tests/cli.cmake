@@ -130,6 +130,12 @@ set(POLKA_CHOCO_RUN run --quiet --set net.agents=16 --set net.graph=er --set net
 add_test(NAME cli_diverged_warning COMMAND ${POLKA_BIN} ${POLKA_CHOCO_RUN} --set net.codec_gamma=1)
 set_tests_properties(cli_diverged_warning PROPERTIES PASS_REGULAR_EXPRESSION
                      "polka run: warning: the models diverged: the mean test loss grew from [0-9.]+, the lowest of the log steps, to [0-9.e+]+ at the last")
+# run.log_test at least the test set's size scores all of it at every step: those steps are the
+# baseline (the check used to count only the last one and never warned)
+add_test(NAME cli_diverged_warning_log_test_whole COMMAND ${POLKA_BIN} ${POLKA_CHOCO_RUN}
+         --set net.codec_gamma=1 --set run.log_test=1000000)
+set_tests_properties(cli_diverged_warning_log_test_whole PROPERTIES PASS_REGULAR_EXPRESSION
+                     "polka run: warning: the models diverged")
 add_test(NAME cli_stable_no_warning COMMAND ${POLKA_BIN} ${POLKA_CHOCO_RUN} --set net.codec_gamma=0.2)
 set_tests_properties(cli_stable_no_warning PROPERTIES FAIL_REGULAR_EXPRESSION "diverged"
                      PASS_REGULAR_EXPRESSION "summary: test error")

@@ -42,7 +42,7 @@ static polka_status log_model(batch_run *run, const polka_model *model, size_t r
     POLKA_CALL(model_mse(model, &run->train, run->f, &metrics.train_loss, NULL));
     metrics.wall_time = metrics.time_update = polka_now() - run->start;
     double samples = (double)run->train.n;
-    POLKA_CALL(polka_netlog_step(&run->log, round, samples, &metrics, summary));
+    POLKA_CALL(polka_netlog_step(&run->log, round, samples, &metrics, 1, summary));
     return polka_netlog_append_h5(&run->log, round, samples, 0, 1, &metrics);
 }
 

@@ -86,7 +86,8 @@ static polka_status central_log(void *context, size_t round, double samples,
     };
     polka_counters_collect(&run->counters, &metrics);
     metrics.wall_time = polka_now() - run->start;
-    POLKA_CALL(polka_netlog_step(&run->log, round, samples, &metrics, summary));
+    POLKA_CALL(
+        polka_netlog_step(&run->log, round, samples, &metrics, scored.n == run->test->n, summary));
     return polka_netlog_append_h5(&run->log, round, samples, 0, 1, &metrics);
 }
 

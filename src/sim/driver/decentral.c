@@ -167,7 +167,8 @@ static polka_status mpi_log_step(mpi_run *run, size_t round, double samples,
     for (size_t k = 0; run->rank == 0 && k < run->agents; k++)
         run->all[run->placement.ids[k]] = run->gathered[k];
     if (status == POLKA_OK && run->rank == 0)
-        status = polka_netlog_step(&run->log, round, samples, run->all, summary);
+        status = polka_netlog_step(&run->log, round, samples, run->all,
+                                   run->scored.n == run->test.n, summary);
     polka_status written =
         polka_netlog_write_h5(&run->log, round, samples, run->ids, run->halo.count, run->mine);
     return polka_net_agree(run->comm, status != POLKA_OK ? status : written);

@@ -114,7 +114,8 @@ static polka_status reference_log_step(reference_run *run, size_t round, double 
     for (size_t a = 0; a < run->n; a++)
         run->metrics[a].disagreement =
             polka_disagreement(run->f + a * len, run->fbar, points, outputs);
-    return polka_netlog_step(&run->log, round, samples, run->metrics, summary);
+    return polka_netlog_step(&run->log, round, samples, run->metrics, scored.n == run->test.n,
+                             summary);
 }
 
 static polka_status reference_round_fn(void *context, uint64_t t, int *wish) {

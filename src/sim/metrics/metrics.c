@@ -86,7 +86,7 @@ static size_t stride_of(const polka_netlog *log) {
 
 polka_status polka_netlog_open(polka_netlog *log, const polka_plan *plan,
                                const polka_sim_hooks *hooks, size_t agents) {
-    *log = (polka_netlog){.hooks = hooks, .agents = agents, .log_test = plan->run.log_test};
+    *log = (polka_netlog){.hooks = hooks, .agents = agents};
     set_logged(log, plan, agents);
     log->history.width = log->logged * POLKA_METRICS_DOUBLES;
     char checkpoint[POLKA_PATH_LEN + 16], dir[POLKA_PATH_LEN + 16];
@@ -169,13 +169,13 @@ static polka_status write_csv(polka_netlog *log, size_t round, double samples,
 }
 
 polka_status polka_netlog_step(polka_netlog *log, size_t round, double samples,
-                               const polka_agent_metrics *metrics, polka_sim_summary *summary) {
+                               const polka_agent_metrics *metrics, int whole_test,
+                               polka_sim_summary *summary) {
     summarize(metrics, log->agents, summary);
-    /* the divergence check compares losses on the whole test set (polka_sim_log_test) */
-    int whole = log->log_test == 0 || round >= summary->rounds;
-    if (whole && (!summary->loss_logged || summary->mean_loss < summary->lowest_loss))
+    /* the divergence check compares losses on the whole test set */
+    if (whole_test && (!summary->loss_logged || summary->mean_loss < summary->lowest_loss))
         summary->lowest_loss = summary->mean_loss;
-    summary->loss_logged |= whole;
+    summary->loss_logged |= whole_test;
     double bytes = 0.0;
     for (size_t a = 0; a < log->agents; a++) bytes += metrics[a].bytes;
     summary->bytes_per_round = round ? bytes / (double)round : 0.0;

@@ -117,7 +117,6 @@ typedef struct polka_netlog {
     FILE *csv;
     const char *csv_path; /* config->csv, for messages */
     size_t agents;
-    size_t log_test;       /* run.log_test: steps before the last score that many test points */
     size_t stride, logged; /* the agents with metric columns: 0, stride, ...; logged of them */
     polka_agent_metrics *picked; /* their metrics at a log step (CSV, history) */
     polka_h5log *h5;
@@ -130,9 +129,12 @@ polka_status polka_netlog_open(polka_netlog *log, const polka_plan *plan,
                                const polka_sim_hooks *hooks, size_t agents);
 polka_status polka_netlog_close(polka_netlog *log);
 
-/** Writes one log step of all agents, and folds it into the summary. */
+/** Writes one log step of all agents, and folds it into the summary. whole_test: the step
+ * scored the whole test set (polka_sim_log_test gave all of it); only such steps set the
+ * lowest loss the divergence check compares the last with. */
 polka_status polka_netlog_step(polka_netlog *log, size_t round, double samples,
-                               const polka_agent_metrics *metrics, polka_sim_summary *summary);
+                               const polka_agent_metrics *metrics, int whole_test,
+                               polka_sim_summary *summary);
 
 /**
  * Collective over comm when run.output is set: creates the run file for `agents` agents and
