@@ -14,19 +14,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "polka/komp.h"
 #include "polka/model.h"
 #include "polka/rng.h"
 
-enum { P = 5, C = 5, APPENDED = 4 };
+#include "bench_util.h"
 
-static double now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+enum { P = 5, C = 5, APPENDED = 4 };
 
 static void fill(double *out, size_t n, double scale, uint64_t seed) {
     polka_rng rng = polka_rng_start(seed, 1, 0);
@@ -49,21 +44,21 @@ static int bench(size_t m) {
     if (polka_model_create(&kernel, P, C, &fast) || polka_model_append(fast, d, m, w) ||
         polka_komp_create(0, &komp))
         return fail("setup");
-    double t0 = now();
+    double t0 = bench_now();
     if (polka_komp_compress(komp, fast, 0.0, NULL))
         return fail("building K^-1"); /* untimed in runs */
-    double build = now() - t0;
+    double build = bench_now() - t0;
     if (polka_model_append(fast, d + m * P, APPENDED, w + m * C) ||
         polka_model_clone(fast, &oracle))
         return fail("append");
     double eps = 2e-3;
     polka_komp_stats fs, os;
-    t0 = now();
+    t0 = bench_now();
     if (polka_komp_compress(komp, fast, eps, &fs)) return fail("fast compress");
-    double fast_time = now() - t0;
-    t0 = now();
+    double fast_time = bench_now() - t0;
+    t0 = bench_now();
     if (polka_komp_compress_bruteforce(oracle, eps, 0, &os)) return fail("oracle compress");
-    double oracle_time = now() - t0;
+    double oracle_time = bench_now() - t0;
     int same = polka_model_order(fast) == polka_model_order(oracle) &&
                memcmp(polka_model_dictionary(fast), polka_model_dictionary(oracle),
                       polka_model_order(fast) * P * sizeof(double)) == 0;

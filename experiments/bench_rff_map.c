@@ -19,18 +19,6 @@
 
 #include "bench_util.h"
 
-/* The machine's dgemm rate (GFLOP/s, one thread). */
-static double dgemm_rate(void) {
-    size_t big = 1500;
-    double *a = bench_random_matrix(big, big, 3), *b = bench_random_matrix(big, big, 4),
-           *c = malloc(big * big * sizeof *c), t = 0.0;
-    if (!a || !b || !c) return 0.0;
-    BENCH_TIME_IT(t, cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)big, (int)big,
-                                 (int)big, 1.0, a, (int)big, b, (int)big, 0.0, c, (int)big));
-    free(a), free(b), free(c);
-    return 2.0 * big * big * big / t / 1e9;
-}
-
 int main(int argc, char **argv) {
 #ifdef POLKA_HAVE_OPENBLAS
     openblas_set_num_threads(1);
@@ -38,7 +26,7 @@ int main(int argc, char **argv) {
     size_t D = argc > 1 ? strtoul(argv[1], NULL, 10) : 4000, p = 784, most = 128;
     polka_rff rff;
     double *x = bench_random_matrix(most, p, 10), *z = malloc(most * D * sizeof *z);
-    double peak = dgemm_rate();
+    double peak = bench_dgemm_rate();
     if (!x || !z || peak <= 0.0 || polka_rff_draw(D, p, 5.0, 1, &rff) != POLKA_OK) return 1;
     printf("machine: dgemm %.1f GFLOP/s (1500^3, 1 thread): %.0f µs a row of %zu×%zu; Ω is %.1f "
            "MB\n",

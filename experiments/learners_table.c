@@ -16,11 +16,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "polka/checkerboard.h"
 #include "polka/data.h"
 #include "polka/learner.h"
+
+#include "bench_util.h"
 
 #define CHECKERBOARD_TRAIN 100000
 #define SGD_SUBSET         20000   /* plain SGD keeps every point: O(t) per step */
@@ -31,12 +32,6 @@ typedef struct {
     polka_learner_params params;
     size_t limit; /* training samples used; 0 = all */
 } entry;
-
-static double now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 static int fail(const char *what) {
     fprintf(stderr, "learners_table: %s: %s\n", what, polka_error_message());
@@ -81,14 +76,14 @@ static int run(const char *data_name, const entry *e, const polka_dataset *train
     if (polka_learner_create(&e->params, train->p, train->classes, &learner) != POLKA_OK)
         return fail(e->name);
     size_t n = e->limit && e->limit < train->n ? e->limit : train->n;
-    double start = now();
+    double start = bench_now();
     for (size_t i = 0; i < n; i++)
         if (polka_learner_step(learner, train->x + i * train->p, train->y + i, 1, NULL) !=
             POLKA_OK) {
             polka_learner_free(&learner);
             return fail(e->name);
         }
-    double seconds = now() - start, accuracy = 0.0;
+    double seconds = bench_now() - start, accuracy = 0.0;
     const polka_model *model = NULL;
     if (polka_learner_evaluate(learner, test->x, test->y, test->n, &accuracy, NULL) != POLKA_OK ||
         polka_learner_output_model(learner, &model) != POLKA_OK) {

@@ -19,10 +19,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "polka/regression.h"
 #include "polka/slkl.h"
+
+#include "bench_util.h"
 
 enum { N_TRAIN = 1000, N_TEST = 1000, FOLDS = 5, N_FIT = N_TRAIN - N_TRAIN / FOLDS, DIM = 2 };
 enum { MAX_SEEDS = 20 };
@@ -48,12 +49,6 @@ typedef struct {
     double paper_m0;  /* Table 2's active kernels, or NAN */
     result runs[MAX_SEEDS];
 } method;
-
-static double now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 static int fail(const char *what) {
     fprintf(stderr, "slkl_sinc: %s: %s\n", what, polka_error_message());
@@ -102,9 +97,9 @@ static polka_status score(polka_model **model, const sinc_set *set, result *r) {
 static polka_status fit_krr(const double *x, const double *y, size_t n, double sigma, double lambda,
                             polka_model **model, result *r) {
     polka_kernel kernel = {.kind = POLKA_KERNEL_GAUSSIAN, .sigma = sigma};
-    double t0 = now();
+    double t0 = bench_now();
     POLKA_CALL(polka_krr_fit(&kernel, x, y, n, DIM, lambda, model));
-    r->seconds = now() - t0;
+    r->seconds = bench_now() - t0;
     r->active = n;
     r->iterations = 0;
     return POLKA_OK;
@@ -122,11 +117,11 @@ static polka_status fit_slkl(const double *x, const double *y, size_t n, size_t 
     params.seed = seed;
     polka_slkl *slkl = NULL;
     polka_slkl_stats stats;
-    double t0 = now();
+    double t0 = bench_now();
     POLKA_CALL(polka_slkl_create(&params, x, y, n, DIM, &slkl));
     polka_status status = polka_slkl_run(slkl, &stats);
     if (status == POLKA_OK) status = polka_slkl_model(slkl, model);
-    r->seconds = now() - t0;
+    r->seconds = bench_now() - t0;
     polka_slkl_free(&slkl);
     POLKA_CHECK(status != POLKA_OK || stats.converged, POLKA_ERR_NUMERIC,
                 "SLKL hit max_iter (%zu iterations)", stats.iterations);
