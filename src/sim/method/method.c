@@ -4,6 +4,8 @@
 #include <string.h>
 
 #include "polka/methods.h"
+#include "sim/agent/agent_impl.h"
+#include "sim/driver/sim_impl.h"
 
 #define METHOD_DECLARE(symbol, name) extern const polka_method_ops polka_method_##symbol;
 POLKA_METHOD_LIST(METHOD_DECLARE)
@@ -41,4 +43,10 @@ const char *polka_method_name_at(size_t k) {
 
 const char *polka_method_help_at(size_t k) {
     return methods[k]->help;
+}
+
+size_t polka_method_run_rounds(const polka_agent *agent, const polka_plan *plan,
+                               const polka_data_facts *facts) {
+    return polka_sim_rounds(plan->run.passes, facts->n_train,
+                            polka_graph_nodes(agent->graph) * agent->batch);
 }

@@ -81,5 +81,9 @@ const polka_method_ops *polka_method_find(const char *name);
 const polka_method_ops *polka_method_of(const polka_plan *plan);
 /** "penalty | rf-diffusion | ...": the names, for messages and help. */
 const char *polka_method_names(void);
+/** The rounds the run plays (run.passes over the training set, every agent of the graph
+ * drawing its batch a round), as an agent's init sees them: the horizon of its schedule. */
+size_t polka_method_run_rounds(const polka_agent *agent, const polka_plan *plan,
+                               const polka_data_facts *facts);
 
 #endif

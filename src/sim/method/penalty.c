@@ -90,8 +90,7 @@ static polka_status penalty_init(polka_agent *agent, const polka_plan *plan,
     agent->state = pen;
     polka_learner_params params = plan->learner.params;
     params.seed = plan->run.seed * 1000003u + agent->id; /* the agent's own NBSGD draws */
-    params.horizon = polka_sim_rounds(plan->run.passes, facts->n_train,
-                                      polka_graph_nodes(agent->graph) * plan->learner.batch);
+    params.horizon = polka_method_run_rounds(agent, plan, facts);
     POLKA_CALL(polka_learner_create(&params, facts->dim, facts->classes, &pen->learner));
     pen->symmetric = plan->net.penalty == POLKA_PENALTY_SYMMETRIC;
     pen->shares_samples = plan->net.share == POLKA_SHARE_SAMPLES;

@@ -262,7 +262,7 @@ static polka_status window_alloc(polka_agent *agent, const polka_plan *plan,
     size_t b = agent->batch, d = rf->problem.features, p = agent->dim;
     size_t agents = polka_graph_nodes(agent->graph), w;
     rf->window_rounds = w = polka_rf_window_rounds(agents, b, d, p);
-    rf->run_rounds = polka_sim_rounds(plan->run.passes, facts->n_train, agents * b);
+    rf->run_rounds = polka_method_run_rounds(agent, plan, facts);
     rf->x = malloc(w * b * p * sizeof *rf->x);
     rf->y = malloc(w * b * sizeof *rf->y);
     rf->z = malloc(w * b * d * sizeof *rf->z);
