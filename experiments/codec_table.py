@@ -19,7 +19,6 @@ names the same arguments, else refused by name (an older codec_table.py's files 
                   [--methods "penalty paper,dkla"] [--codecs int8] [--fashion-passes 0.5]
 """
 import argparse
-import csv
 import json
 import os
 import sys
@@ -30,7 +29,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import numpy as np  # noqa: E402
 
 import polka_runs  # noqa: E402
-from polka_runs import last_step, run, save_figure, set_args  # noqa: E402
+from polka_runs import last_step, run, save_figure, save_table, set_args  # noqa: E402
 
 
 def both(codec):
@@ -244,14 +243,12 @@ def main():
                                    seeds, rf_extra, own[0] if own else [])
         slug = name.replace(" ", "_").replace(",", "")
         figure(rows, name, os.path.join(args.out, f"accuracy_vs_bytes_{slug}.png"))
-    with open(os.path.join(args.out, "table.csv"), "w", newline="") as f:
-        w = csv.writer(f)
-        w.writerow(["setting", "method", "codec", "error_pct", "error_pct_per_seed",
-                    "error_change_pt", "bytes_per_agent", "bytes_fraction_of_float64", "target"])
-        for r in rows:
-            w.writerow([r["setting"], r["method"], r["codec"], f"{r['error']:.3f}",
-                        " ".join(f"{e:.2f}" for e in r["errors"]), f"{r['delta']:+.3f}",
-                        f"{r['bytes']:.0f}", f"{r['fraction']:.4f}", r["target"]])
+    save_table(os.path.join(args.out, "table.csv"),
+               ["setting", "method", "codec", "error_pct", "error_pct_per_seed", "error_change_pt",
+                "bytes_per_agent", "bytes_fraction_of_float64", "target"],
+               [[r["setting"], r["method"], r["codec"], f"{r['error']:.3f}",
+                 " ".join(f"{e:.2f}" for e in r["errors"]), f"{r['delta']:+.3f}",
+                 f"{r['bytes']:.0f}", f"{r['fraction']:.4f}", r["target"]] for r in rows])
     print(f"\nrun files, table.csv and figures in {args.out}")
 
 

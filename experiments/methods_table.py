@@ -13,7 +13,6 @@ and, per setting, the figure of mean accuracy against cumulative bytes per agent
                                  [--parts multidist,rgg,fashion]
 """
 import argparse
-import csv
 import os
 import sys
 
@@ -21,7 +20,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "python"))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import polka_runs  # noqa: E402
-from polka_runs import last_step, run, save_figure, set_args  # noqa: E402
+from polka_runs import last_step, run, save_figure, save_table, set_args  # noqa: E402
 
 METHODS = [  # (label, settings)
     ("penalty paper", ["net.method=penalty", "net.penalty=paper"]),
@@ -140,14 +139,12 @@ def main():
                                 args.skip.split(","))
             slug = name.replace(" ", "_").replace(",", "")
             figure(rows, name, os.path.join(args.out, f"accuracy_vs_bytes_{slug}.png"))
-    with open(os.path.join(args.out, "table.csv"), "w", newline="") as f:
-        w = csv.writer(f)
-        w.writerow(["setting", "method", "link_loss", "error_pct", "disagreement",
-                    "bytes_per_agent", "cpu_s", "model_size"])
-        for r in rows:
-            w.writerow([r["setting"], r["method"], r["loss"], f"{r['error']:.3f}",
-                        f"{r['disagreement']:.5f}", f"{r['bytes']:.0f}", f"{r['cpu']:.2f}",
-                        f"{r['order']:.0f}"])
+    save_table(os.path.join(args.out, "table.csv"),
+               ["setting", "method", "link_loss", "error_pct", "disagreement", "bytes_per_agent",
+                "cpu_s", "model_size"],
+               [[r["setting"], r["method"], r["loss"], f"{r['error']:.3f}",
+                 f"{r['disagreement']:.5f}", f"{r['bytes']:.0f}", f"{r['cpu']:.2f}",
+                 f"{r['order']:.0f}"] for r in rows])
     print(f"\nrun files, table.csv and figures in {args.out}")
 
 

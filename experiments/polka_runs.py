@@ -1,5 +1,7 @@
 """What the experiment scripts share: running `polka run`, reading a run file's last log step
-and its accuracy-against-bytes curve, and writing a figure whole (temporary name + rename)."""
+and its accuracy-against-bytes curve, and writing a figure or a table whole (temporary name +
+rename)."""
+import csv
 import os
 import subprocess
 
@@ -44,6 +46,17 @@ def save_figure(fig, path):
     """fig into path through a temporary name, so an interrupted save leaves an earlier file."""
     tmp = path + ".tmp.png"
     fig.savefig(tmp, dpi=120)
+    os.replace(tmp, path)
+
+
+def save_table(path, header, rows):
+    """A CSV file of header and rows into path through a temporary name, so an interrupted
+    write leaves an earlier table whole."""
+    tmp = path + ".tmp"
+    with open(tmp, "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(header)
+        w.writerows(rows)
     os.replace(tmp, path)
 
 

@@ -22,7 +22,6 @@ Writes the run files, table.csv and a figure of error against epsilon per settin
         [--epsilons 1,4,16,64,256,1024,inf,clip] [--fashion-passes 0.25]
 """
 import argparse
-import csv
 import math
 import os
 import sys
@@ -32,7 +31,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import h5py  # noqa: E402
 import numpy as np  # noqa: E402
 
-from polka_runs import last_step, run, save_figure, set_args  # noqa: E402
+from polka_runs import last_step, run, save_figure, save_table, set_args  # noqa: E402
 
 FASHION = "/usr/share/datasets/fashion-mnist"
 DELTA = 1e-5
@@ -153,16 +152,14 @@ def main():
         rows += one_setting(args.polka, args.out, part, label, base, clip,
                             args.epsilons.split(","), seeds)
     figure(rows, os.path.join(args.out, "error_vs_epsilon.png"))
-    with open(os.path.join(args.out, "table.csv"), "w", newline="") as f:
-        w = csv.writer(f)
-        w.writerow(["setting", "epsilon_per_sample", "clip", "sigma", "error_pct",
-                    "error_pct_per_seed", "error_change_pt", "model_order", "epsilon_composed_min",
-                    "epsilon_composed_mean", "epsilon_composed_max", "row_releases_max"])
-        for r in rows:
-            w.writerow([r["setting"], r["epsilon"], r["clip"], f"{r['sigma']:.6g}",
-                        f"{r['error']:.3f}", " ".join(f"{e:.2f}" for e in r["errors"]),
-                        f"{r['delta']:+.3f}", f"{r['order']:.1f}", f"{r['eps_min']:.6g}",
-                        f"{r['eps_mean']:.6g}", f"{r['eps_max']:.6g}", f"{r['releases']:.0f}"])
+    save_table(os.path.join(args.out, "table.csv"),
+               ["setting", "epsilon_per_sample", "clip", "sigma", "error_pct", "error_pct_per_seed",
+                "error_change_pt", "model_order", "epsilon_composed_min", "epsilon_composed_mean",
+                "epsilon_composed_max", "row_releases_max"],
+               [[r["setting"], r["epsilon"], r["clip"], f"{r['sigma']:.6g}", f"{r['error']:.3f}",
+                 " ".join(f"{e:.2f}" for e in r["errors"]), f"{r['delta']:+.3f}",
+                 f"{r['order']:.1f}", f"{r['eps_min']:.6g}", f"{r['eps_mean']:.6g}",
+                 f"{r['eps_max']:.6g}", f"{r['releases']:.0f}"] for r in rows])
     print(f"\nrun files, table.csv and error_vs_epsilon.png in {args.out}")
 
 
