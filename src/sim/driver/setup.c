@@ -42,9 +42,10 @@ static void warn(const polka_sim_hooks *hooks, const char *fmt, ...) {
 /* A key's value as text, a number in the fewest digits that read back the same. */
 static void value_text(const polka_config *config, const polka_config_key *key, char *out,
                        size_t size) {
-    polka_config_get(config, key, out, size);
     if (key->type == POLKA_KEY_DOUBLE)
         polka_format_double(out, size, *(const double *)((const char *)config + key->offset));
+    else
+        polka_config_get(config, key, out, size);
 }
 
 /* One warning per key set for a kind this run did not choose (polka_config_idle_keys), once the
