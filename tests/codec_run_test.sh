@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # codec_run_test.sh POLKA WORK: the codecs through the built binary on 2 ranks, read back with
 # h5py: /config records them; bytes_sent counts the encoded bytes (float16: a quarter of
-# float64's; int8: d + 1 bytes a point and C + 1 a value message; top-k: 6 bytes a kept entry
-# of a vector of at most 65 536, 4 with net.codec_kept = float16, 3 and an exponent byte a
-# message with int8; random-k: no index, 12 bytes a message for the agent and round);
+# float64's; int8: d + 1 bytes a point and C + 1 a value message; top-k: the kept entries
+# 2-byte indices (a vector of at most 65 536) or a bitmap of its entries, whichever is smaller,
+# and 4 bytes a value (2 with net.codec_kept = float16, 1 and an exponent byte a message with
+# int8); random-k: no index, 12 bytes a message for the agent and round);
 # float64 and 1-rank runs give the same models as 2 ranks; the codecs change the models; the
 # privacy counts (samples_out, receivers) and `polka report`'s columns of them.
 set -euo pipefail
@@ -87,18 +88,21 @@ if len(w8) == 0 or all(a.shape == b.shape and a.tobytes() == b.tobytes() for a, 
 cr, br, _ = load("rf64")
 ct, bt, _ = load("topk")
 length = 32 * classes
-if bt * 8 * length != br * 6 * int(np.ceil(0.25 * length)):
-    fail(f"top-k 0.25 sent {bt} bytes, float64 {br}: not 6 bytes per kept entry")
 kept = int(np.ceil(0.25 * length))
+where = min(2 * kept, (length + 7) // 8)  # k indices, or a bitmap when smaller
+if bt * 8 * length != br * (where + 4 * kept):
+    fail(f"top-k 0.25 sent {bt} bytes, float64 {br}: not {where} bytes of indices or bitmap "
+         "and 4 a kept entry")
 c16k, b16k, _ = load("topk16")
 c8k, b8k, _ = load("topk8")
 if text(c16k["net.codec_kept"]) != "float16" or text(ct["net.codec_kept"]) != "float32":
     fail(f"/config does not record net.codec_kept: {c16k['net.codec_kept']}, {ct['net.codec_kept']}")
-if b16k * 6 != bt * 4:
-    fail(f"top-k with float16 values sent {b16k} bytes, with float32 {bt}: not 4 against 6")
-if b8k * 6 * kept != bt * (3 * kept + 1):
-    fail(f"top-k with int8 values sent {b8k} bytes, with float32 {bt}: not 3 a kept entry "
-         "and 1 a message against 6")
+if b16k * (where + 4 * kept) != bt * (where + 2 * kept):
+    fail(f"top-k with float16 values sent {b16k} bytes, with float32 {bt}: not 2 a value "
+         "against 4")
+if b8k * (where + 4 * kept) != bt * (where + kept + 1):
+    fail(f"top-k with int8 values sent {b8k} bytes, with float32 {bt}: not 1 a kept entry "
+         "and 1 a message against 4")
 
 
 def final_weights(name):

@@ -80,7 +80,7 @@ static void top_k_increments(void **state) {
     size_t order[10];
     unsigned char bytes[64];
     assert_int_equal(polka_codec_kept(codec, 10), 3);
-    assert_int_equal(polka_codec_bytes(codec, 10), 3 * 6); /* a 2-byte index, a float32 */
+    assert_int_equal(polka_codec_bytes(codec, 10), 2 + 3 * 4); /* a bitmap, 3 float32 */
     polka_codec_sparsify(codec, d, 10, NULL, order, values, bytes);
     polka_codec_add(codec, bytes, 10, 0, order, values, x);
     for (int e = 0; e < 10; e++) assert_true(x[e] == (e == 1 || e == 2 || e == 4 ? d[e] : 0));
@@ -103,6 +103,43 @@ static void top_k_index_width(void **state) {
         polka_codec_add(codec, bytes, sizes[c], 0, order, values, x);
         assert_true(x[last[c]] == -2.5);
         for (size_t e = 0; e < sizes[c]; e++) assert_true(e == last[c] || x[e] == 0);
+    }
+}
+
+/* Top-k says where its values go with whichever is smaller, k indices or a bitmap of n bits:
+ * both ends switch at the same k, and the two give the same numbers (each entry is added
+ * alone), with the bitmap's values in index order. */
+static void top_k_bitmap_switch(void **state) {
+    (void)state;
+    static double d[70000], x[2][70000], values[70000];
+    static size_t order[70000];
+    static unsigned char bytes[2][70000];
+    size_t sizes[2] = {64, 70000}, wide[2] = {2, 4};
+    for (int c = 0; c < 2; c++) {
+        size_t n = sizes[c], last = (n / 8) / wide[c]; /* the most k with indices no larger */
+        for (size_t e = 0; e < n; e++) d[e] = sin(1.0 + 0.37 * (double)e) * (double)(e % 7 + 1);
+        for (int side = 0; side < 2; side++) {
+            size_t k = last + (size_t)side;
+            polka_codec codec = {.kind = POLKA_CODEC_TOPK,
+                                 .keep = ((double)k - 0.5) / (double)n,
+                                 .kept = POLKA_CODEC_INT8};
+            assert_int_equal(polka_codec_kept(codec, n), k);
+            assert_int_equal(polka_codec_bytes(codec, n), (side ? n / 8 : wide[c] * k) + k + 1);
+            memset(x[side], 0, n * sizeof x[side][0]);
+            polka_codec_sparsify(codec, d, n, NULL, order, values, bytes[side]);
+            polka_codec_add(codec, bytes[side], n, 0, order, values, x[side]);
+        }
+        size_t set = 0; /* the bitmap's bits are the kept entries: the k largest |d| */
+        for (size_t e = 0; e < n; e++) {
+            int bit = bytes[1][e / 8] >> e % 8 & 1;
+            set += (size_t)bit;
+            assert_true(bit == (x[1][e] != 0));
+        }
+        assert_int_equal(set, last + 1);
+        size_t same = 0; /* the k entries of the index message are among the k + 1, unchanged
+                          * where the int8 exponent is the same (the largest |d| is in both) */
+        for (size_t e = 0; e < n; e++) same += x[0][e] != 0 && x[0][e] == x[1][e];
+        assert_int_equal(same, last);
     }
 }
 
@@ -146,21 +183,23 @@ static void kept_value_codecs(void **state) {
     size_t order[10];
     unsigned char bytes[64];
     polka_codec_kind kinds[3] = {POLKA_CODEC_F64, POLKA_CODEC_F16, POLKA_CODEC_INT8};
-    size_t expect[3] = {4 * 10, 4 * 4, 4 * 3 + 1};
+    size_t expect[3] = {2 + 4 * 8, 2 + 4 * 2, 2 + 4 + 1}; /* a 10-bit bitmap, then values */
     for (int c = 0; c < 3; c++) {
         polka_codec codec = {.kind = POLKA_CODEC_TOPK, .keep = 0.4, .kept = kinds[c]};
         polka_codec dense = {.kind = kinds[c]};
         double x[10] = {0}, kept[4], decoded[4];
-        uint16_t index[4];
+        size_t index[4], found = 0;
         unsigned char alone[64];
         assert_int_equal(polka_codec_bytes(codec, 10), expect[c]);
         polka_codec_sparsify(codec, d, 10, NULL, order, values, bytes);
         polka_codec_add(codec, bytes, 10, 0, order, values, x);
-        memcpy(index, bytes, sizeof index); /* the 4 indices, then the values */
+        for (size_t e = 0; e < 10; e++) /* the bitmap's 4 bits, then the values in that order */
+            if (bytes[e / 8] >> e % 8 & 1) index[found < 4 ? found : 3] = e, found++;
+        assert_int_equal(found, 4);
         for (int i = 0; i < 4; i++) kept[i] = d[index[i]];
         polka_codec_encode(dense, kept, 4, alone); /* the kept values as one dense message */
         polka_codec_decode(dense, alone, 4, decoded);
-        assert_memory_equal(bytes + sizeof index, alone, polka_codec_bytes(dense, 4));
+        assert_memory_equal(bytes + 2, alone, polka_codec_bytes(dense, 4));
         double expected[10] = {0};
         for (int i = 0; i < 4; i++) expected[index[i]] = decoded[i];
         assert_memory_equal(x, expected, sizeof x);
@@ -171,10 +210,10 @@ static void kept_value_codecs(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(half_known_values), cmocka_unit_test(half_round_trip),
-        cmocka_unit_test(int8_scale),        cmocka_unit_test(top_k_increments),
-        cmocka_unit_test(top_k_index_width), cmocka_unit_test(random_k_draws),
-        cmocka_unit_test(kept_value_codecs),
+        cmocka_unit_test(half_known_values),   cmocka_unit_test(half_round_trip),
+        cmocka_unit_test(int8_scale),          cmocka_unit_test(top_k_increments),
+        cmocka_unit_test(top_k_index_width),   cmocka_unit_test(random_k_draws),
+        cmocka_unit_test(top_k_bitmap_switch), cmocka_unit_test(kept_value_codecs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -20,12 +20,25 @@ static size_t index_bytes(size_t n) {
     return n <= 65536 ? 2 : 4;
 }
 
+/* Top-k's other way of saying where its values go: one bit an entry, set where kept. */
+static size_t bitmap_bytes(size_t n) {
+    return (n + 7) / 8;
+}
+
+/* Whether top-k's k of n entries travel as a bitmap (values in index order) rather than as
+ * k indices: whichever is smaller, a function of (n, k) that both ends know. */
+static int top_k_bitmap(size_t n, size_t k) {
+    return bitmap_bytes(n) < index_bytes(n) * k;
+}
+
 /* Random-k's header: the sending agent (uint32) and its round (uint64). */
 #define DRAW_BYTES 12
 
-/* What says where a sparsifier's k values go: top-k's indices, or random-k's header. */
+/* What says where a sparsifier's k values go: top-k's indices or bitmap, or random-k's
+ * header. */
 static size_t where_bytes(polka_codec codec, size_t n, size_t k) {
-    return codec.kind == POLKA_CODEC_TOPK ? index_bytes(n) * k : DRAW_BYTES;
+    if (codec.kind != POLKA_CODEC_TOPK) return DRAW_BYTES;
+    return top_k_bitmap(n, k) ? bitmap_bytes(n) : index_bytes(n) * k;
 }
 
 /* The dense codec of a sparsifier's kept values. */
@@ -284,11 +297,33 @@ static void draw_indices(uint64_t seed, uint64_t agent, uint64_t round, size_t n
     random_k(n, k, &rng, order);
 }
 
+/* The indices whose bits are set in a bitmap of n entries, in increasing order, into
+ * order[0..k); entries past the set bits (a bitmap with fewer than k) get n, which no add
+ * touches. */
+static void bitmap_indices(const unsigned char *bitmap, size_t n, size_t k, size_t *order) {
+    size_t j = 0;
+    for (size_t byte = 0; byte < bitmap_bytes(n) && j < k; byte++)
+        for (unsigned bit = 0; bitmap[byte] >> bit && j < k; bit++)
+            if (bitmap[byte] >> bit & 1u) order[j++] = 8 * byte + bit;
+    while (j < k) order[j++] = n;
+}
+
+/* Top-k's k indices (order) as a bitmap into out; order then lists them in increasing order,
+ * the order in which the values follow. */
+static void write_bitmap(size_t n, size_t k, size_t *order, unsigned char *out) {
+    memset(out, 0, bitmap_bytes(n));
+    for (size_t i = 0; i < k; i++) out[order[i] / 8] |= (unsigned char)(1u << order[i] % 8);
+    bitmap_indices(out, n, k, order);
+}
+
 void polka_codec_sparsify(polka_codec codec, const double *d, size_t n,
                           const polka_codec_draw *draw, size_t *order, double *values,
                           unsigned char *out) {
     size_t k = polka_codec_kept(codec, n), wide = index_bytes(n);
-    if (codec.kind == POLKA_CODEC_TOPK) {
+    if (codec.kind == POLKA_CODEC_TOPK && top_k_bitmap(n, k)) {
+        top_k(d, n, k, order);
+        write_bitmap(n, k, order, out);
+    } else if (codec.kind == POLKA_CODEC_TOPK) {
         top_k(d, n, k, order);
         for (size_t i = 0; i < k; i++) {
             uint32_t index = (uint32_t)order[i];
@@ -315,6 +350,10 @@ static void message_indices(polka_codec codec, const unsigned char *in, size_t n
         memcpy(&agent, in, sizeof agent);
         memcpy(&round, in + sizeof agent, sizeof round);
         draw_indices(seed, agent, round, n, k, order);
+        return;
+    }
+    if (top_k_bitmap(n, k)) {
+        bitmap_indices(in, n, k, order);
         return;
     }
     size_t wide = index_bytes(n);
