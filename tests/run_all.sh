@@ -2,7 +2,8 @@
 # Installs what is missing, builds polka with warnings as errors and runs every test (ctest);
 # then again in an AddressSanitizer + UndefinedBehaviorSanitizer build (build-asan beside
 # BUILD_DIR; POLKA_SANITIZE=ON halts on the first UBSan report). Tests that cannot run under
-# ASan carry the ctest label no_asan (say why where the label is set). Leak detection is off:
+# ASan, or whose code another test already runs there at a fraction of the time, carry the
+# ctest label no_asan (say why where the label is set). Leak detection is off:
 # Open MPI and HDF5 keep memory to their exit, which LeakSanitizer reports as leaks.
 # POLKA_SKIP_ASAN=1 skips the second pass.
 set -euo pipefail
