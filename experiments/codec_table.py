@@ -7,8 +7,10 @@ methods rf-diffusion and dkla (their weight vectors: the dense codecs, then top-
 with CHOCO error feedback). Columns: mean test error over the agents (mean over the seeds),
 its change from the same method's float64, bytes each agent sent in all (the encoded bytes:
 the run file's bytes_sent) and their fraction of float64's. The issue's targets are checked
-where they apply. Writes the run files, table.csv and, per setting, the figure of mean
-accuracy against cumulative bytes per agent (one line per method and codec, the first seed).
+where they apply. Writes the run files, table.csv and, per setting, two figures with a panel
+per method: mean accuracy against cumulative bytes per agent (a line per codec, the first
+seed), and the trade-off at the end (error change against the fraction of float64's bytes, a
+point per codec, the targets shaded).
 The Fashion-MNIST parts (fashion16, fashion256) run --fashion-passes passes (the random-feature
 methods at D = 1000, rho 0.01, as methods_table.py, but a row's own rho, "dkla rho 0.005", stays);
 int8's target there is 1 point. A run file already in --out is reused when its .args file
@@ -199,26 +201,79 @@ def format_row(r):
             f"{r['bytes']:12.0f} {r['fraction']:7.1%}  {r['target']}")
 
 
-def figure(rows, setting, path):
+def panels(rows, setting):
+    """The rows of a setting and a figure with one panel per method, three to a row (the
+    unused panels hidden): (pyplot, figure, {method: its panel}, rows), or None without rows."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    fig, ax = plt.subplots(figsize=(8, 5))
-    colours = {}
-    styles = ["-", "--", ":", "-.", (0, (5, 1)), (0, (1, 1)), (0, (3, 1, 1, 1))]
-    for r in rows:
-        if r["setting"] != setting:
-            continue
-        colour = colours.setdefault(r["method"], f"C{len(colours)}")
-        codecs = [x["codec"] for x in rows if x["method"] == r["method"]]
-        b, s = r["curve"]
-        ax.plot(polka_runs.log_x(b), s, color=colour, ls=styles[codecs.index(r["codec"]) % 7],
-                lw=1.2, label=f"{r['method']}, {r['codec']}")
-    ax.set_xscale("log")
-    ax.set_xlabel("cumulative bytes sent per agent (encoded)")
-    ax.set_ylabel("mean test accuracy")
-    ax.set_title(setting)
-    ax.legend(fontsize=6, ncol=2)
+    rows = [r for r in rows if r["setting"] == setting]
+    methods = list(dict.fromkeys(r["method"] for r in rows))
+    if not methods:
+        return None
+    cols = min(3, len(methods))
+    lines = -(-len(methods) // cols)
+    fig, axes = plt.subplots(lines, cols, figsize=(5.2 * cols, 3.8 * lines), squeeze=False)
+    for ax in axes.flat[len(methods):]:
+        ax.set_visible(False)
+    return plt, fig, dict(zip(methods, axes.flat)), rows
+
+
+def figure(rows, setting, path):
+    """Accuracy against cumulative bytes per agent (first seed): a panel per method, a line
+    per codec."""
+    drawn = panels(rows, setting)
+    if drawn is None:
+        return
+    plt, fig, axes, rows = drawn
+    styles = ["-", "--", ":", "-."]
+    for method, ax in axes.items():
+        mine = [r for r in rows if r["method"] == method]
+        for k, r in enumerate(mine):
+            b, s = r["curve"]
+            ax.plot(polka_runs.log_x(b), s, color=plt.cm.tab20(k % 20), ls=styles[k // 20 % 4],
+                    lw=1.6 if r["codec"] == "float64" else 1.0, label=r["codec"])
+        ax.set_xscale("log")
+        ax.set_title(method, fontsize=9)
+        ax.set_xlabel("cumulative bytes sent per agent (encoded)", fontsize=7)
+        ax.set_ylabel("mean test accuracy", fontsize=7)
+        ax.tick_params(labelsize=7)
+        ax.legend(fontsize=5, ncol=2, loc="lower right")
+    fig.suptitle(setting)
+    fig.tight_layout()
+    save_figure(fig, path)
+
+
+def tradeoff_figure(rows, setting, path):
+    """The end of each run: error change from float64 against the fraction of its bytes
+    (mean over the seeds), a panel per method, each codec a labelled point; the issue's target
+    boxes shaded (float16: 0.2 pt at 30 %, int8: 0.5 at 15 %, top-k: 1 at 10 %)."""
+    drawn = panels(rows, setting)
+    if drawn is None:
+        return
+    _, fig, axes, rows = drawn
+    family = {"top-k": ("^", "C1"), "random-k": ("s", "C2")}
+    for method, ax in axes.items():
+        for prefix, most_delta, most_fraction in TARGETS:
+            if prefix == "int8" and "Fashion" in setting:
+                most_delta = 1.0
+            ax.fill_between([0.005, most_fraction], -100, most_delta, color="C2", alpha=0.06)
+        mine = [r for r in rows if r["method"] == method]
+        for r in mine:
+            marker, colour = family.get(r["codec"].split(" ")[0], ("o", "C0"))
+            ax.plot(r["fraction"], r["delta"], marker, color=colour, ms=4)
+            ax.annotate(r["codec"], (r["fraction"], r["delta"]), fontsize=5,
+                        xytext=(3, 2), textcoords="offset points")
+        deltas = [r["delta"] for r in mine]
+        ax.set_ylim(min(-0.5, min(deltas) - 0.2), max(1.5, min(max(deltas), 5) + 0.3))
+        ax.set_xscale("log")
+        ax.set_xlim(0.015, 1.5)
+        ax.axhline(0, color="k", lw=0.5)
+        ax.set_title(method, fontsize=9)
+        ax.set_xlabel("bytes sent, fraction of float64's", fontsize=7)
+        ax.set_ylabel("error change from float64 (points)", fontsize=7)
+        ax.tick_params(labelsize=7)
+    fig.suptitle(f"{setting}: shaded, the targets (float16 / int8 / top-k)")
     fig.tight_layout()
     save_figure(fig, path)
 
@@ -252,6 +307,7 @@ def main():
                                    seeds, rf_extra, own[0] if own else [])
         slug = name.replace(" ", "_").replace(",", "")
         figure(rows, name, os.path.join(args.out, f"accuracy_vs_bytes_{slug}.png"))
+        tradeoff_figure(rows, name, os.path.join(args.out, f"tradeoff_{slug}.png"))
     save_table(os.path.join(args.out, "table.csv"),
                ["setting", "method", "codec", "error_pct", "error_pct_per_seed", "error_change_pt",
                 "bytes_per_agent", "bytes_fraction_of_float64", "target"],
