@@ -111,7 +111,7 @@ static void top_k_index_width(void **state) {
  * alone), with the bitmap's values in index order. */
 static void top_k_bitmap_switch(void **state) {
     (void)state;
-    static double d[70000], x[2][70000], values[70000];
+    static double d[70000], x[2][70000], sender[70000], values[70000];
     static size_t order[70000];
     static unsigned char bytes[2][70000];
     size_t sizes[2] = {64, 70000}, wide[2] = {2, 4};
@@ -126,8 +126,12 @@ static void top_k_bitmap_switch(void **state) {
             assert_int_equal(polka_codec_kept(codec, n), k);
             assert_int_equal(polka_codec_bytes(codec, n), (side ? n / 8 : wide[c] * k) + k + 1);
             memset(x[side], 0, n * sizeof x[side][0]);
+            memset(sender, 0, n * sizeof sender[0]);
             polka_codec_sparsify(codec, d, n, NULL, order, values, bytes[side]);
+            /* the sender adds at the indices sparsify left, the receiver at those it reads */
+            polka_codec_add_at(codec, bytes[side], n, order, values, sender);
             polka_codec_add(codec, bytes[side], n, 0, order, values, x[side]);
+            assert_memory_equal(sender, x[side], n * sizeof sender[0]);
         }
         size_t set = 0; /* the bitmap's bits are the kept entries: the k largest |d| */
         for (size_t e = 0; e < n; e++) {
@@ -175,8 +179,9 @@ static void random_k_draws(void **state) {
     assert_true(differ > 10);
 }
 
-/* The kept values in float16 or int8: 4 or 3 bytes an entry (int8: one exponent byte more a
- * message); what is added is the value as its codec decodes it, on both ends alike. */
+/* The kept values in float64, float16 or int8 (8, 2 or 1 bytes a value, int8 one exponent byte
+ * more a message) after the bitmap; what is added is the value as its codec decodes it, on
+ * both ends alike. */
 static void kept_value_codecs(void **state) {
     (void)state;
     double d[10] = {0.1, -5, 3, 0, 3, -0.2, 1, 0, 0, 2.001}, values[10];

@@ -15,10 +15,10 @@
  * The sparsifiers send k entries of an increment d (codec_wire.c: CHOCO's error feedback), the
  * k values as one message of the dense codec net.codec_kept (float32 by default; float16, or
  * int8 with its exponent byte) after what says where they go: top-k the k indices, each in 2
- * bytes when n ≤ 65 536 (else 4), or, when it is smaller (k above n/16, or n/32), a bitmap of
- * ⌈n/8⌉ bytes with the values in index order (the same numbers either way: each entry is added
- * alone); random-k the sending agent (4 bytes) and its round (8), from which the receiver draws
- * the same k indices (shared randomness: no index travels).
+ * bytes when n ≤ 65 536 (else 4), or, when it is smaller (2k > ⌈n/8⌉ with 2-byte indices,
+ * about k > n/16), a bitmap of ⌈n/8⌉ bytes with the values in index order (the same numbers
+ * either way: each entry is added alone); random-k the sending agent (4 bytes) and its round (8),
+ * from which the receiver draws the same k indices (shared randomness: no index travels).
  */
 #ifndef POLKA_SIM_CODEC_H
 #define POLKA_SIM_CODEC_H
