@@ -118,12 +118,18 @@ open(sys.argv[1], 'wb').write(member * 4)" long.svm.gz
         ;;
     wait | sigint2)
         mpiexec --oversubscribe -n 2 "$polka" run --set net.graph=line \
-            --set data.n_train=1000000 --set run.log_every=2000 --set run.output=wait.h5 \
+            --set data.n_train=1000000 --set run.log_every=20000 --set run.output=wait.h5 \
             >"$out" 2>&1 &
         launcher=$!
         ranks "$launcher"
         handled "$rank0"
-        sleep 2 # under way: past the setup's collectives
+        # under way, and far from HDF5's collective calls, which cannot poll (the run file's
+        # creation, a log step's row): a rank stopped while the other is inside one leaves it
+        # there until the 45 s last resort. A fixed 2 s after the start was not always past
+        # the setup on a loaded CI machine; just after the first row (10 000 rounds, seconds
+        # before the next) is.
+        for _ in $(seq 1 600); do grep -q '^round ' "$out" && break; sleep 0.1; done
+        grep -q '^round ' "$out" || { echo "FAIL: no round logged in 60 s"; tail -5 "$out"; exit 1; }
         kill -STOP "$rank1"
         sleep 0.5
         if [ "$mode" = wait ]; then
