@@ -80,13 +80,37 @@ slurm_show_logs() {
 
 _cluster_pids=() # munged, slurmctld, slurmd: started here, stopped by these ids
 
-_free_ports() { # two TCP ports free on loopback, away from Slurm's 6817/6818
+# Two TCP ports free on loopback, away from Slurm's 6817/6818 and below the kernel's ephemeral
+# range: a port the kernel handed out (bind to 0) was free when asked but could be another
+# process's by the time slurmd bound it (an MPI job's connection in the parallel suite took
+# 42225 once: "Unable to bind listen port"), which ports outside the range cannot be.
+_free_ports() {
     /usr/bin/python3 -c '
-import socket
-s = [socket.socket() for _ in range(2)]
-for x in s:
-    x.bind(("127.0.0.1", 0))
-print(*[x.getsockname()[1] for x in s])'
+import random, socket
+try:
+    low = int(open("/proc/sys/net/ipv4/ip_local_port_range").read().split()[0])
+except (OSError, ValueError, IndexError):
+    low = 32768
+pool = [p for p in range(10000, low) if p not in (6817, 6818)]
+random.shuffle(pool)
+found = []
+for port in pool:
+    s = socket.socket()
+    try:
+        s.bind(("127.0.0.1", port))
+        found.append(port)
+    except OSError:
+        pass
+    finally:
+        s.close()
+    if len(found) == 2:
+        break
+if len(found) < 2:  # no room below the range: ask the kernel
+    s = [socket.socket() for _ in range(2)]
+    for x in s:
+        x.bind(("127.0.0.1", 0))
+    found = [x.getsockname()[1] for x in s]
+print(*found)'
 }
 
 _write_conf() { # DIR HOST CTLD_PORT SLURMD_PORT
