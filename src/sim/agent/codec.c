@@ -316,20 +316,26 @@ static void write_bitmap(size_t n, size_t k, size_t *order, unsigned char *out) 
     bitmap_indices(out, n, k, order);
 }
 
+/* Top-k's k indices (order) into out, each in index_bytes(n). */
+static void write_indices(size_t n, size_t k, const size_t *order, unsigned char *out) {
+    size_t wide = index_bytes(n);
+    for (size_t i = 0; i < k; i++) {
+        uint32_t index = (uint32_t)order[i];
+        uint16_t narrow = (uint16_t)index;
+        memcpy(out + wide * i, wide == 2 ? (const void *)&narrow : (const void *)&index, wide);
+    }
+}
+
 void polka_codec_sparsify(polka_codec codec, const double *d, size_t n,
                           const polka_codec_draw *draw, size_t *order, double *values,
                           unsigned char *out) {
-    size_t k = polka_codec_kept(codec, n), wide = index_bytes(n);
-    if (codec.kind == POLKA_CODEC_TOPK && top_k_bitmap(n, k)) {
+    size_t k = polka_codec_kept(codec, n);
+    if (codec.kind == POLKA_CODEC_TOPK) {
         top_k(d, n, k, order);
-        write_bitmap(n, k, order, out);
-    } else if (codec.kind == POLKA_CODEC_TOPK) {
-        top_k(d, n, k, order);
-        for (size_t i = 0; i < k; i++) {
-            uint32_t index = (uint32_t)order[i];
-            uint16_t narrow = (uint16_t)index;
-            memcpy(out + wide * i, wide == 2 ? (const void *)&narrow : (const void *)&index, wide);
-        }
+        if (top_k_bitmap(n, k))
+            write_bitmap(n, k, order, out);
+        else
+            write_indices(n, k, order, out);
     } else {
         uint32_t agent = (uint32_t)draw->agent;
         memcpy(out, &agent, sizeof agent);
