@@ -39,7 +39,10 @@ def both(codec):
 
 
 DENSE = ["float64", "float32", "float16", "int8"]
-PENALTY_CODECS = [(c, both(c)) for c in DENSE]
+# int8's exponent byte is 1 of the 3 bytes of a 2-D point at batch 1: uint8 points have none,
+# on a grid fixed for the run (its range is the part's, POINTS_RANGE, added in one_method)
+UINT8_POINTS = ("int8 (uint8 points)", ["net.codec_points=uint8", "net.codec_values=int8"])
+PENALTY_CODECS = [(c, both(c)) for c in DENSE] + [UINT8_POINTS]
 VECTOR_CODECS = [(c, [f"net.codec_vectors={c}"]) for c in DENSE] + [
     ("top-k 0.1", ["net.codec_vectors=top-k", "net.codec_k=0.1"]),
     ("top-k 0.05", ["net.codec_vectors=top-k", "net.codec_k=0.05"]),
@@ -89,7 +92,7 @@ METHODS = [  # (label, settings, codecs[, own]): own comes after a part's settin
     ("penalty paper", ["net.method=penalty", "net.penalty=paper"], PENALTY_CODECS),
     # int8's exponent byte (one a message) weighs less when a message carries 2 points
     ("penalty paper b2", ["net.method=penalty", "net.penalty=paper", "learner.batch=2"],
-     [PENALTY_CODECS[0]] + PENALTY_CODECS[2:]),
+     [PENALTY_CODECS[0]] + PENALTY_CODECS[2:4]),
     ("penalty symmetric", ["net.method=penalty", "net.penalty=symmetric"], PENALTY_CODECS),
     ("rf-diffusion", ["net.method=rf-diffusion"] + RF_MD, DIFFUSION_CODECS),
     ("dkla", ["net.method=dkla"] + RF_MD, VECTOR_CODECS),
@@ -110,6 +113,13 @@ TARGETS = [("float16", 0.2, 0.30), ("int8", 0.5, 0.15), ("top-k", 1.0, 0.10)]
 
 
 FASHION = "/usr/share/datasets/fashion-mnist"
+
+
+# uint8's range for the points of each data set: multidist's 2-D mixture (means on the unit
+# circle, spread 1, sample variance 0.2) lies within ±4 (no coordinate clamped in these runs;
+# a run says how many were in its summary and points_clamped); data.scale = unit is [0, 1],
+# uint8's default
+POINTS_RANGE = {"multidist": ["net.codec_low=-4", "net.codec_high=4"], "fashion": []}
 
 
 def setting_parts(fashion_passes):
@@ -169,12 +179,14 @@ def reuse_or_run(polka, args, stem):
     run(polka, args, stem + ".h5", stem + ".log")
 
 
-def one_method(polka, out, name, base, label, settings, codecs, seeds, rf_extra, own):
+def one_method(polka, out, name, base, label, settings, codecs, seeds, rf_extra, own, points_range):
     if "net.method=penalty" not in settings:
         settings = settings + rf_extra
     settings = settings + own  # the row's own (its label's rho), whatever the part sets
     rows = []
     for codec, codec_settings in codecs:
+        if "net.codec_points=uint8" in codec_settings:
+            codec_settings = codec_settings + points_range
         results = []
         for seed in seeds:
             tag = f"{name}|{label}|{codec}|seed {seed}"
@@ -196,12 +208,12 @@ def one_method(polka, out, name, base, label, settings, codecs, seeds, rf_extra,
     return rows
 
 
-HEADER = (f"{'method':18s} {'codec':13s} {'error %':>8s} {'vs f64':>7s} {'bytes/agent':>12s} "
+HEADER = (f"{'method':18s} {'codec':19s} {'error %':>8s} {'vs f64':>7s} {'bytes/agent':>12s} "
           f"{'of f64':>7s}  target")
 
 
 def format_row(r):
-    return (f"{r['method']:18s} {r['codec']:13s} {r['error']:8.2f} {r['delta']:+7.2f} "
+    return (f"{r['method']:18s} {r['codec']:19s} {r['error']:8.2f} {r['delta']:+7.2f} "
             f"{r['bytes']:12.0f} {r['fraction']:7.1%}  {r['target']}")
 
 
@@ -309,7 +321,8 @@ def main():
                 codecs = [c for c in codecs if c[0] == "float64" or c[0] in args.codecs.split(",")]
             if label in wanted:
                 rows += one_method(args.polka, args.out, name, base, label, settings, codecs,
-                                   seeds, rf_extra, own[0] if own else [])
+                                   seeds, rf_extra, own[0] if own else [],
+                                   POINTS_RANGE[part.rstrip("0123456789")])
         slug = name.replace(" ", "_").replace(",", "")
         figure(rows, name, os.path.join(args.out, f"accuracy_vs_bytes_{slug}.png"))
         tradeoff_figure(rows, name, os.path.join(args.out, f"tradeoff_{slug}.png"))

@@ -23,6 +23,14 @@ run 2 f64
 run 2 f16 --set net.codec_points=float16 --set net.codec_values=float16
 run 2 int8 --set net.codec_points=int8 --set net.codec_values=int8
 run 1 int8_np1 --set net.codec_points=int8 --set net.codec_values=int8
+u8=(--set net.codec_points=uint8 --set net.codec_values=int8)
+# not --quiet: the summary says how many coordinates were clamped
+mpirun --oversubscribe -n 2 "$polka" run "${common[@]}" "${u8[@]}" --set net.codec_low=-1 \
+    --set net.codec_high=1 --set run.output="$work/u8.h5" >"$work/u8.out"
+run 1 u8_np1 "${u8[@]}" --set net.codec_low=-1 --set net.codec_high=1
+run 2 u8_wide "${u8[@]}" --set net.codec_low=-50 --set net.codec_high=50
+grep -q "coordinates of the points sent lay outside net.codec_points = uint8's range \[-1, 1\]" \
+    "$work/u8.out" || { echo "uint8: the summary does not say points were clamped"; exit 1; }
 rf=(--set net.method=dkla --set net.features=32)
 run 2 rf64 "${rf[@]}"
 run 2 topk "${rf[@]}" --set net.codec_vectors=top-k --set net.codec_k=0.25
@@ -85,6 +93,33 @@ if b8_1 != b8 or len(w8) != len(w8_1) or any(a.tobytes() != b.tobytes() for a, b
     fail("int8 on 1 rank differs from 2 ranks")
 if len(w8) == 0 or all(a.shape == b.shape and a.tobytes() == b.tobytes() for a, b in zip(w8, w64)):
     fail("int8's models equal float64's: the codec did nothing")
+# uint8 points: d bytes a point (no exponent byte: the range is the run's), int8 values
+_, bu8, wu8 = load("u8")
+_, bu8_1, wu8_1 = load("u8_np1")
+_, bu8w, wu8w = load("u8_wide")
+if bu8 != messages * (d + classes + 1) or bu8w != bu8:
+    fail(f"uint8 points sent {bu8} / {bu8w} bytes, not {messages:.0f} x (d + C + 1)")
+if bu8_1 != bu8 or any(a.tobytes() != b.tobytes() for a, b in zip(wu8, wu8_1)):
+    fail("uint8 points on 1 rank differ from 2 ranks")
+if all(a.shape == b.shape and a.tobytes() == b.tobytes() for a, b in zip(wu8, wu8w)):
+    fail("uint8's range [-1, 1] gives the models of [-50, 50]: the range did nothing")
+
+
+def clamped(name):
+    with h5py.File(f"{work}/{name}.h5", "r") as f:
+        return f["metrics/points_clamped"][-1], f["metrics/round"][-1]
+
+
+narrow, rounds_u8 = clamped("u8")
+narrow_1, _ = clamped("u8_np1")
+wide, _ = clamped("u8_wide")
+# multidist's points (means on the unit circle, spread 1) often leave [-1, 1], never [-50, 50];
+# each agent sends d coordinates a round at most
+if not (narrow > 0).all() or (narrow > rounds_u8 * d).any() or wide.any():
+    fail(f"points_clamped {narrow} in [-1, 1] / {wide} in [-50, 50]: not > 0 (at most "
+         f"{rounds_u8 * d:.0f}) / 0")
+if (narrow != narrow_1).any():
+    fail(f"points_clamped on 1 rank {narrow_1} differs from 2 ranks {narrow}")
 cr, br, _ = load("rf64")
 ct, bt, _ = load("topk")
 length = 32 * classes

@@ -146,6 +146,13 @@ polka_mpi_fails(codec_kept_unknown 2 "net.codec_kept = top-k: float64 \\| float3
                 --set net.method=dkla --set net.codec_vectors=random-k --set net.codec_kept=top-k)
 polka_mpi_fails(codec_kept_dense 2 "net.codec_kept = int8: how a sparsifier's kept values .* \\(here float16\\)"
                 --set net.method=dkla --set net.codec_vectors=float16 --set net.codec_kept=int8)
+# uint8's fixed range is for points (model values move), set only with it, low below high
+polka_mpi_fails(codec_uint8_values 2 "net.codec_values = uint8: float64 \\| float32 \\| float16 \\| int8$"
+                --set net.codec_values=uint8)
+polka_mpi_fails(codec_range_alone 2 "net.codec_low, net.codec_high = -2, 1: the range of net.codec_points = uint8 \\(here int8\\)"
+                --set net.codec_points=int8 --set net.codec_low=-2)
+polka_mpi_fails(codec_range_empty 2 "net.codec_low = 1, net.codec_high = 1: uint8's range needs low < high"
+                --set net.codec_points=uint8 --set net.codec_low=1)
 polka_mpi_fails(codec_gamma_dkla 2 "net.codec_gamma = 0.2: CHOCO's step is for .* \\(here dkla, top-k\\)"
                 --set net.method=dkla --set net.codec_vectors=top-k --set net.codec_gamma=0.2)
 polka_mpi_fails(codec_gamma_dense 2 "\\(here rf-diffusion, float16\\)" --set net.method=rf-diffusion

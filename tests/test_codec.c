@@ -72,6 +72,44 @@ static void int8_scale(void **state) {
     }
 }
 
+/* uint8: 256 levels over the run's [low, high], no byte a message; each number within half a
+ * step of its level, the ends exact, and what lies outside (NaN too) clamped and counted. */
+static void uint8_fixed_range(void **state) {
+    (void)state;
+    polka_codec codec = {.kind = POLKA_CODEC_UINT8, .low = -4, .high = 4};
+    double step = 8.0 / 255.0;
+    assert_int_equal(polka_codec_bytes(codec, 2), 2);
+    double x[6] = {-4, 4, 0.1, -3.99, 2.5, 1e-3}, y[6];
+    unsigned char bytes[8];
+    assert_int_equal(polka_codec_encode(codec, x, 6, bytes), 0);
+    polka_codec_decode(codec, bytes, 6, y);
+    assert_int_equal(bytes[0], 0);
+    assert_int_equal(bytes[1], 255);
+    assert_true(y[0] == -4.0);
+    for (int e = 0; e < 6; e++) assert_true(fabs(y[e] - x[e]) <= step / 2 * (1 + 1e-12));
+    /* round((0.1 + 4) / step) = round(130.69) = 131 */
+    assert_int_equal(bytes[2], 131);
+    double outside[5] = {-4.5, 9, NAN, -INFINITY, 3.9999};
+    assert_int_equal(polka_codec_encode(codec, outside, 5, bytes), 4);
+    polka_codec_decode(codec, bytes, 5, y);
+    assert_int_equal(bytes[0], 0);
+    assert_int_equal(bytes[1], 255);
+    assert_int_equal(bytes[2], 0); /* NaN: the low end */
+    assert_int_equal(bytes[3], 0);
+    assert_int_equal(bytes[4], 255);
+    assert_true(y[0] == -4.0 && fabs(y[1] - 4.0) < 1e-12 && y[2] == -4.0);
+    /* data.scale = unit's pixels k/255 on [0, 1]: every level its own byte, within rounding */
+    polka_codec unit = {.kind = POLKA_CODEC_UINT8, .low = 0, .high = 1};
+    for (int k = 0; k < 256; k++) {
+        double pixel = k / 255.0, back;
+        unsigned char byte;
+        assert_int_equal(polka_codec_encode(unit, &pixel, 1, &byte), 0);
+        polka_codec_decode(unit, &byte, 1, &back);
+        assert_int_equal(byte, k);
+        assert_true(fabs(back - pixel) <= 1e-15);
+    }
+}
+
 /* top-k keeps the largest |d| (ties to the lower index); the copies on both ends agree. */
 static void top_k_increments(void **state) {
     (void)state;
@@ -215,10 +253,11 @@ static void kept_value_codecs(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(half_known_values),   cmocka_unit_test(half_round_trip),
-        cmocka_unit_test(int8_scale),          cmocka_unit_test(top_k_increments),
-        cmocka_unit_test(top_k_index_width),   cmocka_unit_test(random_k_draws),
-        cmocka_unit_test(top_k_bitmap_switch), cmocka_unit_test(kept_value_codecs),
+        cmocka_unit_test(half_known_values), cmocka_unit_test(half_round_trip),
+        cmocka_unit_test(int8_scale),        cmocka_unit_test(uint8_fixed_range),
+        cmocka_unit_test(top_k_increments),  cmocka_unit_test(top_k_index_width),
+        cmocka_unit_test(random_k_draws),    cmocka_unit_test(top_k_bitmap_switch),
+        cmocka_unit_test(kept_value_codecs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -243,8 +243,13 @@
       "(which answers); 0: to all")                                                                \
     X(net, codec_points, NAME, "float64", ANY, FIXED, PARSED, "",                                  \
       "how the points a method sends travel: float64 (exact) | float32 | float16 | int8 (one "     \
-      "exponent byte a message: step 2^(e/4) >= max|x|/127); the receiver learns from what it "    \
-      "decodes")                                                                                   \
+      "exponent byte a message: step 2^(e/4) >= max|x|/127) | uint8 (no byte a message: 256 "      \
+      "levels over the run's [net.codec_low, net.codec_high], a coordinate outside it clamped "    \
+      "and counted in points_clamped); the receiver learns from what it decodes")                  \
+    X(net, codec_low, DOUBLE, "0", ANY, FIXED, PARSED, "",                                         \
+      "net.codec_points = uint8: the lowest level of its grid (0 fits data.scale = unit)")         \
+    X(net, codec_high, DOUBLE, "1", ANY, FIXED, PARSED, "",                                        \
+      "net.codec_points = uint8: the highest level of its grid, above net.codec_low")              \
     X(net, codec_values, NAME, "float64", ANY, FIXED, PARSED, "",                                  \
       "how model values travel (the penalty method's answers, and its f_i with net.penalty = "     \
       "symmetric): float64 | float32 | float16 | int8")                                            \

@@ -47,12 +47,14 @@ typedef struct {
     double online_error; /**< mean over agents of the online error (novelty: flagged online) */
     double mean_order;   /**< mean model order over agents */
     size_t max_order;
-    double disagreement;  /**< mean over test points of ‖f_i − f̄‖², averaged over agents */
-    double seconds;       /**< wall time of the learning loop */
-    double log_seconds;   /**< of which the log steps (scoring the test set, metric rows) */
-    double loop_start;    /**< when the loop started (rank 0's monotonic clock, polka_sim_loop) */
-    double setup_seconds; /**< polka_sim_run: from its start to the first round */
-    double peak_rss_mb;   /**< polka_sim_run: the largest peak resident memory of a rank, MB */
+    double disagreement; /**< mean over test points of ‖f_i − f̄‖², averaged over agents */
+    double points_clamped; /**< coordinates sent clamped to uint8's range, all agents
+                              (net.codec_points) */
+    double seconds;        /**< wall time of the learning loop */
+    double log_seconds;    /**< of which the log steps (scoring the test set, metric rows) */
+    double loop_start;     /**< when the loop started (rank 0's monotonic clock, polka_sim_loop) */
+    double setup_seconds;  /**< polka_sim_run: from its start to the first round */
+    double peak_rss_mb;    /**< polka_sim_run: the largest peak resident memory of a rank, MB */
     double peak_rss_total_mb;        /**< ... and the sum over the ranks of their peaks, MB */
     double samples_per_second;       /**< samples / seconds */
     double learn_samples_per_second; /**< samples / (seconds − log_seconds) */

@@ -17,7 +17,8 @@ CURRENT_METRICS = ("test_score", "test_loss", "train_loss", "model_order", "disa
                    "bytes_sent", "messages_lost", "rounds_offline", "value_age", "wall_time",
                    "time_compute", "time_exchange", "time_update", "online_error",
                    "messages_censored", "samples_out", "receivers", "updates", "clock",
-                   "info_age", "noisy_points", "row_releases", "privacy_epsilon")
+                   "info_age", "noisy_points", "row_releases", "privacy_epsilon",
+                   "points_clamped")
 # Without these a file is refused: no polka version wrote a run file without them.
 REQUIRED_METRICS = ("test_score", "model_order")
 RFF_MODELS = "random-features"  # /models "kind" of the random-feature methods (h5log.h)

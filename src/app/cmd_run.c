@@ -139,6 +139,11 @@ static void print_summary(const polka_plan *plan, const polka_sim_summary *s) {
         printf("summary: placement %s: %zu of %zu edges cross ranks\n",
                polka_placement_kind_name(plan->net.placement), s->edges_cut, s->edges);
     }
+    if (s->points_clamped > 0)
+        printf("summary: %.0f coordinates of the points sent lay outside net.codec_points = "
+               "uint8's range [%g, %g] and travelled clamped (points_clamped per agent in the "
+               "run file)\n",
+               s->points_clamped, plan->settings.codec_low, plan->settings.codec_high);
     printf("summary: start-up %.2f s, peak memory %.0f MB per rank (largest), %.0f MB in all\n",
            s->setup_seconds, s->peak_rss_mb, s->peak_rss_total_mb);
 }

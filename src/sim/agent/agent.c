@@ -206,7 +206,8 @@ void polka_agent_unheard(polka_agent *agent, size_t k) {
 
 void polka_agent_encode(polka_agent *agent) {
     polka_codec_draw draw = {agent->wire.seed, agent->id, agent->round}; /* random-k's */
-    polka_wire_encode(&agent->wire, 0, agent->sent, agent->sent_wire, &draw);
+    size_t clamped = polka_wire_encode(&agent->wire, 0, agent->sent, agent->sent_wire, &draw);
+    agent->counters.points_clamped += (double)clamped;
 }
 
 void polka_agent_take_block(polka_agent *agent, size_t k, const double *message) {

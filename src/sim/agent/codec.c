@@ -9,10 +9,12 @@ static const struct {
     polka_codec_kind kind;
 } codec_names[] = {{"float64", POLKA_CODEC_F64}, {"float32", POLKA_CODEC_F32},
                    {"float16", POLKA_CODEC_F16}, {"int8", POLKA_CODEC_INT8},
-                   {"top-k", POLKA_CODEC_TOPK},  {"random-k", POLKA_CODEC_RANDK}};
+                   {"top-k", POLKA_CODEC_TOPK},  {"random-k", POLKA_CODEC_RANDK},
+                   {"uint8", POLKA_CODEC_UINT8}};
 
-#define CODEC_COUNT (sizeof codec_names / sizeof codec_names[0])
-#define DENSE_COUNT 4 /* the first four: every kind may use them */
+#define CODEC_COUNT  (sizeof codec_names / sizeof codec_names[0])
+#define DENSE_COUNT  4 /* the first four: every kind may use them */
+#define VECTOR_COUNT 6 /* and the sparsifiers: weight vectors' */
 
 /* A sparsifier's index: 2 bytes when the vector has at most 65 536 entries (the receiver
  * knows n), else 4. */
@@ -61,15 +63,38 @@ static const char *key_of(const polka_plan *plan, polka_msg_kind kind) {
                                       : plan->settings.codec_vectors;
 }
 
+/* uint8 is for points: a range fixed for the run fits the data's features (data.scale = unit:
+ * [0, 1]), not model values, whose scale moves as the model learns. */
+static int points_codec(const char *name, polka_codec_kind *kind) {
+    if (codec_parse(name, DENSE_COUNT, kind)) return 1;
+    *kind = POLKA_CODEC_UINT8;
+    return strcmp(name, "uint8") == 0;
+}
+
+static polka_status check_points(const polka_plan *plan) {
+    polka_codec_kind kind;
+    POLKA_CHECK(points_codec(plan->settings.codec_points, &kind), POLKA_ERR_ARG,
+                "net.codec_points = %s: float64 | float32 | float16 | int8 | uint8",
+                plan->settings.codec_points);
+    POLKA_CHECK(kind == POLKA_CODEC_UINT8 ||
+                    (plan->settings.codec_low == 0 && plan->settings.codec_high == 1),
+                POLKA_ERR_ARG,
+                "net.codec_low, net.codec_high = %g, %g: the range of net.codec_points = uint8 "
+                "(here %s)",
+                plan->settings.codec_low, plan->settings.codec_high, plan->settings.codec_points);
+    POLKA_CHECK(plan->settings.codec_low < plan->settings.codec_high, POLKA_ERR_ARG,
+                "net.codec_low = %g, net.codec_high = %g: uint8's range needs low < high",
+                plan->settings.codec_low, plan->settings.codec_high);
+    return POLKA_OK;
+}
+
 polka_status polka_codec_check(const polka_plan *plan) {
     polka_codec_kind kind;
-    POLKA_CHECK(codec_parse(plan->settings.codec_points, DENSE_COUNT, &kind), POLKA_ERR_ARG,
-                "net.codec_points = %s: float64 | float32 | float16 | int8",
-                plan->settings.codec_points);
+    POLKA_CALL(check_points(plan));
     POLKA_CHECK(codec_parse(plan->settings.codec_values, DENSE_COUNT, &kind), POLKA_ERR_ARG,
                 "net.codec_values = %s: float64 | float32 | float16 | int8",
                 plan->settings.codec_values);
-    POLKA_CHECK(codec_parse(plan->settings.codec_vectors, CODEC_COUNT, &kind), POLKA_ERR_ARG,
+    POLKA_CHECK(codec_parse(plan->settings.codec_vectors, VECTOR_COUNT, &kind), POLKA_ERR_ARG,
                 "net.codec_vectors = %s: float64 | float32 | float16 | int8 | top-k | random-k",
                 plan->settings.codec_vectors);
     int sparse = kind == POLKA_CODEC_TOPK || kind == POLKA_CODEC_RANDK;
@@ -104,6 +129,10 @@ polka_codec polka_codec_for(const polka_plan *plan, polka_msg_kind kind) {
     polka_codec codec = {
         .kind = POLKA_CODEC_F64, .keep = plan->settings.codec_k, .kept = POLKA_CODEC_F32};
     if (kind != POLKA_MSG_EXACT) codec_parse(key_of(plan, kind), CODEC_COUNT, &codec.kind);
+    if (codec.kind == POLKA_CODEC_UINT8) {
+        codec.low = plan->settings.codec_low;
+        codec.high = plan->settings.codec_high;
+    }
     if (polka_codec_sparse(codec)) codec_parse(plan->settings.codec_kept, DENSE_COUNT, &codec.kept);
     return codec;
 }
@@ -133,6 +162,8 @@ size_t polka_codec_bytes(polka_codec codec, size_t n) {
         return 2 * n;
     case POLKA_CODEC_INT8:
         return n + 1; /* the exponent byte of the grid step */
+    case POLKA_CODEC_UINT8:
+        return n; /* the range is the run's: nothing per message */
     default: {
         size_t k = polka_codec_kept(codec, n);
         return where_bytes(codec, n, k) + polka_codec_bytes(kept_codec(codec), k);
@@ -215,7 +246,31 @@ static void int8_decode(const unsigned char *in, size_t n, double *x) {
     for (size_t e = 0; e < n; e++) x[e] = step * (double)(int8_t)in[1 + e];
 }
 
-void polka_codec_encode(polka_codec codec, const double *x, size_t n, unsigned char *out) {
+/* uint8: q = round((x − low) / s) in [0, 255] with s = (high − low) / 255, the run's range;
+ * x ≈ low + s·q. A number outside [low, high] (or NaN) is clamped to the nearer end (NaN: low)
+ * and counted. */
+static double uint8_step(polka_codec codec) {
+    return (codec.high - codec.low) / 255.0;
+}
+
+static size_t uint8_encode(polka_codec codec, const double *x, size_t n, unsigned char *out) {
+    double step = uint8_step(codec);
+    size_t outside = 0;
+    for (size_t e = 0; e < n; e++) {
+        double q = nearbyint((x[e] - codec.low) / step);
+        outside += !(x[e] >= codec.low && x[e] <= codec.high);
+        out[e] = (unsigned char)(q > 255 ? 255 : q >= 0 ? q : 0); /* NaN fails q >= 0 */
+    }
+    return outside;
+}
+
+static void uint8_decode(polka_codec codec, const unsigned char *in, size_t n, double *x) {
+    double step = uint8_step(codec);
+    for (size_t e = 0; e < n; e++) x[e] = codec.low + step * (double)in[e];
+}
+
+size_t polka_codec_encode(polka_codec codec, const double *x, size_t n, unsigned char *out) {
+    if (codec.kind == POLKA_CODEC_UINT8) return uint8_encode(codec, x, n, out);
     for (size_t e = 0; e < n && codec.kind != POLKA_CODEC_INT8; e++) {
         if (codec.kind == POLKA_CODEC_F64) {
             memcpy(out + 8 * e, x + e, 8);
@@ -228,9 +283,14 @@ void polka_codec_encode(polka_codec codec, const double *x, size_t n, unsigned c
         }
     }
     if (codec.kind == POLKA_CODEC_INT8) int8_encode(x, n, out);
+    return 0;
 }
 
 void polka_codec_decode(polka_codec codec, const unsigned char *in, size_t n, double *x) {
+    if (codec.kind == POLKA_CODEC_UINT8) {
+        uint8_decode(codec, in, n, x);
+        return;
+    }
     for (size_t e = 0; e < n && codec.kind != POLKA_CODEC_INT8; e++) {
         if (codec.kind == POLKA_CODEC_F64) {
             memcpy(x + e, in + 8 * e, 8);

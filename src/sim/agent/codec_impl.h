@@ -10,6 +10,8 @@
  *   float16  2 bytes, IEEE half, round to nearest even (subnormals, ±inf, NaN kept)
  *   int8     1 byte a number plus one byte per message, the exponent e of the grid step
  *            s = 2^(e/4), the smallest with 127 s ≥ max|x|; x ≈ s·q, |q| ≤ 127
+ *   uint8    (points) 1 byte a number on the run's fixed grid of 256 levels over [net.codec_low,
+ *            net.codec_high] (no per-message scale); outside it clamped, and counted
  *   top-k    (vectors) the k = ceil(net.codec_k · n) largest |d|, ties to the lower index
  *   random-k (vectors) k indices drawn from (run.seed, agent, round)
  * The sparsifiers send k entries of an increment d (codec_wire.c: CHOCO's error feedback), the
@@ -46,13 +48,15 @@ typedef enum {
     POLKA_CODEC_F16,
     POLKA_CODEC_INT8,
     POLKA_CODEC_TOPK,
-    POLKA_CODEC_RANDK
+    POLKA_CODEC_RANDK,
+    POLKA_CODEC_UINT8
 } polka_codec_kind;
 
 typedef struct {
     polka_codec_kind kind;
     double keep;           /* sparsifiers: the fraction of entries kept (net.codec_k) */
     polka_codec_kind kept; /* sparsifiers: the dense codec of the kept values (net.codec_kept) */
+    double low, high;      /* uint8: the range of its grid (net.codec_low, net.codec_high) */
 } polka_codec;
 
 /* A block as rows × parts: each row is part[0].len numbers of part[0].kind, then part[1]... */
@@ -82,8 +86,9 @@ size_t polka_codec_kept(polka_codec codec, size_t n);
 /** Bytes of n numbers encoded. */
 size_t polka_codec_bytes(polka_codec codec, size_t n);
 
-/** Dense codecs: n numbers into polka_codec_bytes bytes at out, and back. */
-void polka_codec_encode(polka_codec codec, const double *x, size_t n, unsigned char *out);
+/** Dense codecs: n numbers into polka_codec_bytes bytes at out, and back. Returns how many of
+ * them lay outside the codec's range and were clamped (uint8; the others have none). */
+size_t polka_codec_encode(polka_codec codec, const double *x, size_t n, unsigned char *out);
 void polka_codec_decode(polka_codec codec, const unsigned char *in, size_t n, double *x);
 /** Sparsifiers: the kept entries of d (n numbers) into out; `order` is scratch of n indices,
  * `values` of n numbers; `draw` says where random-k draws from (top-k: unused). */
@@ -124,9 +129,10 @@ void polka_wire_free(polka_wire *wire);
 /** Rows of phase 1's block that carry a point: the own samples a message sends. */
 size_t polka_wire_points(const polka_wire *wire);
 /** Phase `phase`'s block (wire->block[phase] doubles) into `out` (wire->doubles[phase]); the
- * block then holds what the receivers decode. `draw`: random-k's (NULL without a sparsifier). */
-void polka_wire_encode(polka_wire *wire, int phase, double *block, double *out,
-                       const polka_codec_draw *draw);
+ * block then holds what the receivers decode. `draw`: random-k's (NULL without a sparsifier).
+ * Returns the numbers a codec clamped to its range (polka_codec_encode). */
+size_t polka_wire_encode(polka_wire *wire, int phase, double *block, double *out,
+                         const polka_codec_draw *draw);
 /** A message of phase `phase` into the receiver's block: the decoded numbers (a sparsifier's
  * increments are added to the receiver's copy there). */
 void polka_wire_decode(polka_wire *wire, int phase, const double *in, double *block);

@@ -124,14 +124,14 @@ static void encode_increment(polka_wire *wire, polka_msg_kind kind, size_t n, do
     scatter(l, kind, held, block);
 }
 
-void polka_wire_encode(polka_wire *wire, int phase, double *block, double *out,
-                       const polka_codec_draw *draw) {
+size_t polka_wire_encode(polka_wire *wire, int phase, double *block, double *out,
+                         const polka_codec_draw *draw) {
     const polka_block_layout *l = &wire->layout[phase];
     unsigned char *bytes = (unsigned char *)out;
-    size_t at = 0;
+    size_t at = 0, clamped = 0;
     if (wire->plain[phase]) { /* the bytes below, without the per-kind moves */
         memcpy(out, block, wire->block[phase] * sizeof *block);
-        return;
+        return 0;
     }
     for (int k = 0; k < POLKA_MSG_KINDS; k++) {
         size_t n = gather(l, k, block, wire->scratch);
@@ -140,12 +140,13 @@ void polka_wire_encode(polka_wire *wire, int phase, double *block, double *out,
         if (polka_codec_sparse(codec)) {
             encode_increment(wire, k, n, block, bytes + at, draw);
         } else {
-            polka_codec_encode(codec, wire->scratch, n, bytes + at);
+            clamped += polka_codec_encode(codec, wire->scratch, n, bytes + at);
             polka_codec_decode(codec, bytes + at, n, wire->scratch);
             scatter(l, k, wire->scratch, block);
         }
         at += polka_codec_bytes(codec, n);
     }
+    return clamped;
 }
 
 void polka_wire_decode(polka_wire *wire, int phase, const double *in, double *block) {

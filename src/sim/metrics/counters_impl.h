@@ -41,7 +41,9 @@
     TOTAL(noisy_points, noisy_points)                                                              \
     TOTAL(row_releases, row_releases)                                                              \
     /* and the epsilon of that many releases composed (privacy_impl.h) */                          \
-    TOTAL(privacy_epsilon, privacy_epsilon)
+    TOTAL(privacy_epsilon, privacy_epsilon)                                                        \
+    /* net.codec_points = uint8: coordinates of its points sent clamped to the codec's range */    \
+    TOTAL(points_clamped, points_clamped)
 
 #define POLKA_COUNTER_TOTAL_FIELD(field, metric)       double field;
 #define POLKA_COUNTER_MEAN_FIELDS(name, metric, reset) double name##_sum, name##_count;

@@ -129,6 +129,7 @@ polka_status polka_netlog_close(polka_netlog *log) {
 
 static void summarize(const polka_agent_metrics *m, size_t n, polka_sim_summary *s) {
     s->mean_score = s->mean_loss = s->mean_order = s->disagreement = s->online_error = 0.0;
+    s->points_clamped = 0.0;
     s->min_score = INFINITY;
     s->max_score = -INFINITY;
     s->max_order = 0;
@@ -138,6 +139,7 @@ static void summarize(const polka_agent_metrics *m, size_t n, polka_sim_summary 
         s->mean_order += m[a].order / (double)n;
         s->disagreement += m[a].disagreement / (double)n;
         s->online_error += m[a].online_error / (double)n;
+        s->points_clamped += m[a].points_clamped;
         s->min_score = fmin(s->min_score, m[a].score);
         s->max_score = fmax(s->max_score, m[a].score);
         if ((size_t)m[a].order > s->max_order) s->max_order = (size_t)m[a].order;

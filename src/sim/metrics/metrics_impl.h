@@ -70,7 +70,10 @@
     X(privacy_epsilon, "privacy_epsilon", "privacy_epsilon", "%.17g",                              \
       "privacy.clip > 0: the epsilon of row_releases releases composed (Gaussian DP, at "          \
       "privacy.sample_delta); 0 before any release. Without privacy.clip the points carry no "     \
-      "guarantee")
+      "guarantee")                                                                                 \
+    X(points_clamped, "points_clamped", "points_clamped", "%.0f",                                  \
+      "net.codec_points = uint8: coordinates of this agent's points so far that lay outside "      \
+      "[net.codec_low, net.codec_high] and travelled clamped to its nearer end")
 
 /* One agent's numbers at a log step; plain doubles so that MPI can gather them. */
 #define POLKA_METRIC_FIELD(field, ...) double field;
