@@ -278,13 +278,16 @@ def tradeoff_figure(rows, setting, path):
             ax.fill_between([0.005, most_fraction], -100, most_delta, color="C2", alpha=0.06)
         deltas = [r["delta"] for r in mine]
         top = max(1.5, min(max(deltas), 5) + 0.3)  # a codec far off is drawn at the top
-        for r in mine:
+        for k, r in enumerate(mine):  # labels right and left by turns: near codecs sit close
             marker, colour = family.get(r["codec"].split(" ")[0], ("o", "C0"))
             off = r["delta"] > top
             y = top - 0.1 if off else r["delta"]
             ax.plot(r["fraction"], y, "^" if off else marker, color="C3" if off else colour, ms=4)
-            label = f"{r['codec']} ({r['delta']:+.1f})" if off else r["codec"]
-            ax.annotate(label, (r["fraction"], y), fontsize=5, xytext=(3, 2),
+            # the bytes in the label: which point a label names is plain however close they sit
+            label = f"{r['codec']}, {r['fraction']:.1%}" + (f" ({r['delta']:+.1f})" if off else "")
+            left = k % 2 == 1
+            ax.annotate(label, (r["fraction"], y), fontsize=5, xytext=(-3 if left else 3,
+                        -8 if left else 2), ha="right" if left else "left",
                         textcoords="offset points")
         ax.set_ylim(min(-0.5, min(deltas) - 0.2), top)
         ax.set_xscale("log")
