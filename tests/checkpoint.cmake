@@ -48,12 +48,16 @@ polka_ckpt_test(dkla_exact_sigterm signal 0 0 0 ${CKPT_SMALL} --set net.agents=4
                 --set net.rf_solve=exact --set learner.loss=square --set data.source=sinc
                 --set learner.batch=10 --set run.passes=30)
 # codecs (issue 30): top-k's copies on both ends (held, received) resume with the run, here
-# with its kept values as int8; int8
+# with its kept values as int8; int8; uint8 points on a range multidist leaves now and then,
+# whose points_clamped resumes with the run
 polka_ckpt_test(dkla_topk_2_to_3 periodic 2 3 70 ${CKPT_SMALL} --set net.agents=8 --set net.method=dkla
                 --set net.features=64 --set net.codec_vectors=top-k --set net.codec_k=0.1
                 --set net.codec_kept=int8)
 polka_ckpt_test(penalty_int8_p1 periodic 1 1 70 ${CKPT_SMALL} --set net.agents=6
                 --set net.penalty=symmetric --set net.codec_points=int8 --set net.codec_values=float16)
+polka_ckpt_test(penalty_uint8_p2 periodic 2 2 70 ${CKPT_SMALL} --set net.agents=6
+                --set net.codec_points=uint8 --set net.codec_low=-1.5 --set net.codec_high=1.5
+                --set net.codec_values=int8)
 # the noisy points (privacy.clip): the counts of releases and the composed epsilon resume with
 # the run; two passes, so the releases per row grow after the resume
 polka_ckpt_test(penalty_privacy_p2 periodic 2 2 70 ${CKPT_SMALL} --set net.agents=6

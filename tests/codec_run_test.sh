@@ -99,7 +99,8 @@ _, bu8_1, wu8_1 = load("u8_np1")
 _, bu8w, wu8w = load("u8_wide")
 if bu8 != messages * (d + classes + 1) or bu8w != bu8:
     fail(f"uint8 points sent {bu8} / {bu8w} bytes, not {messages:.0f} x (d + C + 1)")
-if bu8_1 != bu8 or any(a.tobytes() != b.tobytes() for a, b in zip(wu8, wu8_1)):
+if bu8_1 != bu8 or len(wu8) == 0 or len(wu8) != len(wu8_1) or \
+        any(a.tobytes() != b.tobytes() for a, b in zip(wu8, wu8_1)):
     fail("uint8 points on 1 rank differ from 2 ranks")
 if all(a.shape == b.shape and a.tobytes() == b.tobytes() for a, b in zip(wu8, wu8w)):
     fail("uint8's range [-1, 1] gives the models of [-50, 50]: the range did nothing")

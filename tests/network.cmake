@@ -153,6 +153,8 @@ polka_mpi_fails(codec_range_alone 2 "net.codec_low, net.codec_high = -2, 1: the 
                 --set net.codec_points=int8 --set net.codec_low=-2)
 polka_mpi_fails(codec_range_empty 2 "net.codec_low = 1, net.codec_high = 1: uint8's range needs low < high"
                 --set net.codec_points=uint8 --set net.codec_low=1)
+polka_mpi_fails(codec_range_overflow 2 "net.codec_low = -1e\\+308, net.codec_high = 1e\\+308: uint8's range needs .* finite and above 0"
+                --set net.codec_points=uint8 --set net.codec_low=-1e308 --set net.codec_high=1e308)
 polka_mpi_fails(codec_gamma_dkla 2 "net.codec_gamma = 0.2: CHOCO's step is for .* \\(here dkla, top-k\\)"
                 --set net.method=dkla --set net.codec_vectors=top-k --set net.codec_gamma=0.2)
 polka_mpi_fails(codec_gamma_dense 2 "\\(here rf-diffusion, float16\\)" --set net.method=rf-diffusion

@@ -73,7 +73,8 @@ static void int8_scale(void **state) {
 }
 
 /* uint8: 256 levels over the run's [low, high], no byte a message; each number within half a
- * step of its level, the ends exact, and what lies outside (NaN too) clamped and counted. */
+ * step of its level, low exact (high within a rounding of low + 255 s), and what lies outside
+ * (NaN too) clamped and counted. */
 static void uint8_fixed_range(void **state) {
     (void)state;
     polka_codec codec = {.kind = POLKA_CODEC_UINT8, .low = -4, .high = 4};

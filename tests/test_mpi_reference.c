@@ -229,9 +229,11 @@ int main(int argc, char **argv) {
                                             "net.penalty=symmetric", "fault.link_loss=0.2", NULL};
     static const char *const int8_shared[] = {"net.codec_points=int8", "net.codec_values=float32",
                                               "net.share=samples", "fault.delay=2", NULL};
-    static const char *const half_gossip[] = {
-        "net.codec_points=float16", "net.codec_values=float16", "net.gossip=1",
-        "net.resample_every=7",     "learner.batch=2",          NULL};
+    /* uint8 points on [-2, 2]: multidist's points leave it now and then (clamped) */
+    static const char *const uint8_gossip[] = {"net.codec_points=uint8", "net.codec_low=-2",
+                                               "net.codec_high=2",       "net.codec_values=float16",
+                                               "net.gossip=1",           "net.resample_every=7",
+                                               "learner.batch=2",        NULL};
     static const char *const diffusion_half[] = {"net.method=rf-diffusion", "net.features=32",
                                                  "net.codec_vectors=float16", "fault.link_loss=0.2",
                                                  NULL};
@@ -353,7 +355,7 @@ int main(int argc, char **argv) {
         {"coke, censoring 0.05, link loss 0.1", coke},
         {"float16 points, int8 values, symmetric, loss", half_int8},
         {"int8 points, float32 values, samples, late", int8_shared},
-        {"float16 both, gossip, resampled, batch 2", half_gossip},
+        {"uint8 points, float16 values, gossip, resampled, batch 2", uint8_gossip},
         {"rf-diffusion, float16 vectors, loss 0.2", diffusion_half},
         {"dkla, int8 vectors, offline 0.1", dkla_int8},
         {"dkla, top-k 0.1 vectors", dkla_topk},

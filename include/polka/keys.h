@@ -247,7 +247,8 @@
       "levels over the run's [net.codec_low, net.codec_high], a coordinate outside it clamped "    \
       "and counted in points_clamped); the receiver learns from what it decodes")                  \
     X(net, codec_low, DOUBLE, "0", ANY, FIXED, PARSED, "",                                         \
-      "net.codec_points = uint8: the lowest level of its grid (0 fits data.scale = unit)")         \
+      "net.codec_points = uint8: the lowest level of its grid (0 fits data.scale = unit; a "       \
+      "generated source needs its own range, e.g. -4 and 4 for multidist)")                        \
     X(net, codec_high, DOUBLE, "1", ANY, FIXED, PARSED, "",                                        \
       "net.codec_points = uint8: the highest level of its grid, above net.codec_low")              \
     X(net, codec_values, NAME, "float64", ANY, FIXED, PARSED, "",                                  \

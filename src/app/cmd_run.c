@@ -141,8 +141,7 @@ static void print_summary(const polka_plan *plan, const polka_sim_summary *s) {
     }
     if (s->points_clamped > 0)
         printf("summary: %.0f coordinates of the points sent lay outside net.codec_points = "
-               "uint8's range [%g, %g] and travelled clamped (points_clamped per agent in the "
-               "run file)\n",
+               "uint8's range [%g, %g] and travelled clamped (the metric points_clamped)\n",
                s->points_clamped, plan->settings.codec_low, plan->settings.codec_high);
     printf("summary: start-up %.2f s, peak memory %.0f MB per rank (largest), %.0f MB in all\n",
            s->setup_seconds, s->peak_rss_mb, s->peak_rss_total_mb);

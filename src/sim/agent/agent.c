@@ -184,6 +184,7 @@ static polka_status note_receiver(polka_agent *agent, uint64_t j) {
 polka_status polka_agent_settle_sends(polka_agent *agent) {
     double block_bytes = (double)agent->wire.bytes[0]; /* encoded */
     polka_status status = POLKA_OK;
+    int goes_out = 0;
     for (size_t k = 0; k < agent->degree; k++) {
         if (!agent->sends) { /* censored: the messages it would have sent do not exist */
             agent->counters.messages_censored += agent->out_point[k];
@@ -191,10 +192,14 @@ polka_status polka_agent_settle_sends(polka_agent *agent) {
             agent->in_value[k] = 0;
         }
         agent->counters.bytes_sent += agent->out_point[k] * block_bytes;
+        goes_out |= agent->out_point[k];
         if (!agent->out_point[k] || agent->samples_per_block == 0) continue;
         agent->counters.samples_out += (double)agent->samples_per_block;
         if (status == POLKA_OK) status = note_receiver(agent, agent->neighbors[k]);
     }
+    /* the block's clamped coordinates count once, when it reaches a neighbour at all */
+    if (goes_out) agent->counters.points_clamped += (double)agent->clamped;
+    agent->clamped = 0;
     return status;
 }
 
@@ -206,8 +211,7 @@ void polka_agent_unheard(polka_agent *agent, size_t k) {
 
 void polka_agent_encode(polka_agent *agent) {
     polka_codec_draw draw = {agent->wire.seed, agent->id, agent->round}; /* random-k's */
-    size_t clamped = polka_wire_encode(&agent->wire, 0, agent->sent, agent->sent_wire, &draw);
-    agent->counters.points_clamped += (double)clamped;
+    agent->clamped = polka_wire_encode(&agent->wire, 0, agent->sent, agent->sent_wire, &draw);
 }
 
 void polka_agent_take_block(polka_agent *agent, size_t k, const double *message) {

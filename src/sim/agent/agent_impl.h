@@ -54,6 +54,7 @@ struct polka_agent {
     uint64_t *reached;
     size_t reached_count, reached_room;
     size_t samples_per_block;      /* own samples a phase-1 block carries (0: none) */
+    size_t clamped;                /* coordinates the round's block clamped (uint8 points) */
     int classification;            /* the online error counts mistakes */
     polka_agent_counters counters; /* what the log steps report, and the checkpoints keep */
     double start;                  /* when the learning loop started (polka_now) */
@@ -86,7 +87,8 @@ polka_status polka_agent_prepare(polka_agent *agent, const polka_stream *stream)
 
 /** A censored agent's messages do not exist: out_point cleared, the bytes not counted. Runs
  * after prepare on every agent (the fabric then tells the neighbours, polka_agent_heard).
- * Counts the bytes and (privacy) the own samples sent and their receivers; POLKA_ERR_MEM when
+ * Counts the bytes, the coordinates uint8 clamped (once a block, when it reaches a neighbour)
+ * and (privacy) the own samples sent and their receivers; POLKA_ERR_MEM when
  * the receivers cannot be kept (the messages are settled all the same). */
 polka_status polka_agent_settle_sends(polka_agent *agent);
 

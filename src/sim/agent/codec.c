@@ -82,9 +82,13 @@ static polka_status check_points(const polka_plan *plan) {
                 "net.codec_low, net.codec_high = %g, %g: the range of net.codec_points = uint8 "
                 "(here %s)",
                 plan->settings.codec_low, plan->settings.codec_high, plan->settings.codec_points);
-    POLKA_CHECK(plan->settings.codec_low < plan->settings.codec_high, POLKA_ERR_ARG,
-                "net.codec_low = %g, net.codec_high = %g: uint8's range needs low < high",
-                plan->settings.codec_low, plan->settings.codec_high);
+    double low = plan->settings.codec_low, high = plan->settings.codec_high;
+    /* a step (high − low)/255 that is a finite number above 0: a range wider than the doubles
+     * (±1e308) made it inf and every point NaN, one of a few subnormals made it 0 */
+    POLKA_CHECK(low < high && isfinite(high - low) && (high - low) / 255.0 > 0, POLKA_ERR_ARG,
+                "net.codec_low = %g, net.codec_high = %g: uint8's range needs low < high, its 255 "
+                "steps between them finite and above 0",
+                low, high);
     return POLKA_OK;
 }
 
@@ -266,7 +270,12 @@ static size_t uint8_encode(polka_codec codec, const double *x, size_t n, unsigne
 
 static void uint8_decode(polka_codec codec, const unsigned char *in, size_t n, double *x) {
     double step = uint8_step(codec);
-    for (size_t e = 0; e < n; e++) x[e] = codec.low + step * (double)in[e];
+    for (size_t e = 0; e < n; e++) {
+        /* two statements: C11 lets a compiler fuse a * b + c within one expression into an
+         * FMA (clang does by default), which would decode other bits on another machine */
+        double above = step * (double)in[e];
+        x[e] = codec.low + above;
+    }
 }
 
 size_t polka_codec_encode(polka_codec codec, const double *x, size_t n, unsigned char *out) {

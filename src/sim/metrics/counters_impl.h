@@ -42,7 +42,8 @@
     TOTAL(row_releases, row_releases)                                                              \
     /* and the epsilon of that many releases composed (privacy_impl.h) */                          \
     TOTAL(privacy_epsilon, privacy_epsilon)                                                        \
-    /* net.codec_points = uint8: coordinates of its points sent clamped to the codec's range */    \
+    /* net.codec_points = uint8: coordinates of its points sent clamped to the codec's range       \
+     * (once a message that reached a neighbour) */                                                \
     TOTAL(points_clamped, points_clamped)
 
 #define POLKA_COUNTER_TOTAL_FIELD(field, metric)       double field;

@@ -73,7 +73,8 @@
       "guarantee")                                                                                 \
     X(points_clamped, "points_clamped", "points_clamped", "%.0f",                                  \
       "net.codec_points = uint8: coordinates of this agent's points so far that lay outside "      \
-      "[net.codec_low, net.codec_high] and travelled clamped to its nearer end")
+      "[net.codec_low, net.codec_high] and travelled clamped to its nearer end (once a message "   \
+      "that reached a neighbour, whatever their number)")
 
 /* One agent's numbers at a log step; plain doubles so that MPI can gather them. */
 #define POLKA_METRIC_FIELD(field, ...) double field;
