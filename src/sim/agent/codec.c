@@ -66,9 +66,8 @@ static const char *key_of(const polka_plan *plan, polka_msg_kind kind) {
 /* uint8 is for points: a range fixed for the run fits the data's features (data.scale = unit:
  * [0, 1]), not model values, whose scale moves as the model learns. */
 static int points_codec(const char *name, polka_codec_kind *kind) {
-    if (codec_parse(name, DENSE_COUNT, kind)) return 1;
-    *kind = POLKA_CODEC_UINT8;
-    return strcmp(name, "uint8") == 0;
+    return codec_parse(name, CODEC_COUNT, kind) &&
+           !polka_codec_sparse((polka_codec){.kind = *kind});
 }
 
 static polka_status check_points(const polka_plan *plan) {
