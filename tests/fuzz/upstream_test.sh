@@ -60,5 +60,14 @@ leak_polka='Direct leak of 8 byte(s) in 1 object(s) allocated from:
 check upstream 1 "$leak_hdf5"
 check polka 1 "$leak_hdf5
 $leak_polka"
+# a block libhdf5 strdup'ed (H5MM_xstrdup): ASan's strdup interceptor is innermost, as its
+# malloc is (a CI fuzz smoke counted this leak as polka's); polka's own strdup stays polka's
+leak_strdup='Indirect leak of 170 byte(s) in 2 object(s) allocated from:
+    #0 0x56 in strdup (/b/fuzz_runfile+0xe9b33)
+    #1 0x7f in H5MM_xstrdup (/lib/x86_64-linux-gnu/libhdf5_openmpi.so.103+0x18955d)
+    #2 0x57d43098115878ff  (<unknown module>)'
+check upstream 1 "$leak_hdf5
+$leak_strdup"
+check polka 1 "${leak_strdup/H5MM_xstrdup (\/lib\/x86_64-linux-gnu\/libhdf5_openmpi.so.103+0x18955d)/polka_h5run_open \/w\/src\/io\/h5log_read.c:278}"
 check polka 0 'no stack at all'
 echo "ok: libhdf5 faults, out-of-memory stops and leaks are upstream, polka frames are polka's own"
