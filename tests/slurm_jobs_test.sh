@@ -32,6 +32,10 @@ rm -rf "$work"
 mkdir -p "$work"
 cd "$root"
 small="--set data.n_train=800 --set data.n_test=400 --set run.log_every=400"
+# The preempted and signalled jobs: 120 000 samples on 6 agents, 12 s on 2 ranks of this 2-core
+# machine (24 s at 240 000, so each such test spent about 70 s on its three jobs), so the
+# checkpoint at 2 s and the signal after round 2 000 come mid-run.
+long="--set data.n_train=120000 --set data.n_test=400 --set run.log_every=3000 --set net.agents=6"
 
 check() { # FILE AGENTS: the run file read with h5py
     echo "reading $1"
@@ -110,7 +114,6 @@ case $mode in
         slurm_job_states "$two" | grep -qv ' COMPLETED ' || { echo "FAIL: the job completed"; exit 1; }
         ;;
     preempt)
-        long="--set data.n_train=240000 --set data.n_test=400 --set run.log_every=3000 --set net.agents=6"
         export POLKA=$polka SETTINGS=$long
         full=$(OUTPUT=$work/full.h5 slurm_submit --ntasks=2 --time=00:05:00 \
             --output="$work/full-%j.out" slurm/run.sbatch)
@@ -142,9 +145,6 @@ case $mode in
         # (Slurm requeues a preempted job by itself), and the job submitted again resumes and
         # ends with the run file of an uninterrupted job.
         # cancel: a user's plain `scancel`: the job ends CANCELLED, not requeued.
-        # 240 000 samples: 4 s on 2 ranks here, so the checkpoint at 2 s and the signal come
-        # mid-run (at 60 000 the run ended in 0.8 s once the kernels were vectorised).
-        long="--set data.n_train=240000 --set data.n_test=400 --set run.log_every=3000 --set net.agents=6"
         export POLKA=$polka SETTINGS=$long CHECKPOINT_SECONDS=2
         submit_cut() {
             OUTPUT=$work/cut.h5 slurm_submit --ntasks=2 --time=00:05:00 \
