@@ -6,6 +6,8 @@
 #   nonfinite  a NaN or an infinity in the model
 #   losses     soft-margin, huber and novelty models: predict scores as the run logged
 #   format     the run's data.format is used for --data (a CSV file named .txt)
+#   unit_norm  data.unit_norm = 1: predict normalises the data as the run did (generated, dense
+#              and sparse files); sparse test rows a scaling gave a base are refused by name
 set -euo pipefail
 polka=$1 python=$2 dir=$3/$4 case=$4
 expect_fail=$(dirname "$0")/expect_fail.sh
@@ -136,6 +138,30 @@ for name in ('md.svm', 'md.svm.t'):
     same_as_logged "$dir/csv.h5" "$dir/a.t.txt" accuracy
     "$polka" predict --model "$dir/csv.h5" --data "$dir/md.svm.t" --format libsvm >/dev/null
     echo "ok: --format libsvm reads a LIBSVM file for a CSV run"
+}
+
+case_unit_norm() {
+    local norm=(--set data.unit_norm=1)
+    multidist_run "$dir/generated.h5" "${norm[@]}"
+    same_as_logged "$dir/generated.h5" "$dir/md.svm.t" accuracy
+    local files=(--set data.source=file --set data.train="$dir/md.svm" --set data.test="$dir/md.svm.t")
+    "$polka" run --quiet "${files[@]}" "${norm[@]}" --set data.scale=standard \
+        --set run.output="$dir/dense.h5" >/dev/null
+    same_as_logged "$dir/dense.h5" "$dir/md.svm.t" accuracy
+    "$polka" run --quiet "${files[@]}" "${norm[@]}" --set data.storage=sparse \
+        --set run.output="$dir/sparse.h5" >/dev/null
+    same_as_logged "$dir/sparse.h5" "$dir/md.svm.t" accuracy
+    # the normalisation changes the run: not the same accuracy as without it
+    "$polka" run --quiet "${files[@]}" --set data.storage=sparse --set run.output="$dir/plain.h5" \
+        >/dev/null
+    "$python" -c "
+import h5py, sys
+a, b = (h5py.File('$dir/' + n, 'r')['metrics/test_score'][-1, 0] for n in ('sparse.h5', 'plain.h5'))
+sys.exit(0 if a != b else 'FAIL: data.unit_norm = 1 left the test score unchanged')"
+    sh "$expect_fail" "^polka run: data.unit_norm = 1 cannot scale the sparse rows of '.*md.svm.t': 2 features read as non-zero where a row does not list them" \
+        "$polka" run --quiet "${files[@]}" "${norm[@]}" --set data.storage=sparse \
+        --set data.scale=standard --set run.output="$dir/refused.h5"
+    echo "ok: sparse rows with a base refused"
 }
 
 "case_$case"

@@ -1,6 +1,7 @@
 /* Sparse storage of LIBSVM data (issue 13): the CSR rows a read hands over, their expansion
  * (bit for bit the dense rows, scaled or not), the storage choice, the memory checks that
  * count the sparse size, and the evaluation in blocks. Every file is written here. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -131,6 +132,45 @@ static void test_scaled_rows_match_dense(void **state) {
     assert_int_equal(polka_data_scale(&data, &info, POLKA_SCALE_UNIT), POLKA_ERR_FORMAT);
     assert_non_null(strstr(polka_error_message(), "sample 2: feature 1 is inf after unit scaling"));
     polka_dataset_free(&data);
+    polka_data_info_free(&info);
+}
+
+/* data.unit_norm: sparse rows divide their listed values, to the very bytes of the dense rows;
+ * each non-zero row has norm 1, a row without features stays zero; a scaling that gives
+ * unlisted features a base is refused for sparse rows (and done for dense ones). */
+static void test_unit_norm_rows(void **state) {
+    (void)state;
+    const char *train = write_text("norm.svm", train_text);
+    polka_data_info info;
+    CHECK_OK(polka_data_scan(train, NULL, &info));
+    polka_dataset sparse, dense;
+    CHECK_OK(polka_data_read(train, &sparse_options, &info, NULL, NULL, &sparse, NULL));
+    CHECK_OK(polka_data_read(train, NULL, &info, NULL, NULL, &dense, NULL));
+    CHECK_OK(polka_dataset_unit_norm(&sparse, "norm.svm"));
+    CHECK_OK(polka_dataset_unit_norm(&dense, "norm.svm"));
+    assert_rows_equal(&sparse, &dense);
+    for (size_t i = 0; i < dense.n; i++) {
+        double sum = 0.0;
+        for (size_t j = 0; j < dense.p; j++)
+            sum += dense.x[i * dense.p + j] * dense.x[i * dense.p + j];
+        if (i == 2)
+            assert_true(sum == 0.0); /* "+1": no features */
+        else
+            assert_true(fabs(sum - 1.0) < 1e-15);
+    }
+    assert_true(dense.x[0] == 0.5 / sqrt(0.25 + 4.0)); /* row 1: (0.5, 0, -2, 0) */
+    polka_dataset_free(&sparse);
+    polka_dataset_free(&dense);
+    CHECK_OK(polka_data_read(train, &sparse_options, &info, NULL, NULL, &sparse, NULL));
+    CHECK_OK(polka_data_scale(&sparse, &info, POLKA_SCALE_STANDARD));
+    assert_int_equal(polka_dataset_unit_norm(&sparse, "'norm.svm'"), POLKA_ERR_ARG);
+    assert_non_null(strstr(polka_error_message(), "data.unit_norm = 1 cannot scale the sparse rows "
+                                                  "of 'norm.svm': 4 features read as non-zero"));
+    polka_dataset_free(&sparse);
+    CHECK_OK(polka_data_read(train, NULL, &info, NULL, NULL, &dense, NULL));
+    CHECK_OK(polka_data_scale(&dense, &info, POLKA_SCALE_STANDARD));
+    CHECK_OK(polka_dataset_unit_norm(&dense, "'norm.svm'"));
+    polka_dataset_free(&dense);
     polka_data_info_free(&info);
 }
 
@@ -293,7 +333,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_csr_arrays),     cmocka_unit_test(test_scaled_rows_match_dense),
         cmocka_unit_test(test_storage_choice), cmocka_unit_test(test_huge_dimension),
-        cmocka_unit_test(test_eval_in_blocks),
+        cmocka_unit_test(test_eval_in_blocks), cmocka_unit_test(test_unit_norm_rows),
     };
     return cmocka_run_group_tests(tests, make_tmp_dir, remove_tmp_dir);
 }

@@ -167,8 +167,8 @@ int main(int argc, char **argv) {
     const char *const file_iid[] = {"data.source=file", train_set, test_set, "learner.batch=2",
                                     NULL};
     const char *const file_skewed[] = {
-        "data.source=file",      train_set, test_set, "data.split=skewed",
-        "net.penalty=symmetric", NULL};
+        "data.source=file",      train_set,          test_set, "data.split=skewed",
+        "net.penalty=symmetric", "data.unit_norm=1", NULL};
     static const char *const paper[] = {NULL};
     static const char *const batch[] = {"learner.batch=3", "net.c=2", "learner.loss=multi-logistic",
                                         NULL};
@@ -188,7 +188,7 @@ int main(int argc, char **argv) {
     static const char *const quantity[] = {"data.quantity_sigma=1.5", "net.penalty=symmetric",
                                            NULL};
     static const char *const drift[] = {"data.drift=0.002", "data.split=dirichlet",
-                                        "data.quantity_sigma=0.5", NULL};
+                                        "data.quantity_sigma=0.5", "data.unit_norm=1", NULL};
     /* net.share = samples: the labels travel with the points (NaN when not learned from) */
     static const char *const shared[] = {"net.share=samples", "learner.batch=2", NULL};
     static const char *const shared_skew[] = {"net.share=samples", "net.penalty=symmetric",

@@ -50,6 +50,16 @@ polka_status polka_dataset_alloc(polka_dataset *data, size_t n, size_t p, size_t
 /** Frees x, y and the sparse rows and zeroes the struct; NULL-safe. */
 void polka_dataset_free(polka_dataset *data);
 
+/** x (p doubles) divided by its Euclidean norm, summed in index order (the same bits on every
+ *  rank); a zero x stays zero (data.unit_norm). */
+void polka_unit_norm_row(double *x, size_t p);
+
+/** Every point of data divided by its Euclidean norm (polka_unit_norm_row). Sparse storage:
+ *  the listed values of each row; refused (POLKA_ERR_ARG, naming `what`) when some feature
+ *  reads as non-zero where a row does not list it (a scaling's base), since a row's base
+ *  values cannot take its own factor. */
+polka_status polka_dataset_unit_norm(polka_dataset *data, const char *what);
+
 /** Point i of data as p dense doubles into row (dense: copied; sparse: expanded). */
 void polka_dataset_row(const polka_dataset *data, size_t i, double *row);
 

@@ -127,7 +127,11 @@
       "learns its batch in a round with probability r_a / max r; 0 = off")                         \
     X(data, drift, DOUBLE, "0", IN(0, 6.283185307179586), FIXED, TO(data.drift), "",               \
       "drifting stream (multidist, sinc): radians per training sample by which the classes "       \
-      "rotate (multidist) or the peak circles (sinc); the test set follows; 0 = off")
+      "rotate (multidist) or the peak circles (sinc); the test set follows; 0 = off")              \
+    X(data, unit_norm, SIZE, "0", FLAG, FIXED, TO(data.unit_norm), "",                             \
+      "1: every sample, training and test, divided by its Euclidean norm after data.scale (and "   \
+      "the drift's turn), as polka predict does with the run's settings; a zero sample stays "     \
+      "zero (a Gaussian kernel then compares directions: contrast normalisation of images)")
 
 /** [learner] */
 #define POLKA_KEYS_LEARNER(X)                                                                      \

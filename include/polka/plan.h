@@ -100,6 +100,7 @@ typedef struct {
     polka_split_knobs split_knobs; /**< the split's own keys */
     double quantity_sigma;         /**< quantity skew: log-normal spread of the rates; 0 = off */
     double drift;                  /**< drifting stream: radians per training sample; 0 = off */
+    int unit_norm;                 /**< 1: every sample divided by its Euclidean norm */
     double snr_db, noise_std;
     char train[POLKA_PATH_LEN], train_labels[POLKA_PATH_LEN];
     char test[POLKA_PATH_LEN], test_labels[POLKA_PATH_LEN];

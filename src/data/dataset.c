@@ -1,4 +1,5 @@
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +33,37 @@ void polka_dataset_free(polka_dataset *data) {
     free(data->y);
     sparse_free(data->sparse);
     *data = (polka_dataset){0};
+}
+
+/* ‖x‖₂ by a plain sum in index order, no BLAS: the same bits whatever the library or rank. */
+static double euclidean_norm(const double *x, size_t p) {
+    double sum = 0.0;
+    for (size_t j = 0; j < p; j++) sum += x[j] * x[j];
+    return sqrt(sum);
+}
+
+void polka_unit_norm_row(double *x, size_t p) {
+    double norm = euclidean_norm(x, p);
+    if (!(norm > 0)) return;
+    for (size_t j = 0; j < p; j++) x[j] /= norm;
+}
+
+polka_status polka_dataset_unit_norm(polka_dataset *data, const char *what) {
+    polka_sparse_rows *s = data->sparse;
+    if (s == NULL) {
+        for (size_t i = 0; i < data->n; i++) polka_unit_norm_row(data->x + i * data->p, data->p);
+        return POLKA_OK;
+    }
+    POLKA_CHECK(s->bases == 0, POLKA_ERR_ARG,
+                "data.unit_norm = 1 cannot scale the sparse rows of %s: %zu features read as "
+                "non-zero where a row does not list them (their data.scale shift); set "
+                "data.storage = dense",
+                what, s->bases);
+    for (size_t i = 0; i < data->n; i++) {
+        size_t first = s->start[i], count = s->start[i + 1] - first;
+        polka_unit_norm_row(s->value + first, count);
+    }
+    return POLKA_OK;
 }
 
 void polka_dataset_row(const polka_dataset *data, size_t i, double *row) {

@@ -1,6 +1,7 @@
 #include "sim/stream/stream_impl.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -123,6 +124,7 @@ polka_status polka_stream_sample(const polka_stream *stream, uint64_t g, double 
     POLKA_CALL(stream->split->sample(&stream->draw, agent, g, index, x, y));
     double drift = stream->plan->data.drift;
     if (drift > 0) stream->source->drift(stream->state, drift * (double)g, x, y);
+    if (stream->plan->data.unit_norm) polka_unit_norm_row(x, stream->facts.dim);
     return POLKA_OK;
 }
 
@@ -156,12 +158,21 @@ polka_status polka_stream_test_set(polka_stream *stream, polka_dataset *test) {
         POLKA_CALL(polka_dataset_alloc(test, planned.n_test, planned.dim, planned.classes));
     POLKA_CALL(stream->source->test_set(stream->state, test));
     stream->facts.n_test = test->n;
-    if (!(stream->plan->data.drift > 0)) return POLKA_OK;
+    int unit_norm = stream->plan->data.unit_norm;
+    if (!(stream->plan->data.drift > 0)) {
+        if (!unit_norm) return POLKA_OK;
+        char what[POLKA_PATH_LEN + 2]; /* only a file's test set can be stored sparse */
+        snprintf(what, sizeof what, "'%s'", stream->plan->data.test);
+        return polka_dataset_unit_norm(test, what);
+    }
+    /* drift: the test set turns from its base (polka_stream_test_now), then is normalised */
     polka_dataset *base = &stream->drift_base;
     polka_dataset_free(base);
     POLKA_CALL(polka_dataset_alloc(base, test->n, test->p, test->classes));
     memcpy(base->x, test->x, test->n * test->p * sizeof *base->x);
     memcpy(base->y, test->y, test->n * sizeof *base->y);
+    if (unit_norm)
+        for (size_t i = 0; i < test->n; i++) polka_unit_norm_row(test->x + i * test->p, test->p);
     return POLKA_OK;
 }
 
@@ -171,8 +182,10 @@ void polka_stream_test_now(const polka_stream *stream, double samples, polka_dat
     const polka_dataset *base = &stream->drift_base;
     memcpy(test->x, base->x, base->n * base->p * sizeof *test->x);
     memcpy(test->y, base->y, base->n * sizeof *test->y);
-    for (size_t i = 0; i < test->n; i++)
+    for (size_t i = 0; i < test->n; i++) {
         stream->source->drift(stream->state, drift * samples, test->x + i * test->p, test->y + i);
+        if (stream->plan->data.unit_norm) polka_unit_norm_row(test->x + i * test->p, test->p);
+    }
 }
 
 polka_status polka_stream_class_histogram(const polka_stream *stream, uint64_t samples,
