@@ -142,7 +142,8 @@ for name in ('md.svm', 'md.svm.t'):
 
 case_unit_norm() {
     local norm=(--set data.unit_norm=1)
-    multidist_run "$dir/generated.h5" "${norm[@]}"
+    "$polka" data multidist -o "$dir/md.svm" "${small[@]}" >/dev/null # raw samples
+    "$polka" run --quiet "${small[@]}" "${norm[@]}" --set run.output="$dir/generated.h5" >/dev/null
     same_as_logged "$dir/generated.h5" "$dir/md.svm.t" accuracy
     local files=(--set data.source=file --set data.train="$dir/md.svm" --set data.test="$dir/md.svm.t")
     "$polka" run --quiet "${files[@]}" "${norm[@]}" --set data.scale=standard \
@@ -162,6 +163,15 @@ sys.exit(0 if a != b else 'FAIL: data.unit_norm = 1 left the test score unchange
         "$polka" run --quiet "${files[@]}" "${norm[@]}" --set data.storage=sparse \
         --set data.scale=standard --set run.output="$dir/refused.h5"
     echo "ok: sparse rows with a base refused"
+    # polka data writes the samples such a run learns from: every row of norm 1
+    "$polka" data multidist -o "$dir/unit.svm" "${small[@]}" "${norm[@]}" >/dev/null
+    "$python" -c "
+import sys
+for name in ('unit.svm', 'unit.svm.t'):
+    for line in open('$dir/' + name):
+        norm = sum(float(f.split(':')[1]) ** 2 for f in line.split()[1:])
+        if abs(norm - 1) > 1e-12: sys.exit('FAIL: %s: a row of squared norm %r' % (name, norm))
+print('ok: polka data multidist --set data.unit_norm=1 writes rows of norm 1')"
 }
 
 "case_$case"
