@@ -5,7 +5,8 @@
 #   reduces to the lockstep rounds: the same final models, for every method.
 # - With stragglers, log-normal speeds, latency jitter, bandwidth, link loss and offline agents,
 #   1 rank and 3 ranks (both placements) write the same run file (every metric row but the
-#   timers and the disagreement's last bits, every model).
+#   timers and the disagreement's last bits, every model); with fault.renormalise too, which
+#   changes the models.
 # - A checkpoint within the run (run.checkpoint_every = 3 rows: every agent within an update,
 #   messages in flight) resumed on 3 ranks, other placement, ends as the uninterrupted run
 #   (penalty with link loss, dkla with bounded staleness).
@@ -37,6 +38,10 @@ run 3 laws_3 "${laws[@]}"
 run 3 laws_3p "${laws[@]}" --set net.placement=partition
 /usr/bin/python3 "$compare" --except disagreement "$work/laws_1.h5" "$work/laws_3.h5"
 /usr/bin/python3 "$compare" --except disagreement "$work/laws_1.h5" "$work/laws_3p.h5"
+# fault.renormalise: the neighbours whose values enter an update carry the whole row sum
+run 1 renorm_1 "${laws[@]}" --set fault.renormalise=1
+run 3 renorm_3p "${laws[@]}" --set fault.renormalise=1 --set net.placement=partition
+/usr/bin/python3 "$compare" --except disagreement "$work/renorm_1.h5" "$work/renorm_3p.h5"
 for method in penalty dkla; do
     m=(--set net.method=$method --set net.features=32 --set async.latency=0.05)
     [ $method = dkla ] && m+=(--set async.staleness=3) || m+=(--set fault.link_loss=0.2)
@@ -75,11 +80,14 @@ with h5py.File(f"{work}/laws_1.h5", "r") as f:
         fail(f"information ages {m['info_age'][-1]} below the latency")
     if f["config"].attrs["async.engine"] != b"events" and f["config"].attrs["async.engine"] != "events":
         fail("/config does not record async.engine")
+with h5py.File(f"{work}/laws_1.h5", "r") as plain, h5py.File(f"{work}/renorm_1.h5", "r") as renorm:
+    if np.array_equal(plain["models"]["weights"][()], renorm["models"]["weights"][()]):
+        fail("fault.renormalise = 1 left the models of the lossy event run unchanged")
 with h5py.File(f"{work}/lock_penalty.h5", "r") as f:
     clock = f["metrics"]["clock"][:, 0]
     rounds = f["metrics"]["round"][()]
     # a lockstep round: the update (2), then the points out and the values back (0.3 each)
     if not np.allclose(clock, rounds * 2.6):
         fail(f"lockstep clock {clock} is not 2.6 per round {rounds}")
-print("async_run_test: lockstep reduction (4 methods), 1 = 3 ranks, clock, updates, ages: ok")
+print("async_run_test: lockstep reduction (4 methods), 1 = 3 ranks (renormalised too), clock, updates, ages: ok")
 PY

@@ -13,7 +13,6 @@ static polka_status check_faults(const polka_plan *plan) {
     if (plan->fault.delay > 0)
         return refuse("fault.delay", "late values come from the links' latencies (async.latency, "
                                      "async.latency_jitter, async.bandwidth)");
-    if (plan->fault.renormalise) return refuse("fault.renormalise = 1", "not implemented");
     if (plan->net.resample_every > 0)
         return refuse("net.resample_every",
                       "time-varying graphs are rounds of the lockstep engine");
