@@ -6,7 +6,8 @@
 # - With stragglers, log-normal speeds, latency jitter, bandwidth, link loss and offline agents,
 #   1 rank and 3 ranks (both placements) write the same run file (every metric row but the
 #   timers and the disagreement's last bits, every model); with fault.renormalise too, which
-#   changes the models.
+#   changes the models; with net.gossip, which sends far fewer bytes (and reduces to lockstep's
+#   gossip for the one-phase methods).
 # - A checkpoint within the run (run.checkpoint_every = 3 rows: every agent within an update,
 #   messages in flight) resumed on 3 ranks, other placement, ends as the uninterrupted run
 #   (penalty with link loss, dkla with bounded staleness).
@@ -30,6 +31,16 @@ for method in penalty rf-diffusion dkla coke; do
     run 2 "events_$method" "${m[@]}" "${equal[@]}" --set async.engine=events
     /usr/bin/python3 "$compare" --models "$work/lock_$method.h5" "$work/events_$method.h5"
 done
+# net.gossip: update k sends to the neighbour lockstep's round k draws; the one-phase methods
+# then reduce to lockstep (the penalty method does not: the event engine's late values,
+# async.max_age, fill in for the neighbours not asked)
+for method in rf-diffusion dkla; do
+    m=(--set net.method=$method --set net.features=32 --set net.gossip=1)
+    run 2 "lock_gossip_$method" "${m[@]}" "${equal[@]}"
+    run 2 "events_gossip_$method" "${m[@]}" "${equal[@]}" --set async.engine=events
+    /usr/bin/python3 "$compare" --models "$work/lock_gossip_$method.h5" \
+        "$work/events_gossip_$method.h5"
+done
 laws=(--set async.engine=events --set async.slow=0 --set async.slow_fraction=0.2
       --set async.compute_sigma=0.5 --set async.compute_jitter=0.2 --set async.latency_jitter=0.2
       --set async.bandwidth=2000 --set fault.link_loss=0.1 --set fault.offline=0.05)
@@ -42,6 +53,9 @@ run 3 laws_3p "${laws[@]}" --set net.placement=partition
 run 1 renorm_1 "${laws[@]}" --set fault.renormalise=1
 run 3 renorm_3p "${laws[@]}" --set fault.renormalise=1 --set net.placement=partition
 /usr/bin/python3 "$compare" --except disagreement "$work/renorm_1.h5" "$work/renorm_3p.h5"
+run 1 gossip_1 "${laws[@]}" --set net.gossip=1
+run 3 gossip_3p "${laws[@]}" --set net.gossip=1 --set net.placement=partition
+/usr/bin/python3 "$compare" --except disagreement "$work/gossip_1.h5" "$work/gossip_3p.h5"
 for method in penalty dkla; do
     m=(--set net.method=$method --set net.features=32 --set async.latency=0.05)
     [ $method = dkla ] && m+=(--set async.staleness=3) || m+=(--set fault.link_loss=0.2)
@@ -83,11 +97,15 @@ with h5py.File(f"{work}/laws_1.h5", "r") as f:
 with h5py.File(f"{work}/laws_1.h5", "r") as plain, h5py.File(f"{work}/renorm_1.h5", "r") as renorm:
     if np.array_equal(plain["models"]["weights"][()], renorm["models"]["weights"][()]):
         fail("fault.renormalise = 1 left the models of the lossy event run unchanged")
+with h5py.File(f"{work}/laws_1.h5", "r") as plain, h5py.File(f"{work}/gossip_1.h5", "r") as gossip:
+    every, one = plain["metrics"]["bytes_sent"][-1], gossip["metrics"]["bytes_sent"][-1]
+    if not one.sum() < 0.6 * every.sum():  # one neighbour an update of about 4.4
+        fail(f"net.gossip = 1 sent {one.sum()} bytes, all neighbours {every.sum()}")
 with h5py.File(f"{work}/lock_penalty.h5", "r") as f:
     clock = f["metrics"]["clock"][:, 0]
     rounds = f["metrics"]["round"][()]
     # a lockstep round: the update (2), then the points out and the values back (0.3 each)
     if not np.allclose(clock, rounds * 2.6):
         fail(f"lockstep clock {clock} is not 2.6 per round {rounds}")
-print("async_run_test: lockstep reduction (4 methods), 1 = 3 ranks (renormalised too), clock, updates, ages: ok")
+print("async_run_test: lockstep reduction (4 methods), 1 = 3 ranks (renormalised, gossip too), clock, updates, ages: ok")
 PY

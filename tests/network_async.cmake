@@ -10,6 +10,8 @@ polka_mpi_fails(async_topk 2 "cannot run with net.codec_vectors = top-k or rando
                 --set async.engine=events --set net.method=dkla --set net.codec_vectors=top-k)
 polka_mpi_fails(async_staleness_loss 2 "an agent could wait for a message that never comes"
                 --set async.engine=events --set async.staleness=2 --set fault.link_loss=0.1)
+polka_mpi_fails(async_staleness_gossip 2 "an agent could wait for a message that never comes"
+                --set async.engine=events --set async.staleness=2 --set net.gossip=1)
 polka_mpi_fails(async_slow_range 2 "async.slow = '0,9': an agent number is out of range"
                 --set async.engine=events --set net.agents=4 --set async.slow=0,9)
 polka_mpi_fails(async_latency_zero 2 "async.latency must be > 0" --set async.engine=events

@@ -3,6 +3,7 @@
 #include "sim/agent/agent_impl.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -133,9 +134,12 @@ void polka_agent_links_async(polka_agent *agent, uint64_t k) {
     agent->round = k;
     agent->this_round = polka_fault_agent_state(faults, k, agent->id);
     agent->counters.rounds_offline += !agent->this_round.online;
+    size_t peer = faults && faults->gossip && agent->degree > 0
+                      ? polka_faults_gossip_slot(faults, k, agent->id, agent->degree)
+                      : SIZE_MAX; /* one-peer gossip: the one neighbour update k sends to */
     for (size_t s = 0; s < agent->degree; s++) {
         size_t j = agent->neighbors[s];
-        int block = agent->this_round.online, answer = block;
+        int block = agent->this_round.online && (peer == SIZE_MAX || s == peer), answer = block;
         if (faults && block && polka_faults_lost(faults, k, agent->id, j, 0)) {
             block = answer = 0;
             agent->counters.messages_lost += 1.0;

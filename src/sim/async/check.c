@@ -16,10 +16,9 @@ static polka_status check_faults(const polka_plan *plan) {
     if (plan->net.resample_every > 0)
         return refuse("net.resample_every",
                       "time-varying graphs are rounds of the lockstep engine");
-    if (plan->net.gossip) return refuse("net.gossip = 1", "not implemented");
     int lossy = plan->fault.link_loss > 0 || plan->fault.offline > 0 || plan->fault.leave[0];
-    if (plan->settings.staleness > 0 && lossy)
-        return refuse("async.staleness with lost messages or offline agents",
+    if (plan->settings.staleness > 0 && (lossy || plan->net.gossip))
+        return refuse("async.staleness with lost messages, offline agents or net.gossip",
                       "an agent could wait for a message that never comes");
     if (plan->settings.staleness > 0 && plan->settings.censor_alpha > 0 &&
         strcmp(plan->settings.method, "coke") == 0)

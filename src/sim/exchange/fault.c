@@ -61,11 +61,15 @@ polka_agent_round polka_fault_agent_state(const polka_faults *f, uint64_t t, siz
     return state;
 }
 
+size_t polka_faults_gossip_slot(const polka_faults *f, uint64_t t, size_t i, size_t degree) {
+    polka_rng rng = polka_rng_start_sub(f->seed, POLKA_STREAM_GOSSIP, t, i);
+    return (size_t)polka_rng_below(&rng, degree);
+}
+
 /* One-peer gossip: the neighbour agent i talks to in round t. */
 static size_t gossip_peer(const polka_faults *f, const polka_graph *graph, uint64_t t, size_t i) {
     size_t degree = polka_graph_degree(graph, i);
-    polka_rng rng = polka_rng_start_sub(f->seed, POLKA_STREAM_GOSSIP, t, i);
-    return degree ? polka_graph_neighbors(graph, i)[polka_rng_below(&rng, degree)] : i;
+    return degree ? polka_graph_neighbors(graph, i)[polka_faults_gossip_slot(f, t, i, degree)] : i;
 }
 
 /* The message of an edge and phase (0: the points i → j, 1: the values j → i) is lost. */

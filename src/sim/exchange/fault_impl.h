@@ -71,6 +71,10 @@ polka_link polka_faults_link(const polka_faults *faults, const polka_graph *grap
  * it) is lost (fault.link_loss). Pure. */
 int polka_faults_lost(const polka_faults *faults, uint64_t t, size_t i, size_t j, int phase);
 
+/** One-peer gossip (net.gossip): the slot, among agent i's `degree` neighbours in the graph's
+ * order, of the one it sends to in round (or update) t. Pure. */
+size_t polka_faults_gossip_slot(const polka_faults *faults, uint64_t t, size_t i, size_t degree);
+
 /**
  * Calls add(context, id) for each agent of a list like "0,3,8-11" (spaces allowed). NULL when
  * the text is a valid list of ids below `limit`, else why not (a static message).
