@@ -107,5 +107,5 @@ with h5py.File(f"{work}/lock_penalty.h5", "r") as f:
     # a lockstep round: the update (2), then the points out and the values back (0.3 each)
     if not np.allclose(clock, rounds * 2.6):
         fail(f"lockstep clock {clock} is not 2.6 per round {rounds}")
-print("async_run_test: lockstep reduction (4 methods), 1 = 3 ranks (renormalised, gossip too), clock, updates, ages: ok")
+print("async_run_test: lockstep reduction, 1 = 3 ranks (+ renormalise, gossip), clock, ages: ok")
 PY
