@@ -163,13 +163,13 @@ static void test_unit_norm_rows(void **state) {
     polka_dataset_free(&dense);
     CHECK_OK(polka_data_read(train, &sparse_options, &info, NULL, NULL, &sparse, NULL));
     CHECK_OK(polka_data_scale(&sparse, &info, POLKA_SCALE_STANDARD));
-    assert_int_equal(polka_dataset_unit_norm(&sparse, "'norm.svm'"), POLKA_ERR_ARG);
+    assert_int_equal(polka_dataset_unit_norm(&sparse, "norm.svm"), POLKA_ERR_ARG);
     assert_non_null(strstr(polka_error_message(), "data.unit_norm = 1 cannot scale the sparse rows "
                                                   "of 'norm.svm': 4 features read as non-zero"));
     polka_dataset_free(&sparse);
     CHECK_OK(polka_data_read(train, NULL, &info, NULL, NULL, &dense, NULL));
     CHECK_OK(polka_data_scale(&dense, &info, POLKA_SCALE_STANDARD));
-    CHECK_OK(polka_dataset_unit_norm(&dense, "'norm.svm'"));
+    CHECK_OK(polka_dataset_unit_norm(&dense, "norm.svm"));
     polka_dataset_free(&dense);
     polka_data_info_free(&info);
 }

@@ -55,10 +55,10 @@ void polka_dataset_free(polka_dataset *data);
 void polka_unit_norm_row(double *x, size_t p);
 
 /** Every point of data divided by its Euclidean norm (polka_unit_norm_row). Sparse storage:
- *  the listed values of each row; refused (POLKA_ERR_ARG, naming `what`) when some feature
+ *  the listed values of each row; refused (POLKA_ERR_ARG, naming the file `path`) when some feature
  *  reads as non-zero where a row does not list it (a scaling's base), since a row's base
  *  values cannot take its own factor. */
-polka_status polka_dataset_unit_norm(polka_dataset *data, const char *what);
+polka_status polka_dataset_unit_norm(polka_dataset *data, const char *path);
 
 /** Point i of data as p dense doubles into row (dense: copied; sparse: expanded). */
 void polka_dataset_row(const polka_dataset *data, size_t i, double *row);

@@ -44,9 +44,8 @@ static polka_status write_multidist(const polka_plan *plan, const char *output) 
         polka_multidist_fill(gen, POLKA_STREAM_TRAIN, 0, &train);
         polka_multidist_fill(gen, POLKA_STREAM_TEST, 0, &test);
         if (data->unit_norm) /* the samples a run with these settings learns from (dense) */
-            status = polka_dataset_unit_norm(&train, "the training set");
-        if (status == POLKA_OK && data->unit_norm)
-            status = polka_dataset_unit_norm(&test, "the test set");
+            status = polka_dataset_unit_norm(&train, output);
+        if (status == POLKA_OK && data->unit_norm) status = polka_dataset_unit_norm(&test, output);
         if (status == POLKA_OK) status = polka_write_through_temp(output, write_set, &train);
     }
     char test_path[POLKA_PATH_LEN + 3];

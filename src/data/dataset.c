@@ -48,17 +48,17 @@ void polka_unit_norm_row(double *x, size_t p) {
     for (size_t j = 0; j < p; j++) x[j] /= norm;
 }
 
-polka_status polka_dataset_unit_norm(polka_dataset *data, const char *what) {
+polka_status polka_dataset_unit_norm(polka_dataset *data, const char *path) {
     polka_sparse_rows *s = data->sparse;
     if (s == NULL) {
         for (size_t i = 0; i < data->n; i++) polka_unit_norm_row(data->x + i * data->p, data->p);
         return POLKA_OK;
     }
     POLKA_CHECK(s->bases == 0, POLKA_ERR_ARG,
-                "data.unit_norm = 1 cannot scale the sparse rows of %s: %zu features read as "
+                "data.unit_norm = 1 cannot scale the sparse rows of '%s': %zu features read as "
                 "non-zero where a row does not list them (their data.scale shift); set "
                 "data.storage = dense",
-                what, s->bases);
+                path, s->bases);
     for (size_t i = 0; i < data->n; i++) {
         size_t first = s->start[i], count = s->start[i + 1] - first;
         polka_unit_norm_row(s->value + first, count);

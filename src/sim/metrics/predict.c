@@ -1,5 +1,4 @@
 /* Using a trained model: read data the way its run read its test set, predict, score. */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -58,11 +57,7 @@ polka_status polka_sim_read_like_run(const polka_plan *plan, const char *path,
                          : generated_info(plan, !options.regression, &info));
     polka_status status = polka_data_read(path, &options, &info, NULL, NULL, out, NULL);
     if (status == POLKA_OK) status = polka_data_scale(out, &info, scale);
-    if (status == POLKA_OK && d->unit_norm) {
-        char what[POLKA_PATH_LEN + 2];
-        snprintf(what, sizeof what, "'%s'", path);
-        status = polka_dataset_unit_norm(out, what);
-    }
+    if (status == POLKA_OK && d->unit_norm) status = polka_dataset_unit_norm(out, path);
     if (status == POLKA_OK && class_labels) status = copy_class_labels(&info, class_labels);
     polka_data_info_free(&info);
     return status;

@@ -1,7 +1,6 @@
 #include "sim/stream/stream_impl.h"
 
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -158,22 +157,15 @@ polka_status polka_stream_test_set(polka_stream *stream, polka_dataset *test) {
         POLKA_CALL(polka_dataset_alloc(test, planned.n_test, planned.dim, planned.classes));
     POLKA_CALL(stream->source->test_set(stream->state, test));
     stream->facts.n_test = test->n;
-    int unit_norm = stream->plan->data.unit_norm;
-    if (!(stream->plan->data.drift > 0)) {
-        if (!unit_norm) return POLKA_OK;
-        char what[POLKA_PATH_LEN + 2]; /* only a file's test set can be stored sparse */
-        snprintf(what, sizeof what, "'%s'", stream->plan->data.test);
-        return polka_dataset_unit_norm(test, what);
+    if (stream->plan->data.drift > 0) { /* the test set turns from its base (test_now) */
+        polka_dataset *base = &stream->drift_base;
+        polka_dataset_free(base);
+        POLKA_CALL(polka_dataset_alloc(base, test->n, test->p, test->classes));
+        memcpy(base->x, test->x, test->n * test->p * sizeof *base->x);
+        memcpy(base->y, test->y, test->n * sizeof *base->y);
     }
-    /* drift: the test set turns from its base (polka_stream_test_now), then is normalised */
-    polka_dataset *base = &stream->drift_base;
-    polka_dataset_free(base);
-    POLKA_CALL(polka_dataset_alloc(base, test->n, test->p, test->classes));
-    memcpy(base->x, test->x, test->n * test->p * sizeof *base->x);
-    memcpy(base->y, test->y, test->n * sizeof *base->y);
-    if (unit_norm)
-        for (size_t i = 0; i < test->n; i++) polka_unit_norm_row(test->x + i * test->p, test->p);
-    return POLKA_OK;
+    if (!stream->plan->data.unit_norm) return POLKA_OK;
+    return polka_dataset_unit_norm(test, stream->plan->data.test); /* sparse: a file's only */
 }
 
 void polka_stream_test_now(const polka_stream *stream, double samples, polka_dataset *test) {
