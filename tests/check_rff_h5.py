@@ -50,6 +50,25 @@ def read_points(directory):
     return np.array(points), np.loadtxt(f"{directory}/values.txt")
 
 
+def gamma(n):
+    """γ_n = n·u / (1 − n·u) [Higham02, §3.1]."""
+    u = np.finfo(float).eps / 2
+    return n * u / (1 - n * u)
+
+
+def values_bound(model, points):
+    """|f − f'| for f = θᵀ√(2/D)cos(Ωx + b) computed by numpy and by polka (rff.c) on the same
+    doubles: the argument Ωx + b to γ_{dim+1}·Σ|terms| on each side [Higham02, §3.1]; cos to 4
+    ulp (numpy's SIMD cos under AVX-512; glibc's 1 ulp), ≤ 8u absolute, 10u for the two; the
+    product by √(2/D) u each; then θᵀz a dot product of D terms, γ_D·Σ|θ_d z_d| on each side."""
+    u = np.finfo(float).eps / 2
+    scale = np.sqrt(2.0 / model.features)
+    size = np.abs(points) @ np.abs(model.omega).T + np.abs(model.phase)  # Σ|terms| of Ωx + b
+    dz = scale * (2 * gamma(model.dim + 1) * size + 10 * u + 2 * u)
+    theta = np.abs(model.theta[:, 0])
+    return dz @ theta + 2 * gamma(model.features) * scale * theta.sum()
+
+
 def check_package(path, points, values):
     import polka
     run = polka.open(path)
@@ -59,7 +78,7 @@ def check_package(path, points, values):
     if not isinstance(model, polka.RandomFeatureModel) or model.features != FEATURES:
         fail(f"run.model({SHOWN}) is {model!r}")
     got = model.values(points)[:, 0]
-    if not np.allclose(got, values, rtol=1e-12, atol=1e-12):
+    if not np.all(np.abs(got - values) <= values_bound(model, points)):  # values.txt: %.17g
         fail(f"the package's values differ from polka's by {np.max(np.abs(got - values))}")
     if not np.array_equal(model.predict(points), got):
         fail("a regression model's predictions are not its values")

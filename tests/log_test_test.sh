@@ -14,7 +14,9 @@ rows=$(wc -l < "$dir/all.csv")
     { echo "FAIL: the last log step did not score the whole test set"; exit 1; }
 [ "$(score "$dir/all.csv" 2)" != "$(score "$dir/subset.csv" 2)" ] ||
     { echo "FAIL: the first log step scored the whole test set"; exit 1; }
-# 37 test points: a score is a multiple of 1/37
-awk -F, 'NR == 2 { k = $4 * 37; if (k - int(k + 0.5) > 1e-9 || int(k + 0.5) - k > 1e-9) exit 1 }' \
+# 37 test points: a score is a multiple of 1/37, fl(k/37) printed with 17 digits (exact): times
+# 37 it is k to two roundings, 37·γ_2 with γ_2 = 2u/(1 − 2u) = eps/(1 − eps) [Higham02, §3.1]
+awk -F, 'NR == 2 { e = 2.220446049250313e-16; t = 37 * e / (1 - e); k = $4 * 37
+                   if (k - int(k + 0.5) > t || int(k + 0.5) - k > t) exit 1 }' \
     "$dir/subset.csv" || { echo "FAIL: the first log step did not score 37 points"; exit 1; }
 echo "ok: first row $(score "$dir/subset.csv" 2) on 37 points, last row $(score "$dir/subset.csv" "$rows") on all"

@@ -34,6 +34,14 @@ static void half_round_trip(void **state) {
     }
 }
 
+/* |y − x| for x decoded as y = low + s·q, q = round((x − low) / s): half a step, then a rounding
+ * each of x − low, the quotient, s·q and low + s·q [Higham02, §2.2], and 1 ulp (2u) of the
+ * test's pow(2, e/4) against the codec's table of quarter powers (int8; uint8's s is exact). */
+static double grid_bound(double step, double low, double x, double y) {
+    double u = DBL_EPSILON / 2;
+    return step / 2 * (1 + 2 * u) + u * (2 * fabs(x - low) + fabs(y - low) + fabs(y));
+}
+
 static void int8_scale(void **state) {
     (void)state;
     polka_codec codec = {.kind = POLKA_CODEC_INT8};
@@ -46,8 +54,10 @@ static void int8_scale(void **state) {
      * power of two at least 0.02 */
     double step = pow(2.0, -22.0 / 4.0);
     assert_int_equal((int8_t)bytes[0], -22);
-    for (int e = 0; e < 5; e++) assert_true(fabs(y[e] - x[e]) <= step / 2 * (1 + 1e-12));
-    assert_true(fabs(y[1] / -step - 115) < 1e-9); /* round(2.54 / 0.0221) = 115 */
+    for (int e = 0; e < 5; e++) assert_true(fabs(y[e] - x[e]) <= grid_bound(step, 0, x[e], y[e]));
+    /* round(2.54 / 0.0221) = 115: s·115 and the quotient a rounding each, the table's s and
+     * pow's 3u apart */
+    assert_true(fabs(y[1] / -step - 115) <= 115 * test_gamma(5));
     double zeros[3] = {0}, back[3] = {1, 1, 1};
     polka_codec_encode(codec, zeros, 3, bytes);
     polka_codec_decode(codec, bytes, 3, back);
@@ -66,9 +76,12 @@ static void int8_scale(void **state) {
         polka_codec_encode(codec, one, 1, bytes);
         polka_codec_decode(codec, bytes, 1, out);
         int e = (int8_t)bytes[0];
-        assert_true(127 * pow(2.0, e / 4.0) >= most * (1 - 1e-12));
-        assert_true(e == -128 || 127 * pow(2.0, (e - 1) / 4.0) < most * (1 + 1e-12));
-        assert_true(fabs(out[0] - most) <= pow(2.0, e / 4.0) / 2 * (1 + 1e-12));
+        /* the codec compares fl(127·table[e]) with most; here pow's 1 ulp (2u), the table's
+         * 0.5 ulp, 127·s on both sides and most·(1 ± γ) a rounding each: 6u < γ_7 [Higham02,
+         * §3.1] */
+        assert_true(127 * pow(2.0, e / 4.0) >= most * (1 - test_gamma(7)));
+        assert_true(e == -128 || 127 * pow(2.0, (e - 1) / 4.0) < most * (1 + test_gamma(7)));
+        assert_true(fabs(out[0] - most) <= grid_bound(pow(2.0, e / 4.0), 0, most, out[0]));
     }
 }
 
@@ -87,7 +100,7 @@ static void uint8_fixed_range(void **state) {
     assert_int_equal(bytes[0], 0);
     assert_int_equal(bytes[1], 255);
     assert_true(y[0] == -4.0);
-    for (int e = 0; e < 6; e++) assert_true(fabs(y[e] - x[e]) <= step / 2 * (1 + 1e-12));
+    for (int e = 0; e < 6; e++) assert_true(fabs(y[e] - x[e]) <= grid_bound(step, -4, x[e], y[e]));
     /* round((0.1 + 4) / step) = round(130.69) = 131 */
     assert_int_equal(bytes[2], 131);
     double outside[5] = {-4.5, 9, NAN, -INFINITY, 3.9999};
@@ -98,7 +111,9 @@ static void uint8_fixed_range(void **state) {
     assert_int_equal(bytes[2], 0); /* NaN: the low end */
     assert_int_equal(bytes[3], 0);
     assert_int_equal(bytes[4], 255);
-    assert_true(y[0] == -4.0 && fabs(y[1] - 4.0) < 1e-12 && y[2] == -4.0);
+    /* y[1] = −4 + fl(255·fl(8/255)): two roundings of 8, then the sum's of 4 [Higham02, §2.2] */
+    assert_true(y[0] == -4.0 && fabs(y[1] - 4.0) <= 8 * test_gamma(2) + 4 * (DBL_EPSILON / 2) &&
+                y[2] == -4.0);
     /* data.scale = unit's pixels k/255 on [0, 1]: every level its own byte, within rounding */
     polka_codec unit = {.kind = POLKA_CODEC_UINT8, .low = 0, .high = 1};
     for (int k = 0; k < 256; k++) {
@@ -107,7 +122,8 @@ static void uint8_fixed_range(void **state) {
         assert_int_equal(polka_codec_encode(unit, &pixel, 1, &byte), 0);
         polka_codec_decode(unit, &byte, 1, &back);
         assert_int_equal(byte, k);
-        assert_true(fabs(back - pixel) <= 1e-15);
+        /* back = fl(k·fl(1/255)), pixel = fl(k/255): γ_2 and u of k/255 ≤ pixel·(1 + u) */
+        assert_true(fabs(back - pixel) <= test_gamma(4) * pixel);
     }
 }
 

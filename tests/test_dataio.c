@@ -15,24 +15,46 @@
 #include "dataio_files.h"
 #include "test_util.h"
 
-/* Per-feature statistics of a dense n×p array, computed the plain way. */
+/* Per-feature statistics of a dense n×p array, computed apart: the mean from a compensated sum
+ * (Sum2: within u|S| + γ_{n−1}²·Σ|x| of the exact sum [Ogita, Rump & Oishi 2005, Prop. 4.5;
+ * Higham02, §4.3]), the variance in two passes about it.
+ * The scan (one chunk: these files are below 16 MiB) sums x − shift (shift a value of the
+ * feature, so |x − shift| ≤ R = max − min) and (x − shift)²: s1 within γ_{n+1}·nR and s2
+ * within γ_{n+1}·Σ(x − shift)² ≤ γ_{n+1}·n(var + R²) [Higham02, §4.2]; var = (s2 − s1²/n)/n
+ * adds 2|s1|·Δs1/n ≤ 2γ_{n+1}·nR² and two roundings. The variances are compared (the square
+ * root would divide the error by 2σ, 0 for a constant feature). */
 static void check_stats(const polka_data_info *info, const double *x, size_t n, size_t p) {
     assert_int_equal(info->n, n);
     assert_int_equal(info->p, p);
+    double u = DBL_EPSILON / 2, dn = (double)n;
     for (size_t j = 0; j < p; j++) {
-        double lo = x[j], hi = x[j], sum = 0.0, dev = 0.0;
+        double lo = x[j], hi = x[j], sum = 0.0, err = 0.0, abs_sum = 0.0, dev = 0.0;
         for (size_t i = 0; i < n; i++) {
-            double v = x[i * p + j];
+            double v = x[i * p + j], t = sum + v, z = t - sum; /* TwoSum [Higham02, §4.3] */
+            err += (sum - (t - z)) + (v - z);
+            sum = t;
+            abs_sum += fabs(v);
             lo = v < lo ? v : lo;
             hi = v > hi ? v : hi;
-            sum += v;
         }
-        double mean = sum / (double)n;
+        double mean = (sum + err) / dn, range = hi - lo;
         for (size_t i = 0; i < n; i++) dev += (x[i * p + j] - mean) * (x[i * p + j] - mean);
+        double var = dev / dn;
         polka_feature_stats f = polka_data_feature(info, j);
         assert_true(f.min == lo && f.max == hi);
-        assert_true(close_rel(f.mean, mean, 1e-14));
-        assert_true(close_rel(f.stddev, sqrt(dev / (double)n), 1e-12));
+        /* the oracle's mean: Sum2's bound and the quotient's rounding; the scan's: Δs1 / n and
+         * the roundings of s1/n and shift + s1/n */
+        double mean_oracle = 2 * u * fabs(mean) + test_gamma(n) * test_gamma(n) * abs_sum / dn;
+        double mean_scan = test_gamma(n + 1) * range + u * (range + fabs(mean));
+        assert_true(fabs(f.mean - mean) <= mean_oracle + mean_scan);
+        /* the oracle's variance: γ_{n+2} (a subtraction, a square, n − 1 sums, /n) of var plus
+         * its mean's error squared (Σ(x − m̂)² = Σ(x − m)² + n(m − m̂)²); the scan's: Δs2/n,
+         * 2|s1|Δs1/n², s1²/n's two roundings and two more; sqrt, then σ·σ here: γ_3 */
+        double r2 = range * range;
+        double var_oracle =
+            test_gamma(n + 2) * var + (1 + test_gamma(n + 2)) * mean_oracle * mean_oracle;
+        double var_scan = test_gamma(n + 1) * (var + 3 * r2) + test_gamma(2) * (r2 + var);
+        assert_true(fabs(f.stddev * f.stddev - var) <= var_oracle + var_scan + test_gamma(3) * var);
     }
 }
 
@@ -652,22 +674,27 @@ static void test_scaling_uses_train_statistics(void **state) {
     polka_data_info info;
     CHECK_OK(polka_data_scan(train, NULL, &info));
     double sa = sqrt(8.0 / 3.0), mc = 4.0, sc = sqrt((9.0 + 1.0 + 16.0) / 3.0);
-    assert_true(close_rel(info.stddev[0], sa, 1e-15) && info.stddev[1] == 0);
-    assert_true(info.mean[2] == mc && close_rel(info.stddev[2], sc, 1e-15));
+    /* sums of small integers are exact in any order: σ is sqrt(S/3) to the quotient's rounding
+     * (halved by sqrt) and sqrt's, here and in the scan: under 4u [Higham02, §2.2] */
+    double sigma_tol = test_gamma(4);
+    assert_true(close_rel(info.stddev[0], sa, sigma_tol) && info.stddev[1] == 0);
+    assert_true(info.mean[2] == mc && close_rel(info.stddev[2], sc, sigma_tol));
 
     polka_dataset data;
     CHECK_OK(polka_data_read(test, NULL, &info, NULL, NULL, &data, NULL));
     polka_data_scale(&data, &info, POLKA_SCALE_UNIT);
     const double unit[6] = {0.25, 0, 1.0 / 7, 1.5, 0, -1.0 / 7};
-    for (int k = 0; k < 6; k++) assert_true(close_rel(data.x[k], unit[k], 1e-15));
+    /* (x − min)·fl(1/range), x − min exact: two roundings; the quotient here one */
+    for (int k = 0; k < 6; k++) assert_true(close_rel(data.x[k], unit[k], test_gamma(3)));
     polka_dataset_free(&data);
 
     CHECK_OK(polka_data_read(test, NULL, &info, NULL, NULL, &data, NULL));
     polka_data_scale(&data, &info, POLKA_SCALE_STANDARD);
     const double standard[6] = {-1 / sa, 0, (2 - mc) / sc, 4 / sa, 0, -mc / sc};
-    for (int k = 0; k < 6; k++) assert_true(close_rel(data.x[k], standard[k], 1e-14));
+    /* (x − mean)·fl(1/σ), x − mean exact (integer means): two roundings and σ's 4u; one here */
+    for (int k = 0; k < 6; k++) assert_true(close_rel(data.x[k], standard[k], test_gamma(7)));
     polka_data_scale(&data, &info, POLKA_SCALE_NONE);
-    assert_true(close_rel(data.x[0], -1 / sa, 1e-14));
+    assert_true(close_rel(data.x[0], -1 / sa, test_gamma(7)));
     polka_dataset_free(&data);
 
     /* the training data itself: [0, 1] with min 0 and max 1; mean 0 and stddev 1 */
@@ -678,14 +705,19 @@ static void test_scaling_uses_train_statistics(void **state) {
     CHECK_OK(polka_data_read(train, NULL, &info, NULL, NULL, &data, NULL));
     polka_data_scale(&data, &info, POLKA_SCALE_STANDARD);
     for (size_t j = 0; j < 3; j++) {
-        double sum = 0, sq = 0;
+        double sum = 0, sq = 0, abs_sum = 0;
         for (size_t i = 0; i < 3; i++) {
             double v = data.x[i * 3 + j];
             sum += v;
             sq += v * v;
+            abs_sum += fabs(v);
         }
-        assert_true(fabs(sum) < 1e-14);
-        assert_true(j == 1 ? sq == 0 : close_rel(sq / 3, 1, 1e-14));
+        /* v = (x − mean)·f with one f and Σ(x − mean) = 0 exactly: each product's rounding and
+         * the two sums' [Higham02, §3.1] */
+        assert_true(fabs(sum) <= test_gamma(3) * abs_sum);
+        /* Σv²/3 = f²σ²: f = 1/σ to 2.5u (var's quotient halved, sqrt, 1/σ), squared 5u; v² 3u
+         * (v's rounding twice, the square), the sums 2u, /3 u */
+        assert_true(j == 1 ? sq == 0 : close_rel(sq / 3, 1, test_gamma(11)));
     }
     polka_dataset_free(&data);
     polka_data_info_free(&info);

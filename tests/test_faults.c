@@ -224,9 +224,15 @@ static void test_penalty_sums_over_the_neighbours_heard(void **state) {
     own_gradient(plain, first, one, w);
     own_gradient(renormalised, first, scaled, w);
     for (size_t o = 0; o < 2; o++) { /* g = ∇ℓ + c Σ_heard w_k (f_0 − f_k), f_0 = 0 */
-        assert_true(close_rel(both[o] - one[o], 0.5 * w[1] * (0.0 - 3.0), 1e-14));
-        /* renormalised: neighbour 1 carries w_1 + w_2 */
-        assert_true(close_rel(scaled[o] - one[o], 0.5 * w[1] * (0.0 - 1.0), 1e-14));
+        /* the agent's c·w_2·(0 − 3) has these bits; both = one + it rounded, and the
+         * difference here: u·|both| and u·|it| [Higham02, §2.2] */
+        double term = 0.5 * w[1] * (0.0 - 3.0);
+        assert_true(fabs(both[o] - one[o] - term) <= test_gamma(2) * (fabs(both[o]) + fabs(term)));
+        /* renormalised: neighbour 1 carries w_1 + w_2: c·w_1·fl(fl(w_1 + w_2)/w_1) to γ_3 of
+         * c(w_1 + w_2), then the roundings of scaled, one and the difference */
+        double carried = 0.5 * (w[0] + w[1]);
+        assert_true(fabs(scaled[o] - one[o] - 0.5 * w[1] * (0.0 - 1.0)) <=
+                    test_gamma(3) * (carried + fabs(scaled[o]) + fabs(one[o])));
     }
     double again[8];
     own_gradient(renormalised, all, again, w); /* everyone heard: the factor is exactly 1 */
@@ -272,8 +278,8 @@ static void test_late_values_are_used_at_their_points(void **state) {
                 polka_penalty_of(&agent)->cand_x[3] == 0.0);
     double cw =
         polka_penalty_of(&agent)->c * agent.weights[0]; /* f_0 = 0 (a new model) against f_1 = 10 */
-    assert_true(
-        close_rel(polka_penalty_of(&agent)->cand_g[agent.outputs], cw * (0.0 - 10.0), 1e-14));
+    /* the late row is 0 + c·w·(f_0 − f_1) (f_0 = 0: a new model): this very product */
+    assert_true(polka_penalty_of(&agent)->cand_g[agent.outputs] == cw * (0.0 - 10.0));
     assert_true(agent.counters.value_age_sum == 2.0 && agent.counters.value_age_count == 1.0);
     late_round(&agent, 3, 1, 0); /* fresh values win over the late ones */
     polka_agent_stale_receive(&agent, agent.fresh);

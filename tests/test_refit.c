@@ -1,6 +1,7 @@
 /* The final refit (src/core/refit.c) against a brute-force oracle: the least-squares weights
  * on the kept dictionary, the squared-hinge steps that never raise their objective, and the
  * settings it refuses. */
+#include <lapacke.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,60 +55,147 @@ static double target(double y, size_t k) {
     return (size_t)y == k ? 1.0 : -1.0;
 }
 
-/* K_nD (N × m) by polka_kernel_eval. */
-static double *kernel_rows(const polka_model *model, const rows_data *data) {
-    size_t m = polka_model_order(model);
-    double *k = malloc(N * m * sizeof *k);
-    assert_non_null(k);
-    for (size_t i = 0; i < N; i++)
-        for (size_t j = 0; j < m; j++)
-            k[i * m + j] = polka_kernel_eval(polka_model_kernel(model), data->x + i * P,
-                                             polka_model_dictionary(model) + j * P, P);
-    return k;
-}
+/*
+ * This test's copy of the refit's normal equations on the kept dictionary: K_nD and K_DD by
+ * polka_kernel_eval, their gaps to the library's polka_kernel_block values, A = K_nDᵀK_nD +
+ * nλK_DD and the refit's jitter j = 1e-10·tr A/m (refit.c: a parameter of the algorithm, so
+ * the oracle solves with it too), and bounds: |A_lib − A| ≤ da entrywise (the gaps, nλ's
+ * product u, dsyrk's γ_{n+1} [Higham02 §3.5]); ‖E‖₂ for the library's solve of
+ * (A + jI)w = b: ‖da‖_F, its jitter's difference (its trace: 1e-10/m·Σda_rr, γ_{m+3}j), the
+ * shift's u, and dpotrf/dpotrs's |ΔA| ≤ γ_{3m+1}|R̂ᵀ||R̂| (Thm 10.4; a PSD Gram matrix of trace
+ * ≤ tr Â/(1 − γ_{m+1})); λ_lo ≤ λ_min(A + jI), from dsyev within m·ε·λ_max [LAPACK Users'
+ * Guide §4.7.1, p(n) = n] and the formation's γ_{n+2}·A (all entries are positive).
+ */
+typedef struct {
+    size_t m;
+    double *k, *gap, *kdd, *gdd, *a, *da;
+    double jitter, e_norm, lam_lo;
+} normal_eqs;
 
-/* Σ_i Σ_k max(0, 1 − t f)² + nλ Σ_k w_kᵀ K_DD w_k: the squared hinge the steps descend. */
-static double hinge_objective(const polka_model *model, const rows_data *data, const double *k,
-                              double lambda) {
-    size_t m = polka_model_order(model);
-    const double *w = polka_model_weights(model), *d = polka_model_dictionary(model);
-    double sum = 0.0;
-    for (size_t i = 0; i < N; i++)
-        for (size_t c = 0; c < C; c++) {
-            double f = 0.0;
-            for (size_t j = 0; j < m; j++) f += k[i * m + j] * w[j * C + c];
-            double slack = fmax(0.0, 1.0 - target(data->y[i], c) * f);
-            sum += slack * slack;
-        }
-    for (size_t a = 0; a < m; a++)
-        for (size_t b = 0; b < m; b++) {
-            double kab = polka_kernel_eval(polka_model_kernel(model), d + a * P, d + b * P, P);
-            for (size_t c = 0; c < C; c++) sum += N * lambda * w[a * C + c] * kab * w[b * C + c];
-        }
-    return sum;
-}
-
-/* Class c's least-squares weights (K_nDᵀ K_nD + nλ K_DD) w = K_nDᵀ t, by plain loops. */
-static void oracle_weights(const polka_model *model, const rows_data *data, const double *k,
-                           size_t c, double *w) {
+static normal_eqs normal_create(const polka_model *model, const rows_data *data, double lambda) {
     size_t m = polka_model_order(model);
     const double *d = polka_model_dictionary(model);
-    double *a = malloc(m * m * sizeof *a);
-    assert_non_null(a);
-    for (size_t r = 0; r < m; r++) {
-        w[r] = 0.0;
-        for (size_t i = 0; i < N; i++) w[r] += k[i * m + r] * target(data->y[i], c);
-        for (size_t s = 0; s < m; s++) {
-            double sum =
-                N * LAMBDA * polka_kernel_eval(polka_model_kernel(model), d + r * P, d + s * P, P);
-            for (size_t i = 0; i < N; i++) sum += k[i * m + r] * k[i * m + s];
-            a[r * m + s] = sum;
+    const polka_kernel *kernel = polka_model_kernel(model);
+    normal_eqs ne = {.m = m};
+    ne.k = malloc(N * m * sizeof *ne.k);
+    ne.gap = malloc(N * m * sizeof *ne.gap);
+    ne.kdd = malloc(m * m * sizeof *ne.kdd);
+    ne.gdd = malloc(m * m * sizeof *ne.gdd);
+    ne.a = malloc(m * m * sizeof *ne.a);
+    ne.da = malloc(m * m * sizeof *ne.da);
+    assert_true(ne.k && ne.gap && ne.kdd && ne.gdd && ne.a && ne.da);
+    for (size_t i = 0; i < N; i++)
+        for (size_t j = 0; j < m; j++) {
+            double k = polka_kernel_eval(kernel, data->x + i * P, d + j * P, P);
+            ne.k[i * m + j] = k;
+            ne.gap[i * m + j] = test_gauss_gap(kernel->sigma, data->x + i * P, d + j * P, P, k);
         }
-    }
-    gauss_solve(a, w, m);
-    free(a);
+    for (size_t r = 0; r < m; r++)
+        for (size_t s = 0; s < m; s++) {
+            double k = polka_kernel_eval(kernel, d + r * P, d + s * P, P);
+            ne.kdd[r * m + s] = k;
+            ne.gdd[r * m + s] = test_gauss_gap(kernel->sigma, d + r * P, d + s * P, P, k);
+        }
+    double trace = 0.0, da_f = 0.0, da_trace = 0.0, da_max = 0.0;
+    for (size_t r = 0; r < m; r++)
+        for (size_t s = 0; s < m; s++) {
+            double sum = N * lambda * ne.kdd[r * m + s], da = 0.0;
+            for (size_t i = 0; i < N; i++) {
+                double kr = ne.k[i * m + r], ks = ne.k[i * m + s];
+                double gr = ne.gap[i * m + r], gs = ne.gap[i * m + s];
+                sum += kr * ks;
+                da += gr * ks + kr * gs + gr * gs;
+            }
+            ne.a[r * m + s] = sum;
+            da += N * lambda * (ne.gdd[r * m + s] + test_gamma(2) * ne.kdd[r * m + s]) +
+                  test_gamma(N + 1) * sum;
+            ne.da[r * m + s] = da;
+            da_f += da * da;
+            da_max = fmax(da_max, da);
+            if (r == s) {
+                trace += sum;
+                da_trace += da;
+            }
+        }
+    ne.jitter = 1e-10 * trace / (double)m;
+    double *copy = malloc(m * m * sizeof *copy), *eig = malloc(m * sizeof *eig);
+    memcpy(copy, ne.a, m * m * sizeof *copy);
+    assert_int_equal(LAPACKE_dsyev(LAPACK_ROW_MAJOR, 'N', 'L', m, copy, m, eig), 0);
+    double g_chol = test_gamma(3.0 * m + 1) / (1 - test_gamma(m + 1.0));
+    ne.e_norm = sqrt(da_f) + 1e-10 / (double)m * da_trace + test_gamma(m + 3.0) * ne.jitter +
+                TEST_UNIT * (da_max + trace + ne.jitter) +
+                g_chol * (trace + da_trace + m * ne.jitter) * (1 + TEST_UNIT);
+    double lam_max = eig[m - 1];
+    ne.lam_lo =
+        eig[0] - m * DBL_EPSILON * lam_max - test_gamma(N + 2) * trace - sqrt(da_f) + ne.jitter;
+    assert_true(ne.lam_lo > 0);
+    free(copy);
+    free(eig);
+    return ne;
 }
 
+static void normal_free(normal_eqs *ne) {
+    free(ne->k);
+    free(ne->gap);
+    free(ne->kdd);
+    free(ne->gdd);
+    free(ne->a);
+    free(ne->da);
+}
+
+/* The library's right-hand side K̂_nDᵀt against Σ_i k_ir t_i: the gaps and dgemm's γ_n. */
+static double rhs_error(const normal_eqs *ne, const double *t) {
+    double sum = 0.0;
+    for (size_t r = 0; r < ne->m; r++) {
+        double e = 0.0;
+        for (size_t i = 0; i < N; i++)
+            e += (ne->gap[i * ne->m + r] + test_gamma(N) * ne->k[i * ne->m + r]) * fabs(t[i]);
+        sum += e * e;
+    }
+    return sqrt(sum);
+}
+
+/* Class c's least-squares weights (A + jI) w = K_nDᵀ t by plain loops, and a bound on
+ * ‖(A + jI)w − b‖ for this A and b exactly: the computed residual, its rounding (γ_{m+2}) and
+ * the formation's (A: γ_{n+2}·A, the jitter's u, b: γ_n Σ_i k_ir). */
+static double oracle_weights(const normal_eqs *ne, const rows_data *data, size_t c, double *w) {
+    size_t m = ne->m;
+    double *a = malloc(m * m * sizeof *a), *b = malloc(m * sizeof *b);
+    assert_non_null(a);
+    assert_non_null(b);
+    for (size_t r = 0; r < m; r++) {
+        b[r] = 0.0;
+        for (size_t i = 0; i < N; i++) b[r] += ne->k[i * m + r] * target(data->y[i], c);
+    }
+    memcpy(a, ne->a, m * m * sizeof *a);
+    for (size_t r = 0; r < m; r++) a[r * m + r] += ne->jitter;
+    memcpy(w, b, m * sizeof *w);
+    gauss_solve(a, w, m);
+    double res = 0.0;
+    for (size_t r = 0; r < m; r++) {
+        double sum = -b[r] + ne->jitter * w[r], scale = fabs(b[r]) + ne->jitter * fabs(w[r]);
+        double form = TEST_UNIT * (ne->a[r * m + r] + ne->jitter) * fabs(w[r]);
+        for (size_t i = 0; i < N; i++) form += test_gamma(N) * ne->k[i * m + r];
+        for (size_t s = 0; s < m; s++) {
+            sum += ne->a[r * m + s] * w[s];
+            scale += fabs(ne->a[r * m + s] * w[s]);
+            form += test_gamma(N + 2) * ne->a[r * m + s] * fabs(w[s]);
+        }
+        double r_bound = fabs(sum) + test_gamma(m + 2.0) * scale + form;
+        res += r_bound * r_bound;
+    }
+    free(a);
+    free(b);
+    return sqrt(res);
+}
+
+/*
+ * The refit's least-squares weights against the oracle's, through the fitted values on the
+ * training rows (the weights themselves are as ill-conditioned as K_DD): both to the exact w*
+ * of (A + jI)w* = b, w − w* = (A + jI)⁻¹v with ‖v‖ ≤ ‖δb‖ + ‖E‖‖w‖ (library) or the oracle's
+ * residual, and K_nDᵀK_nD ⪯ A + jI gives ‖K_nD(A + jI)⁻¹v‖ ≤ ‖v‖/√λ_lo; each fitted value's
+ * sum rounds within γ_m Σ_j|k_ij w_j|.
+ */
 static void test_refit_least_squares(void **state) {
     (void)state;
     static rows_data data;
@@ -116,55 +204,138 @@ static void test_refit_least_squares(void **state) {
     const polka_model *model = polka_learner_model(learner);
     size_t m = polka_model_order(model);
     assert_true(m > 10 && m < N);
-    double *before = malloc(m * P * sizeof *before), *k = kernel_rows(model, &data);
-    double *w = malloc(m * sizeof *w);
+    double *before = malloc(m * P * sizeof *before), *w = malloc(m * sizeof *w);
     assert_non_null(before);
     assert_non_null(w);
     memcpy(before, polka_model_dictionary(model), m * P * sizeof *before);
+    normal_eqs ne = normal_create(model, &data, LAMBDA);
     polka_refit_settings settings = {LAMBDA, 0, 0};
     CHECK_OK(polka_learner_refit(learner, N, give_rows, &data, &settings));
     model = polka_learner_model(learner);
     assert_int_equal(polka_model_order(model), m); /* the dictionary stays, point for point */
     assert_memory_equal(polka_model_dictionary(model), before, m * P * sizeof *before);
-    /* the fitted values (the weights themselves are as ill-conditioned as K_DD) */
     const double *fitted = polka_model_weights(model);
+    double t[N];
     for (size_t c = 0; c < C; c++) {
-        oracle_weights(model, &data, k, c, w);
+        double res = oracle_weights(&ne, &data, c, w), wn = 0.0;
+        for (size_t i = 0; i < N; i++) t[i] = target(data.y[i], c);
+        for (size_t j = 0; j < m; j++) wn += fitted[j * C + c] * fitted[j * C + c];
+        double v = (rhs_error(&ne, t) + ne.e_norm * sqrt(wn) + res) / sqrt(ne.lam_lo);
         for (size_t i = 0; i < N; i++) {
-            double f = 0.0, f_oracle = 0.0;
+            double f = 0.0, f_oracle = 0.0, terms = 0.0;
             for (size_t j = 0; j < m; j++) {
-                f += k[i * m + j] * fitted[j * C + c];
-                f_oracle += k[i * m + j] * w[j];
+                f += ne.k[i * m + j] * fitted[j * C + c];
+                f_oracle += ne.k[i * m + j] * w[j];
+                terms += ne.k[i * m + j] * (fabs(fitted[j * C + c]) + fabs(w[j]));
             }
-            if (!close_rel(f, f_oracle, 1e-7))
-                fail_msg("class %zu, row %zu: f %.12g, oracle %.12g", c, i, f, f_oracle);
+            double tol = v + test_gamma((double)m) * terms;
+            if (fabs(f - f_oracle) > tol)
+                fail_msg("class %zu, row %zu: f %.12g, oracle %.12g (bound %g)", c, i, f, f_oracle,
+                         tol);
         }
     }
+    normal_free(&ne);
     free(before);
-    free(k);
     free(w);
     polka_learner_free(&learner);
 }
 
-/* Each squared-hinge step lowers (never raises) the objective, and several lower it clearly. */
+/*
+ * Σ_i Σ_k max(0, 1 − t f)² + nλ Σ_k w_kᵀ K_DD w_k: the squared hinge the steps descend, with
+ * the bounds of a step: in *rounding, this sum's
+ * own error (each f within δ = γ_m Σ|k w|, so each slack² within (2s + δ)δ; the sum
+ * γ_{nC+m²C+2} of Σ|terms|) plus its distance to the objective on the library's kernel values
+ * (gap: f moves by Σ_j gap_ij|w_j|, the penalty by Σ|w_a|gap_ab|w_b|); in *moved, Σ δf² with
+ * δf the library's f against this one (dgemm on its values: δ + Σ gap|w|).
+ */
+static double hinge_objective(const normal_eqs *ne, const polka_model *model, const rows_data *data,
+                              double lambda, double *rounding, double *moved) {
+    size_t m = polka_model_order(model);
+    const double *w = polka_model_weights(model);
+    double sum = 0.0, terms = 0.0, err = 0.0, shift = 0.0;
+    *moved = 0.0;
+    for (size_t i = 0; i < N; i++)
+        for (size_t c = 0; c < C; c++) {
+            double f = 0.0, fa = 0.0, ga = 0.0, t = target(data->y[i], c);
+            for (size_t j = 0; j < m; j++) {
+                f += ne->k[i * m + j] * w[j * C + c];
+                fa += ne->k[i * m + j] * fabs(w[j * C + c]);
+                ga += ne->gap[i * m + j] * fabs(w[j * C + c]);
+            }
+            double slack = fmax(0.0, 1.0 - t * f), delta = test_gamma((double)m) * fa;
+            sum += slack * slack;
+            terms += slack * slack;
+            err += (2 * slack + delta) * delta;
+            shift += (2 * slack + delta + ga) * ga;
+            *moved += (delta + ga) * (delta + ga);
+        }
+    for (size_t a = 0; a < m; a++)
+        for (size_t b = 0; b < m; b++)
+            for (size_t c = 0; c < C; c++) {
+                double term = N * lambda * w[a * C + c] * ne->kdd[a * m + b] * w[b * C + c];
+                sum += term;
+                terms += fabs(term);
+                shift += N * lambda * fabs(w[a * C + c]) * ne->gdd[a * m + b] * fabs(w[b * C + c]);
+            }
+    *rounding = err + test_gamma((double)N * C + (double)m * m * C + 2) * terms + shift;
+    return sum;
+}
+
+/*
+ * Each squared-hinge step lowers (never raises) the objective O, and several lower it clearly.
+ * The step W ← (A + jI)⁻¹K_nDᵀZ minimises the majoriser q(W) + j‖W‖² (q ≥ O, equal at W_old
+ * up to Σδf², the library's f being within δf of the exact), so in exact arithmetic O rises
+ * by at most j‖W_old‖² + Σδf². The computed step is W* + (A + jI)⁻¹v, ‖v‖ ≤ ‖E‖‖W‖ + ‖δb‖,
+ * which moves O by at most ∇ᵀ(A + jI)⁻¹v (convexity, ∇ at the computed step) ≤
+ * ‖(A + jI)^{−1/2}∇‖‖v‖/√λ_lo ≤ 4√O‖v‖/√λ_lo (∇ = −2K_nDᵀ(t∘s) + 2nλK_DDW and both terms
+ * of A dominate theirs). Both objectives round (hinge_objective).
+ */
 static void test_refit_hinge_descends(void **state) {
     (void)state;
     static rows_data data;
     make_rows(&data);
     polka_learner *learner = trained(&data, POLKA_LOSS_MULTI_HINGE);
-    double *k = kernel_rows(polka_learner_model(learner), &data), previous = INFINITY, first = 0;
+    const double lambda = LAMBDA / 10;
+    normal_eqs ne = normal_create(polka_learner_model(learner), &data, lambda);
+    size_t m = ne.m;
+    double previous = INFINITY, first = 0, previous_round = 0.0, previous_sq = 0.0;
+    double previous_moved = 0.0, *old = calloc(m * C, sizeof *old), z[N];
+    assert_non_null(old);
     for (size_t iterations = 0; iterations <= 6; iterations++) {
-        polka_refit_settings settings = {LAMBDA / 10, iterations, 0};
+        polka_refit_settings settings = {lambda, iterations, 0};
         CHECK_OK(polka_learner_refit(learner, N, give_rows, &data, &settings));
-        double objective = hinge_objective(polka_learner_model(learner), &data, k, LAMBDA / 10);
+        const polka_model *model = polka_learner_model(learner);
+        const double *w = polka_model_weights(model);
+        double rounding, moved, sq = 0.0, db = 0.0;
+        double objective = hinge_objective(&ne, model, &data, lambda, &rounding, &moved);
+        for (size_t e = 0; e < m * C; e++) sq += w[e] * w[e];
+        /* Z's entries: ±1, or f at the previous weights (within 1 of this test's) */
+        for (size_t c = 0; c < C; c++) {
+            for (size_t i = 0; i < N; i++) {
+                double f = 0.0;
+                for (size_t j = 0; j < m; j++) f += ne.k[i * m + j] * fabs(old[j * C + c]);
+                z[i] = fmax(1.0, f + 1);
+            }
+            double e = rhs_error(&ne, z);
+            db += e * e;
+        }
+        double step =
+            4 * sqrt(objective + rounding) * (ne.e_norm * sqrt(sq) + sqrt(db)) / sqrt(ne.lam_lo);
+        double allowed =
+            ne.jitter * previous_sq + previous_moved + step + rounding + previous_round;
         if (iterations == 0) first = objective;
-        if (objective > previous * (1 + 1e-12))
-            fail_msg("step %zu raised the squared hinge: %.12g after %.12g", iterations, objective,
-                     previous);
+        if (objective > previous + allowed)
+            fail_msg("step %zu raised the squared hinge: %.12g after %.12g (bound %g)", iterations,
+                     objective, previous, allowed);
         previous = objective;
+        previous_round = rounding;
+        previous_sq = sq;
+        previous_moved = moved;
+        memcpy(old, w, m * C * sizeof *old);
     }
     assert_true(previous < 0.95 * first);
-    free(k);
+    free(old);
+    normal_free(&ne);
     polka_learner_free(&learner);
 }
 

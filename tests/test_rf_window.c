@@ -51,8 +51,13 @@ static void fixture_close(fixture *fx) {
     polka_stream_free(&fx->stream);
 }
 
-/* The agent's batch of round t against its stream's (agent, t) batch mapped alone: the labels
- * exactly, the features to rounding. */
+/*
+ * The agent's batch of round t against its stream's (agent, t) batch mapped alone: the labels
+ * exactly, the features to rounding. The same polka_rff_map on more rows: each product
+ * ω_d·x (dgemm, any blocking) and its phase b_d within γ_{p+1}A_d of their exact sum,
+ * A_d = |b_d| + Σ_k|ω_dk x_k| [Higham02 §3.1]; cos is 1-Lipschitz and within 1 ulp (2u) of
+ * its argument's; z = fl(√(2/D)·cos): within √(2/D)(2γ_{p+1}A_d + 4u) + 2u|z| of each other.
+ */
 static void check_batch(fixture *fx, uint64_t t) {
     enum { B = 3, D = 16 };
     polka_agent *agent = &fx->agent;
@@ -65,7 +70,18 @@ static void check_batch(fixture *fx, uint64_t t) {
     CHECK_OK(polka_stream_agent_batch(fx->stream, agent->id, t, x, y));
     polka_rff_map(polka_rf_of(agent)->features, x, B, z);
     assert_memory_equal(batch.y, y, sizeof y);
-    for (size_t k = 0; k < B * D; k++) assert_true(fabs(batch.z[k] - z[k]) <= 1e-12);
+    const polka_rff *rff = polka_rf_of(agent)->features;
+    size_t p = rff->dim;
+    double scale = sqrt(2.0 / (double)D);
+    assert_int_equal(rff->features, D);
+    for (size_t k = 0; k < B * D; k++) {
+        size_t row = k / D, d = k % D;
+        double a = fabs(rff->phase[d]);
+        for (size_t j = 0; j < p; j++) a += fabs(rff->omega[d * p + j] * x[row * p + j]);
+        double tol = scale * (2 * test_gamma((double)p + 1) * a + 2 * DBL_EPSILON) +
+                     DBL_EPSILON * fabs(z[k]);
+        assert_true(fabs(batch.z[k] - z[k]) <= tol);
+    }
 }
 
 /* Windows of 11 rounds, rounds out of order, and a round it does not learn in. */

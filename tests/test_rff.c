@@ -12,6 +12,14 @@
 
 enum { AGENTS = 6, PER_AGENT = 40, DIM = 2, FEATURES = 32 };
 
+/* A_d = |b_d| + Σ_k |ω_dk x_k|: ω_d·x + b_d in any order is within γ_{p+1}·A_d [Higham02
+ * §3.1]; then cos (glibc: within 1 ulp, 2u) is within γ_{p+1}A_d + 2u of cos(ω_d·x + b_d). */
+static double feature_scale(const polka_rff *rff, size_t d, const double *x) {
+    double a = fabs(rff->phase[d]);
+    for (size_t k = 0; k < rff->dim; k++) a += fabs(rff->omega[d * rff->dim + k] * x[k]);
+    return a;
+}
+
 /* ------------------------------------------------------------------------------ helpers */
 
 /* Every agent's fixed data set: points, their features and labels, agents × PER_AGENT. */
@@ -92,9 +100,21 @@ static void test_features_approximate_the_gaussian_kernel(void **state) {
         for (size_t k = 0; k < PAIRS; k++) {
             const double *zx = z + 2 * k * sizes[s], *zy = zx + sizes[s];
             double dot = 0.0;
-            for (size_t d = 0; d < sizes[s]; d++) dot += zx[d] * zy[d];
             const double *a = x + 2 * k * P, *b = a + P;
-            assert_true(close_rel(dot, polka_rff_kernel_ref(&rff, a, b), 1e-12));
+            /* z = fl(√(2/D))·ĉ (2/D exact), so zx·zy = (2/D)ĉxĉy(1 + θ_5) and this sum adds
+             * γ_D; polka_rff_kernel_ref sums D products (γ_D, 2/D exact); the two cosines of
+             * each feature are within 2(γ_{p+1}A_d + 2u): within
+             * 2γ_{D+6}Σ|zx zy| + (2/D)Σ_d(δ_d(x) + δ_d(y))(1 + 2u) */
+            double spread = 0.0, terms = 0.0;
+            for (size_t d = 0; d < sizes[s]; d++) {
+                dot += zx[d] * zy[d];
+                terms += fabs(zx[d] * zy[d]);
+                spread += 2 * (test_gamma(P + 1) * feature_scale(&rff, d, a) + 2 * TEST_UNIT) +
+                          2 * (test_gamma(P + 1) * feature_scale(&rff, d, b) + 2 * TEST_UNIT);
+            }
+            double tol = 2 * test_gamma((double)sizes[s] + 6) * terms +
+                         2.0 / (double)sizes[s] * spread * (1 + 2 * TEST_UNIT);
+            assert_true(fabs(dot - polka_rff_kernel_ref(&rff, a, b)) <= tol);
             double error = fabs(dot - polka_kernel_eval(&kernel, a, b, P));
             assert_true(error <= 4.0 / sqrt((double)sizes[s]));
             mean_error[s] += error / PAIRS;
@@ -136,22 +156,111 @@ static void test_features_are_a_function_of_the_seed(void **state) {
 
 /* ------------------------------------------------------------------------------ model */
 
+/*
+ * The loss along an output at |f_c| ≤ big (loss.c; exp, log and log1p within 1 ulp, 2u):
+ * |∂ℓ| and Σ_c|∂_cℓ|, |∂²ℓ| and |∂³ℓ| (logistic: σ(1 − σ) ≤ 1/4, |σ(1 − σ)(1 − 2σ)| ≤ 1/(6√3),
+ * the same for log Σ e^{f_c} along f_c; square: 1 and 0), the Lipschitz constant of ∂_cℓ in
+ * max-norm, |ℓ|, and the absolute errors of polka_loss_eval and of its gradient.
+ */
+typedef struct {
+    double d1, d1_sum, d2, d3, lip, lmax, noise, grad_err;
+} loss_bounds;
+
+static loss_bounds bounds_of(const polka_loss *loss, size_t c, double y, double big) {
+    const double logistic_d3 = 1.0 / (6.0 * sqrt(3.0));
+    switch (loss->kind) {
+    case POLKA_LOSS_SQUARE: { /* r²/2, r = f − y; the gradient r */
+        double r = big + fabs(y);
+        return (loss_bounds){r, r, 1, 0, 1, r * r / 2, test_gamma(4) * r * r / 2, TEST_UNIT * r};
+    }
+    case POLKA_LOSS_LOGISTIC: /* z + log1p(e^{−z}) or log1p(e^z); −y/(1 + e^{yf}) */
+        return (loss_bounds){1,
+                             1,
+                             0.25,
+                             logistic_d3,
+                             0.25,
+                             big + log(2.0),
+                             test_gamma(4) * (1 + big),
+                             test_gamma(4)};
+    case POLKA_LOSS_MULTI_LOGISTIC: { /* Σ e^{f_k − top} within θ, its log, two additions */
+        double theta = test_gamma((double)c + 1) + TEST_UNIT * 2 * big;
+        return (loss_bounds){1,
+                             2,
+                             0.25,
+                             logistic_d3,
+                             0.5,
+                             2 * big + log((double)c),
+                             theta / (1 - theta) + test_gamma(3) * (2 * big + log((double)c)),
+                             theta / (1 - theta) + test_gamma(2)};
+    }
+    default:
+        fail_msg("no bounds for the loss %s", polka_loss_kind_name(loss->kind));
+    }
+    return (loss_bounds){0};
+}
+
+/*
+ * F(θ) = (1/n)Σ_i ℓ(z_iᵀθ, y_i) + λ‖θ‖²/2 along θ_dc, |t| ≤ h ≤ 1/4: |∂ʲF| ≤
+ * (1/n)Σ_i |∂ʲℓ|·|z_id|ʲ (+ λ(|θ_dc| + h) for j = 1). polka_rff_objective is within η: f_i by
+ * dgemm within γ_D·Σ_d|z_id θ_dc| (moving ℓ by Σ_c|∂_cℓ| times that), the loss's noise, the
+ * mean γ_{n+1}|ℓ|, λ‖θ‖²/2 by ddot γ_{DC+2}; θ_dc ± h round to within u(|θ_dc| + h), times
+ * |∂F|, and the difference's own sums. h balances truncation and rounding (h³ = 3η/∂³F; a
+ * quadratic has none: h = 2⁻¹⁰), test_fd1_bound. The gradient λθ + Zᵀ∇ℓ/n rounds within
+ * γ_{n+2}((1/n)Σ_i|z_id||∂ℓ| + λ|θ_dc|), and each ∇ℓ moves with f_i (its Lipschitz constant)
+ * and rounds (the loss's own).
+ */
 static void check_gradient(polka_rff_problem problem, size_t classes) {
     agents_data *data = calloc(1, sizeof *data);
     assert_non_null(data);
     fill_agents(data, classes, 21);
-    size_t len = FEATURES * problem.outputs;
-    double theta[FEATURES * 3], grad[FEATURES * 3];
+    size_t len = FEATURES * problem.outputs, c = problem.outputs;
+    const polka_rff_batch *batch = &data->batch[1];
+    double theta[FEATURES * 3], grad[FEATURES * 3], n = (double)batch->n;
     fill_uniform(theta, len, -0.5, 0.5, 22);
-    CHECK_OK(polka_rff_gradient(&problem, &data->batch[1], theta, grad, NULL));
+    CHECK_OK(polka_rff_gradient(&problem, batch, theta, grad, NULL));
+    double theta2 = 0.0, y_max = 0.0;
+    for (size_t j = 0; j < len; j++) theta2 += (fabs(theta[j]) + 0.25) * (fabs(theta[j]) + 0.25);
+    for (size_t i = 0; i < batch->n; i++) y_max = fmax(y_max, fabs(batch->y[i]));
     for (size_t k = 0; k < len; k++) {
-        double h = 1e-6, saved = theta[k], up, down;
+        size_t d = k / c;
+        double saved = theta[k], up, down;
+        /* |f_ic| ≤ big and Σ_d|z_id θ_dc| ≤ zt while θ_k moves by up to 1/4; the means of
+         * |z_id|, z_id² and |z_id|³ */
+        double big = 0.0, zt = 0.0, z1 = 0.0, z2 = 0.0, z3 = 0.0;
+        for (size_t i = 0; i < batch->n; i++) {
+            const double *z = batch->z + i * FEATURES;
+            for (size_t cc = 0; cc < c; cc++) {
+                double f = 0.0, a = 0.25 * fabs(z[d]);
+                for (size_t dd = 0; dd < FEATURES; dd++) {
+                    f += z[dd] * theta[dd * c + cc];
+                    a += fabs(z[dd] * theta[dd * c + cc]);
+                }
+                big = fmax(big, fabs(f) + 0.25 * fabs(z[d]));
+                zt = fmax(zt, a);
+            }
+            z1 += fabs(z[d]) / n;
+            z2 += z[d] * z[d] / n;
+            z3 += pow(fabs(z[d]), 3) / n;
+        }
+        loss_bounds lb = bounds_of(&problem.loss, c, classes ? 0.0 : y_max, big);
+        double d1 = lb.d1 * z1 + problem.lambda * (fabs(saved) + 0.25), d3 = lb.d3 * z3;
+        double eta = lb.d1_sum * test_gamma(FEATURES) * zt + lb.noise +
+                     test_gamma(n + 1) * lb.lmax +
+                     test_gamma((double)len + 2) * problem.lambda * theta2 / 2;
+        double h = d3 > 0 ? cbrt(3 * eta / d3) : 0x1p-10;
+        assert_true(h <= 0.25);
         theta[k] = saved + h;
-        CHECK_OK(polka_rff_objective(&problem, &data->batch[1], theta, &up));
+        CHECK_OK(polka_rff_objective(&problem, batch, theta, &up));
         theta[k] = saved - h;
-        CHECK_OK(polka_rff_objective(&problem, &data->batch[1], theta, &down));
+        CHECK_OK(polka_rff_objective(&problem, batch, theta, &down));
         theta[k] = saved;
-        assert_true(fabs((up - down) / (2 * h) - grad[k]) <= 1e-6);
+        double fd = (up - down) / (2 * h);
+        double noise =
+            eta + d1 * TEST_UNIT * (fabs(saved) + h) + TEST_UNIT * (fabs(up) + fabs(down)) / 2;
+        double grad_err = test_gamma(n + 2) * (lb.d1 * z1 + problem.lambda * fabs(saved)) +
+                          z1 * (lb.lip * test_gamma(FEATURES) * zt + lb.grad_err);
+        double tol = test_fd1_bound(h, d3, noise) + test_gamma(2) * fabs(fd) + grad_err;
+        assert_true(fabs(fd - grad[k]) <= tol);
     }
     polka_rff_free(&data->rff);
     free(data);
@@ -175,22 +284,55 @@ static void test_gradient_matches_finite_differences(void **state) {
                    2);
 }
 
-/* The centralized ridge solution zeroes Σ_i ∇f_i, and is refused for other losses. */
+/*
+ * The centralized ridge solution zeroes Σ_i ∇f_i, and is refused for other losses. θ̂ solves
+ * (Ĝ + AλI + ΔA)θ̂ = r̂ with Ĝ = Σ_a Z_aᵀZ_a/n_a and r̂ = Σ_a Z_aᵀy_a/n_a formed within
+ * γ_{n+A+2} of Σ_a (1/n_a)|Z_a|ᵀ|Z_a| and (1/n_a)|Z_a|ᵀ|y_a| (dgemm, dgemv with β = 1
+ * [Higham02 §3.5]), the shift within u, and |ΔA| ≤ γ_{3D+1}|R̂ᵀ||R̂| (Thm 10.4), a PSD Gram
+ * matrix of trace ≤ tr Â/(1 − γ_{D+1}) (Thm 10.3): the exact Σ_a ∇f_a(θ̂) is within
+ * γ_{n+A+2}Q_k + u·Â_kk|θ_k| + γ_{3D+1}tr Â‖θ̂‖/(1 − γ_{D+1}), Q = Σ_a (1/n_a)|Z_a|ᵀ(|Z_a||θ̂| +
+ * |y_a|). Each polka_rff_gradient rounds within γ_{D+n+3}(1/n)(|Z|ᵀ(|Z||θ̂| + |y|))_k +
+ * γ_{n+2}λ|θ_k|, and this sum adds γ_{A−1}Σ_a|∇_k|.
+ */
 static void test_central_ridge_is_the_minimiser(void **state) {
     (void)state;
     agents_data *data = calloc(1, sizeof *data);
     assert_non_null(data);
     fill_agents(data, 0, 31);
     polka_rff_problem problem = square_problem();
-    double star[FEATURES], total[FEATURES] = {0}, grad[FEATURES];
+    double star[FEATURES], total[FEATURES] = {0}, grad[FEATURES], q[FEATURES] = {0};
+    double grads[FEATURES] = {0}, diag[FEATURES] = {0}, trace = 0.0, norm = 0.0;
     CHECK_OK(polka_rff_central_ridge(&problem, data->batch, AGENTS, star));
-    double scale = 0.0;
     for (size_t a = 0; a < AGENTS; a++) {
-        CHECK_OK(polka_rff_gradient(&problem, &data->batch[a], star, grad, NULL));
-        for (size_t k = 0; k < FEATURES; k++) total[k] += grad[k];
-        scale = fmax(scale, fabs(grad[0]));
+        const polka_rff_batch *batch = &data->batch[a];
+        CHECK_OK(polka_rff_gradient(&problem, batch, star, grad, NULL));
+        for (size_t k = 0; k < FEATURES; k++) {
+            total[k] += grad[k];
+            grads[k] += fabs(grad[k]);
+        }
+        for (size_t i = 0; i < batch->n; i++) {
+            const double *z = batch->z + i * FEATURES;
+            double zt = fabs(batch->y[i]);
+            for (size_t k = 0; k < FEATURES; k++) zt += fabs(z[k] * star[k]);
+            for (size_t k = 0; k < FEATURES; k++) {
+                q[k] += fabs(z[k]) * zt / (double)batch->n;
+                diag[k] += z[k] * z[k] / (double)batch->n;
+            }
+        }
     }
-    for (size_t k = 0; k < FEATURES; k++) assert_true(fabs(total[k]) <= 1e-10 * fmax(scale, 1));
+    for (size_t k = 0; k < FEATURES; k++) {
+        diag[k] += AGENTS * problem.lambda;
+        trace += diag[k] * (1 + TEST_UNIT);
+        norm += star[k] * star[k];
+    }
+    double g_chol = test_gamma(3 * FEATURES + 1) / (1 - test_gamma(FEATURES + 1));
+    for (size_t k = 0; k < FEATURES; k++) {
+        double tol = test_gamma(2 * PER_AGENT + AGENTS + FEATURES + 5) * q[k] +
+                     (TEST_UNIT * diag[k] + test_gamma(PER_AGENT + 2) * AGENTS * problem.lambda) *
+                         fabs(star[k]) +
+                     g_chol * trace * sqrt(norm) + test_gamma(AGENTS) * grads[k];
+        assert_true(fabs(total[k]) <= tol);
+    }
     problem.loss.kind = POLKA_LOSS_HUBER;
     assert_int_equal(polka_rff_central_ridge(&problem, data->batch, AGENTS, star), POLKA_ERR_ARG);
     assert_non_null(strstr(polka_error_message(), "square loss"));
@@ -329,6 +471,10 @@ static void test_rf_diffusion_decreases_the_loss(void **state) {
  * CHOCO's combine keeps the network's average whatever the copies ψ̂ lag (symmetric weights:
  * a path 0 – 1 – 2 with Metropolis weights 1/3 and 1/3), where the dense combination with
  * lagging copies does not; with exact copies (ψ̂ = ψ) and γ = 1 both are the same average.
+ * CHOCO's terms t_ij = fl(a·fl(ψ̂_j − ψ̂_i)) are exactly −t_ji (the same a; rounding is odd),
+ * so Σ_i θ_i is Σ_i ψ_i up to each θ_i's deg_i additions, γ_{deg}(|ψ_i| + Σ_j|t_ij|), and this
+ * test's sums, γ_2 of Σ|θ_i| and of Σ|ψ_i| [Higham02 §3.1]. The dense combination rounds
+ * within γ_{deg+1}(self|ψ_i| + Σ_j w|ψ̂_j|), self = fl(1 − deg/3) within u of its value.
  */
 static void test_choco_combine_keeps_the_average(void **state) {
     (void)state;
@@ -349,13 +495,33 @@ static void test_choco_combine_keeps_the_average(void **state) {
             polka_rf_diffusion_combine(LEN, self, psi[i], &nb, dense[i]);
         }
         for (size_t k = 0; k < LEN; k++) {
-            double want = psi[0][k] + psi[1][k] + psi[2][k];
-            assert_true(fabs(theta[0][k] + theta[1][k] + theta[2][k] - want) < 1e-12);
-            double dense_sum = dense[0][k] + dense[1][k] + dense[2][k];
+            double want = psi[0][k] + psi[1][k] + psi[2][k], sums = 0.0, choco = 0.0;
+            double dense_err = 0.0, err[N];
+            for (size_t i = 0; i < N; i++) {
+                double self = 1.0 - third * (double)degree[i], step = exact ? 1.0 : 0.3;
+                double terms = fabs(psi[i][k]), dense_terms = self * fabs(psi[i][k]);
+                double diffs = 0.0;
+                for (size_t j = 0; j < degree[i]; j++) {
+                    terms += fabs(step * third * (of[i][j][k] - copy[i][k]));
+                    diffs += step * third * fabs(of[i][j][k] - copy[i][k]);
+                    dense_terms += third * fabs(of[i][j][k]);
+                }
+                choco += test_gamma((double)degree[i]) * terms;
+                dense_err +=
+                    test_gamma(degree[i] + 1.0) * dense_terms + TEST_UNIT * self * fabs(psi[i][k]);
+                err[i] = test_gamma(degree[i] + 2.0) * (fabs(psi[i][k]) + diffs + dense_terms) +
+                         TEST_UNIT * self * fabs(psi[i][k]);
+                sums += fabs(theta[i][k]) + fabs(psi[i][k]);
+            }
+            double sum = theta[0][k] + theta[1][k] + theta[2][k];
+            assert_true(fabs(sum - want) <= choco + test_gamma(3) * sums);
+            double dense_sum = dense[0][k] + dense[1][k] + dense[2][k], dense_abs = 0.0;
+            for (size_t i = 0; i < N; i++) dense_abs += fabs(dense[i][k]) + fabs(psi[i][k]);
             if (exact)
-                for (size_t i = 0; i < N; i++) assert_true(fabs(theta[i][k] - dense[i][k]) < 1e-12);
-            else
-                assert_true(fabs(dense_sum - want) > 1e-6);
+                for (size_t i = 0; i < N; i++)
+                    assert_true(fabs(theta[i][k] - dense[i][k]) <= err[i]);
+            else /* beyond what rounding alone could do */
+                assert_true(fabs(dense_sum - want) > dense_err + test_gamma(3) * dense_abs);
         }
     }
 }

@@ -7,6 +7,7 @@
  * rank the serial scan's message (its global line number). argv[1]: a directory rank 0 writes.
  * Exit 0 when every check held.
  */
+#include <float.h>
 #include <math.h>
 #include <mpi.h>
 #include <stdio.h>
@@ -54,14 +55,31 @@ static int same_info(const polka_data_info *a, const polka_data_info *b, int sta
            a->file_size == b->file_size;
 }
 
+/* γ_n = n·u / (1 − n·u) [Higham02, §3.1] */
+static double gamma_of(double n) {
+    double nu = n * (DBL_EPSILON / 2);
+    return nu / (1 - nu);
+}
+
 /* The statistics of two scans of the same file agree to rounding (chunks fold in another
- * order than one running sum). */
+ * order than one running sum). Each scan sums x − shift (shift a value of the feature, so
+ * |x − shift| ≤ R = max − min) and its square over chunks, then folds them (Chan's update:
+ * b·δ and δ·(2·s1 + b·δ), |δ| ≤ R): every term passes through at most n + 5 roundings, the
+ * terms' absolute sums are ≤ 2nR and ≤ 4nR² [Higham02, §4.2]. So the mean (shift + s1/n) is
+ * within 2γ_{n+5}·R + u·(R + |mean|) and var = (s2 − s1²/n)/n within 4γ_{n+5}·R² (s2) +
+ * 4γ_{n+5}·R² (2|s1|·Δs1/n²) + γ_2·R² + 2u·var ≤ 9γ_{n+5}·R² + 2u·var of the exact ones, on
+ * either scan; σ's difference is var's over σ_a + σ_b (at most its √), and sqrt's u·σ each. */
 static int close_stats(const polka_data_info *a, const polka_data_info *b) {
     if (a->features != b->features || a->n != b->n) return 0;
+    double u = DBL_EPSILON / 2, g = gamma_of((double)a->n + 5);
     for (size_t e = 0; e < a->features; e++) {
-        double scale = 1.0 + fabs(a->mean[e]) + a->stddev[e];
-        if (fabs(a->mean[e] - b->mean[e]) > 1e-12 * scale ||
-            fabs(a->stddev[e] - b->stddev[e]) > 1e-9 * scale || a->min[e] != b->min[e] ||
+        double range = a->max[e] - a->min[e], var = a->stddev[e] * a->stddev[e];
+        double mean_tol = 2 * (2 * g * range + u * (range + fabs(a->mean[e])));
+        double var_tol = 2 * (9 * g * range * range + 2 * u * var);
+        double sum = a->stddev[e] + b->stddev[e];
+        double sigma_tol = (sum > 0 ? fmin(var_tol / sum, sqrt(var_tol)) : 0) + u * sum;
+        if (fabs(a->mean[e] - b->mean[e]) > mean_tol ||
+            fabs(a->stddev[e] - b->stddev[e]) > sigma_tol || a->min[e] != b->min[e] ||
             a->max[e] != b->max[e])
             return 0;
     }

@@ -2,6 +2,7 @@
 #ifndef POLKA_TEST_UTIL_H
 #define POLKA_TEST_UTIL_H
 
+#include <float.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -35,6 +36,76 @@ static inline const polka_plan *test_plan_with(polka_plan *plan, const char *con
 static inline void fill_uniform(double *out, size_t n, double lo, double hi, uint64_t seed) {
     polka_rng rng = polka_rng_start(seed, 99, 0);
     for (size_t k = 0; k < n; k++) out[k] = lo + (hi - lo) * polka_rng_uniform(&rng);
+}
+
+/* Tolerances are derived, never tuned (docs/design.md, "Tests"). The unit roundoff is
+ * u = DBL_EPSILON / 2. */
+
+/* γ_n = n·u / (1 − n·u) [Higham02, §3.1]: a sum or dot product of n terms, computed in any
+ * order (any BLAS kernel or blocking), is within γ_{n−1}·Σ|terms| of the exact one, and a
+ * product of n roundings is within γ_n relative. */
+static inline double test_gamma(double n) {
+    double nu = n * (DBL_EPSILON / 2);
+    return nu / (1 - nu);
+}
+
+/* Error bound of the central difference (f(x+h) − f(x−h)) / 2h of a function computed with
+ * absolute error at most noise: truncation h²·max|f'''| / 6 plus rounding noise / h. */
+static inline double test_fd1_bound(double h, double d3_bound, double noise) {
+    return h * h * d3_bound / 6 + noise / h;
+}
+
+/* Error bound of the second central difference (f(x+h) − 2f(x) + f(x−h)) / h²: truncation
+ * h²·max|f''''| / 12 plus rounding 4·noise / h² (the coefficients' absolute sum is 4). */
+static inline double test_fd2_bound(double h, double d4_bound, double noise) {
+    return h * h * d4_bound / 12 + 4 * noise / (h * h);
+}
+
+/* u, the unit roundoff. */
+#define TEST_UNIT (DBL_EPSILON / 2)
+
+/*
+ * The relative error e of a Gaussian value k(x, d) computed by any of the library's paths
+ * (kernel.c's loop, the block's ‖x‖² + ‖d‖² − 2x·d in any order): each squared distance is
+ * within γ_{p+2}·S of s, S = ‖x‖² + ‖d‖² + 2Σ|x_k d_k| [Higham02 §3.1], so the exponent
+ * −s/2σ² within Δ = γ_{p+5}(S + s)/2σ² (the scale's two roundings, the product's one), and
+ * polka_exp is within 2 ulp of the rounded e^z (exp_impl.h), 5u: |k̂ − k| ≤ e·k̂ with
+ * e = 3Δ + γ_6 (Δe^Δ ≤ 1.65Δ for Δ ≤ 1/2).
+ */
+static inline double test_gauss_rel(double sigma, const double *x, const double *d, size_t p) {
+    double s = 0.0, big = 0.0;
+    for (size_t k = 0; k < p; k++) {
+        s += (x[k] - d[k]) * (x[k] - d[k]);
+        big += x[k] * x[k] + d[k] * d[k] + 2 * fabs(x[k] * d[k]);
+    }
+    double delta = test_gamma((double)p + 5) * (big + s) / (2 * sigma * sigma);
+    assert_true(delta <= 0.5);
+    return 3 * delta + test_gamma(6);
+}
+
+/* |k̂ − k_ref| between two such values, k_ref one of them: within e of k each, so within
+ * 2e·k_ref/(1 − e) of each other. */
+static inline double test_gauss_gap(double sigma, const double *x, const double *d, size_t p,
+                                    double k_ref) {
+    double e = test_gauss_rel(sigma, x, d, p);
+    return 2 * e * k_ref / (1 - e);
+}
+
+/* A bound on ‖A x − b‖₂ for A = a + shift·I (n×n, row-major): each computed residual plus the
+ * rounding of its n + 2 terms, γ_{n+2}·Σ|terms| [Higham02 §3.1]; the oracle's own residual. */
+static inline double test_residual_bound(const double *a, double shift, const double *x,
+                                         const double *b, size_t n) {
+    double sq = 0.0;
+    for (size_t i = 0; i < n; i++) {
+        double r = shift * x[i] - b[i], scale = fabs(shift * x[i]) + fabs(b[i]);
+        for (size_t j = 0; j < n; j++) {
+            r += a[i * n + j] * x[j];
+            scale += fabs(a[i * n + j] * x[j]);
+        }
+        r = fabs(r) + test_gamma((double)n + 2) * scale;
+        sq += r * r;
+    }
+    return sqrt(sq);
 }
 
 /* |a − b| ≤ tol·max(1, |a|, |b|) */

@@ -37,6 +37,12 @@ def polka_cli(*args, ranks=1, check=True):
     return done
 
 
+def gamma(n):
+    """γ_n = n·u / (1 − n·u), u = 2⁻⁵³ [Higham02, §3.1]: n roundings, relative."""
+    u = sys.float_info.epsilon / 2
+    return n * u / (1 - n * u)
+
+
 def set_options(settings):
     """--set key=value for each setting."""
     return [item for key, value in settings.items() for item in ("--set", f"{key}={value}")]

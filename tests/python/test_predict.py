@@ -1,10 +1,13 @@
 """Model.values and Model.predict against `polka predict` on the same points: every kernel to
-1e-12 (regression, where polka predict writes f itself), and the classes of a multi-class run."""
+the rounding of its evaluation (regression, where polka predict writes f itself, with 17
+digits), and the classes of a multi-class run."""
+import sys
+
 import numpy as np
 import pytest
 
 import polka
-from conftest import make_run, polka_cli
+from conftest import gamma, make_run, polka_cli
 
 KERNELS = {"gaussian": {"learner.sigma": 0.8}, "laplacian": {"learner.sigma": 1.5},
            "polynomial": {"learner.sigma": 2.0, "learner.degree": 3, "learner.coef0": 1.0, "learner.eta": 0.01},
@@ -28,6 +31,40 @@ def regression_data(runs):
     return runs / "train.svm", runs / "test.svm", x[300:], y[300:]
 
 
+def values_bound(model, x):
+    """|f − f'| for f = Σ_m w_m k(d_m, x) by numpy (polka.model) and by polka (kernel.c, thin.c),
+    per point: x·d to γ_p·Σ|x_k d_k| on each side, ‖x‖², ‖d‖² and their sum with −2x·d to
+    γ_{p+2}·(‖x‖² + ‖d‖² + 2Σ|x_k d_k|) [Higham02, §3.1]; the kernel's argument a few roundings
+    more; exp within 2 ulp (polka_exp) and 4 ulp (numpy's SIMD exp), pow within 1 ulp; then
+    K·W a dot product of M terms, γ_M·Σ|w_m k_m| on each side."""
+    u = sys.float_info.epsilon / 2
+    d, w, p = model.dictionary, np.abs(model.weights[:, 0]), model.dim
+    dot = x @ d.T
+    size = np.abs(x) @ np.abs(d).T  # Σ_k |x_k d_k|
+    ddot = 2 * gamma(p) * size
+    sigma2 = model.sigma * model.sigma
+    k = polka.model.kernel_matrix(model.kernel, x, d, model.sigma, model.degree, model.coef0)
+    if model.kernel == "linear":
+        dk = ddot
+    elif model.kernel == "polynomial":  # (x·d/σ² + c₀)^q: three roundings of the base each side
+        base = dot / sigma2 + model.coef0
+        dbase = ddot / sigma2 + 2 * gamma(3) * (np.abs(dot) / sigma2 + abs(model.coef0))
+        q = model.degree
+        dk = q * (np.abs(base) + dbase) ** (q - 1) * dbase + 4 * u * np.abs(k)
+    else:
+        sq = np.maximum((x * x).sum(axis=1)[:, None] + (d * d).sum(axis=1)[None, :] - 2 * dot, 0)
+        dsq = 2 * gamma(p + 2) * ((x * x).sum(axis=1)[:, None] + (d * d).sum(axis=1)[None, :] + 2 * size)
+        if model.kernel == "gaussian":  # sq·fl(−1/(2σ²)) there, −sq/(2σ²) here: γ_5 of it
+            darg = dsq / (2 * sigma2) + gamma(5) * sq / (2 * sigma2)
+        else:  # √sq to min(Δ/√sq, √Δ) and sqrt's rounding each side, /σ or ·fl(−1/σ): γ_4
+            r = np.sqrt(sq)
+            with np.errstate(divide="ignore"):
+                dr = np.minimum(np.where(r > 0, dsq / r, np.inf), np.sqrt(dsq))
+            darg = dr / model.sigma + gamma(4) * r / model.sigma
+        dk = k * (darg + 12 * u)
+    return dk @ w + 2 * gamma(model.order) * (np.abs(k) @ w)
+
+
 def predicted(model_spec, data, output):
     """`polka predict` on data: its predictions, one per line."""
     polka_cli("predict", "--model", model_spec, "--data", data, "--output", output)
@@ -44,10 +81,15 @@ def test_values_are_polka_predicts(kernel, regression_data, runs):
     assert model.kernel == kernel and model.order >= 3  # the linear kernel: its 3 dimensions
     theirs = predicted(run.path, test, runs / f"{kernel}.txt")
     ours = model.values(test_x)[:, 0]
-    assert np.max(np.abs(ours - theirs)) <= 1e-12 * max(1.0, np.max(np.abs(theirs)))
+    bound = values_bound(model, test_x)
+    assert np.all(np.abs(ours - theirs) <= bound)
     np.testing.assert_array_equal(model.predict(test_x), ours)
-    # the run's last log step scored the test set: its MSE
-    assert np.mean((ours - test_y) ** 2) == pytest.approx(run.values("test_score")[-1, 0], rel=1e-12)
+    # the run's last log step scored the test set: its MSE, of polka's values, summed in index
+    # order there and pairwise here (γ_{n+2} of it each side), and 2|r|·bound + bound² apart
+    r = theirs - test_y
+    mse = np.mean((ours - test_y) ** 2)
+    tol = 2 * gamma(len(r) + 2) * np.mean(r * r) + np.mean(2 * np.abs(r) * bound + bound * bound)
+    assert abs(mse - run.values("test_score")[-1, 0]) <= tol
 
 
 def test_classes_are_polka_predicts(decentralized, runs):
