@@ -14,6 +14,7 @@
 # Environment: POLKA, PY (python3 with h5py), MPIEXEC, EVERY (rounds), HERE (tests dir),
 # RESUME_SET (settings of the resumed run only, e.g. "--set net.placement=block").
 set -u
+. "$HERE/proc_clock.sh"
 mode=$1 dir=$2 ranks=$3 resume_ranks=$4
 shift 4
 settings=("$@")
@@ -67,8 +68,9 @@ signal | kill9)
     if [ "$mode" = signal ]; then
         kill -"$signal" "$pid"
         # a second signal while it finishes its round and saves (mpirun would abort the job on
-        # a second TERM of its own, so only polka alone gets it)
-        [ "$ranks" -ne 0 ] || { sleep 0.02; kill -"$signal" "$pid" 2>/dev/null; }
+        # a second TERM of its own, so only polka alone gets it), once its handler took the
+        # first (two pending signals are one)
+        [ "$ranks" -ne 0 ] || { taken "$pid" "$(kill -l "$signal")"; kill -"$signal" "$pid" 2>/dev/null; }
     else
         kill -KILL -- -"$pid"
     fi

@@ -11,8 +11,14 @@
 #           round: it gives up 25 s after the signal (POLKA_NET_STOP_WAIT), the job ends
 #           non-zero within 40 s naming the wait (before: it waited forever)
 #   sigint2 the same with two SIGINTs to rank 0: the second ends it at once (exit 130)
+# Load-independent: "within N s" is the signalled process's own CPU time after the signal
+# (/proc/PID/stat), which a loaded machine does not stretch, and the test waits for the state it
+# needs (CPU used, the signal taken, a row logged), never a fixed time. The wall clock only
+# guards against a hang (HANG_SECONDS), except where the program's own wait is wall time by
+# design (wait: POLKA_NET_STOP_WAIT).
 set -u
 mode=$1 polka=$2 dir=$3
+. "$(cd "$(dirname "$0")" && pwd)/proc_clock.sh"
 rm -rf "$dir"
 mkdir -p "$dir"
 cd "$dir" || exit 1
@@ -22,15 +28,21 @@ out=$dir/run.out
 now() { date +%s.%N; }
 elapsed() { echo "$(now) - $1" | bc; }
 
-# expect CODE_REGEX SECONDS MESSAGE_REGEX: the run's exit code, time since the signal, output
+# expect CODE_REGEX CPU_SECONDS MESSAGE_REGEX: the run's exit code, its CPU after the signal
+# (cpu_after), the wall time since the signal (no hang) and its output
 expect() {
     local want=$1 limit=$2 message=$3 status=0
     local took
     took=$(elapsed "$signalled")
-    echo "--- exit $code ${took} s after the signal; output:"
+    echo "--- exit $code, ${cpu_after} s of CPU and ${took} s after the signal; output:"
     tail -5 "$out"
     if ! [[ $code =~ ^($want)$ ]]; then echo "FAIL: exit $code, expected $want"; status=1; fi
-    if (($(echo "$took > $limit" | bc))); then echo "FAIL: took ${took} s (limit $limit s)"; status=1; fi
+    if (($(echo "$cpu_after > $limit" | bc))); then
+        echo "FAIL: ${cpu_after} s of CPU after the signal (limit $limit s)"; status=1
+    fi
+    if (($(echo "$took > $HANG_SECONDS" | bc))); then
+        echo "FAIL: took ${took} s (a hang: limit $HANG_SECONDS s)"; status=1
+    fi
     if ! grep -Eq "$message" "$out"; then echo "FAIL: no line matching: $message"; status=1; fi
     exit $status
 }
@@ -71,9 +83,11 @@ case $mode in
             --set run.output=slkl.h5 >"$out" 2>&1 &
         pid=$!
         handled "$pid"
-        sleep 2
+        cpu_reaches "$pid" 2
+        cpu_at_signal=$(cpu "$pid")
         kill -TERM "$pid"
         signalled=$(now)
+        follow "$pid"
         wait "$pid"
         code=$?
         expect 143 5 "^polka run: stopped by SIGTERM during (SLKL's coordinate updates|the reading of the training set)( \(the rows logged before it are in '[^']*'\))?$"
@@ -88,30 +102,34 @@ open(sys.argv[1], 'wb').write(member * 4)" long.svm.gz
             --set data.test=long.svm.gz --set run.output=scan.h5 >"$out" 2>&1 &
         pid=$!
         handled "$pid"
-        sleep 0.3
+        cpu_reaches "$pid" 0.3
+        cpu_at_signal=$(cpu "$pid")
         kill -TERM "$pid"
         signalled=$(now)
+        follow "$pid"
         wait "$pid"
         code=$?
         expect 143 5 "^polka run: long.svm.gz:[0-9]+: stopped by SIGTERM during the data scan$"
         ;;
     komp)
-        # the signal at 1 s into the first round, then the process stopped for 6 s: once it
-        # goes on, the signal is overdue and the round is abandoned at once (however fast the
-        # machine: the round has seconds of work left); before, it ran to its end and wrote
-        # the checkpoint
+        # the signal 1 s of CPU into the run (in the first round), then the process stopped
+        # for 6 s once its handler took it: once it goes on, the signal is overdue and the
+        # round is abandoned at once (however fast the machine: the round has seconds of work
+        # left); before, it ran to its end and wrote the checkpoint
         "$polka" run --centralized --set net.agents=4 --set run.central_batch=10000 \
             --set data.n_train=40000 --set run.log_every=40000 --set run.output=komp.h5 \
             >"$out" 2>&1 &
         pid=$!
         handled "$pid"
-        sleep 1
+        cpu_reaches "$pid" 1
         kill -TERM "$pid"
-        sleep 0.2 # the handler runs (a stopped process would take the signal on SIGCONT)
+        taken "$pid" 15 # (a stopped process would take the signal on SIGCONT)
         kill -STOP "$pid"
-        sleep 6
+        sleep 6 # the program's grace (POLKA_STOP_GRACE, wall time) passes
+        cpu_at_signal=$(cpu "$pid")
         kill -CONT "$pid"
         signalled=$(now)
+        follow "$pid"
         wait "$pid"
         code=$?
         expect 143 5 "^polka run: stopped by SIGTERM during a KOMP step .*: round 1 of 4 was still running 5 s after it and was abandoned, no checkpoint written"
@@ -131,22 +149,26 @@ open(sys.argv[1], 'wb').write(member * 4)" long.svm.gz
         for _ in $(seq 1 600); do grep -q '^round ' "$out" && break; sleep 0.1; done
         grep -q '^round ' "$out" || { echo "FAIL: no round logged in 60 s"; tail -5 "$out"; exit 1; }
         kill -STOP "$rank1"
-        sleep 0.5
         if [ "$mode" = wait ]; then
             kill -TERM "$rank0"
         else
             kill -INT "$rank0"
-            sleep 0.5
+            taken "$rank0" 2
             kill -INT "$rank0"
         fi
+        cpu_at_signal=$(cpu "$rank0")
         signalled=$(now)
+        follow "$rank0"
         wait "$launcher"
         code=$?
         kill -KILL "$rank1" 2>/dev/null
         if [ "$mode" = wait ]; then
+            # rank 0's own wait is wall time (POLKA_NET_STOP_WAIT, 25 s), not CPU: the bound
+            # is on the wall clock, those 25 s and the abort's teardown
+            HANG_SECONDS=40
             expect '[1-9][0-9]*' 40 "^polka run: stopped by SIGTERM while waiting for the other ranks at .*: they did not reach it within 25 s of the signal; the run is aborted( \(the rows logged before it are in '[^']*'\))?$"
         fi
-        expect '[1-9][0-9]*' 10 "^polka run: a second SIGINT: ended now, without a checkpoint$"
+        expect '[1-9][0-9]*' 2 "^polka run: a second SIGINT: ended now, without a checkpoint$"
         ;;
     *)
         echo "usage: $0 slkl|scan|komp|wait|sigint2 POLKA DIR" >&2

@@ -2,8 +2,11 @@
 # watchdog_test.sh POLKA DIR RANK: a 4-rank `polka run` with run.watchdog = 5 whose rank RANK
 # gets SIGSTOP once the run is under way ends within the test's timeout, with exit code
 # non-zero and one message naming rank RANK (without the watchdog it would wait forever).
+# The rank is stopped once it has used a second of CPU (its setup's collectives behind it),
+# however loaded the machine (proc_clock.sh); the watchdog's 5 s are wall time by design.
 set -u
 polka=$1 dir=$2 stop=$3
+. "$(cd "$(dirname "$0")" && pwd)/proc_clock.sh"
 mkdir -p "$dir"
 err=$dir/watchdog_rank$stop.err
 tag=watchdog-test-$stop-$$
@@ -23,7 +26,7 @@ for _ in $(seq 1 300); do
     sleep 0.1
 done
 if [ -z "$victim" ]; then echo "FAIL: rank $stop never started"; kill "$launcher"; exit 1; fi
-sleep 3 # under way: past the setup's collectives
+cpu_reaches "$victim" 1 # under way: past the setup's collectives
 kill -STOP "$victim"
 start=$(date +%s)
 wait "$launcher"
