@@ -24,6 +24,9 @@ import time
 # OpenBLAS's x86-64 kernel families and the CPU flag (/proc/cpuinfo) each needs.
 FAMILIES = [("Prescott", "sse3"), ("Nehalem", "sse4_2"), ("Sandybridge", "avx"),
             ("Haswell", "avx2"), ("SkylakeX", "avx512f")]
+# Cores whose double-precision kernels are another family's (OpenBLAS's kernel/x86_64 KERNEL
+# files): the plain pass ran that family already.
+SAME_KERNELS = {"Cooperlake": "SkylakeX", "SapphireRapids": "SkylakeX", "Zen": "Haswell"}
 
 
 def runnable_families():
@@ -102,6 +105,7 @@ def main():
     tests = numeric_tests(build)
     failed = []
     own = run_pass(tests, None, failed)  # the plain pass's core, which it ran already
+    own |= {SAME_KERNELS[c] for c in own if c in SAME_KERNELS}
     cores = sys.argv[2:] or [f for f in runnable_families() if f not in own]
     if not cores:
         sys.exit("blas_kernels: no other OpenBLAS kernel family found for this CPU (/proc/cpuinfo)")

@@ -12,10 +12,17 @@ set(CKPT_SMALL --set data.n_train=3000 --set data.n_test=500 --set run.log_every
 
 # polka_ckpt_test(name mode ranks resume_ranks every settings...)
 function(polka_ckpt_test name mode ranks resume_ranks every)
-  add_test(NAME ckpt_${name} COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/checkpoint_test.sh ${mode}
+  polka_add_test(NAME ckpt_${name} COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/checkpoint_test.sh ${mode}
                                      ${CKPT_DIR}/${name} ${ranks} ${resume_ranks} ${ARGN})
   set_tests_properties(ckpt_${name} PROPERTIES ENVIRONMENT "${CKPT_ENV};EVERY=${every}"
                        TIMEOUT 240)
+  set(ranks_most ${ranks})
+  if(resume_ranks GREATER ranks)
+    set(ranks_most ${resume_ranks})
+  endif()
+  if(ranks_most GREATER 1)
+    set_tests_properties(ckpt_${name} PROPERTIES PROCESSORS ${ranks_most})
+  endif()
 endfunction()
 
 # Every control, 5 agents on 2 ranks (uneven blocks), resumed inside a pass (round 592 of 600).
@@ -92,7 +99,7 @@ set_tests_properties(ckpt_sigusr1_p2 ckpt_sigterm_p1 ckpt_sigterm_central ckpt_s
                      PROPERTIES LABELS no_asan)
 
 # Refusals: another configuration, another polka version, a damaged file, no file.
-add_test(NAME ckpt_refuse_setup COMMAND bash -c
+polka_add_test(NAME ckpt_refuse_setup COMMAND bash -c
          "rm -rf ${CKPT_DIR}/refuse && mkdir -p ${CKPT_DIR}/refuse && cd ${CKPT_DIR}/refuse && \
           ${POLKA_MPIEXEC} --oversubscribe -n 3 $<TARGET_FILE:polka> run --quiet --set data.n_train=800 \
             --set run.checkpoint_every=10 --set run.checkpoint=good.ckpt && \
@@ -110,7 +117,7 @@ add_test(NAME ckpt_refuse_setup COMMAND bash -c
 set_tests_properties(ckpt_refuse_setup PROPERTIES FIXTURES_SETUP ckpt_refuse
                      ENVIRONMENT "${CKPT_ENV}")
 function(polka_ckpt_refused name ranks file regex)
-  add_test(NAME ckpt_refuse_${name} COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/expect_fail.sh
+  polka_add_test(NAME ckpt_refuse_${name} COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/expect_fail.sh
            "${regex}" ${POLKA_MPIEXEC} --oversubscribe -n ${ranks} $<TARGET_FILE:polka> run
            --set data.n_train=800 --resume ${CKPT_DIR}/refuse/${file} ${ARGN})
   set_tests_properties(ckpt_refuse_${name} PROPERTIES FIXTURES_REQUIRED ckpt_refuse
@@ -121,7 +128,7 @@ endfunction()
 polka_ckpt_refused(int8_float32_scale 2 int8_float32_scale.ckpt
                    "whose int8 codec sent a float32 scale, and this one sends an exponent byte"
                    --set net.agents=4 --set net.codec_points=int8)
-add_test(NAME ckpt_int8_scale_resumes COMMAND ${POLKA_MPIEXEC} --oversubscribe -n 2
+polka_add_test(NAME ckpt_int8_scale_resumes COMMAND ${POLKA_MPIEXEC} --oversubscribe -n 2
          $<TARGET_FILE:polka> run --quiet --set data.n_train=800 --set net.agents=4
          --set net.codec_points=int8 --set run.output=${CKPT_DIR}/refuse/int8_resumed.h5 --resume ${CKPT_DIR}/refuse/int8.ckpt)
 set_tests_properties(ckpt_int8_scale_resumes PROPERTIES FIXTURES_REQUIRED ckpt_refuse

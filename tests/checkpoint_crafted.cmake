@@ -4,7 +4,7 @@
 # agent), never a hang, a crash or a 1 GB allocation. The bit flips: ckpt_bitflip_campaign.
 set(CKPT_CRAFT_DIR ${CMAKE_CURRENT_BINARY_DIR}/checkpoints/crafted)
 set(CKPT_CRAFT_SET --set data.n_train=800 --set run.log_every=250)
-add_test(NAME ckpt_crafted_make COMMAND bash -c
+polka_add_test(NAME ckpt_crafted_make COMMAND bash -c
          "rm -rf ${CKPT_CRAFT_DIR} && mkdir -p ${CKPT_CRAFT_DIR} && cd ${CKPT_CRAFT_DIR} && \
           $<TARGET_FILE:polka> run --quiet --set data.n_train=800 --set run.log_every=250 \
             --set run.checkpoint_every=10 \
@@ -18,7 +18,7 @@ set_tests_properties(ckpt_crafted_make PROPERTIES FIXTURES_SETUP ckpt_crafted)
 # Each has its own run.checkpoint: the crafted files' settings name good.ckpt, whose lock two
 # of them running at once (ctest -j) contended for.
 function(ckpt_crafted name regex)
-  add_test(NAME ckpt_crafted_${name} COMMAND sh -c
+  polka_add_test(NAME ckpt_crafted_${name} COMMAND sh -c
            "[ -n \"$ASAN_OPTIONS\" ] || ulimit -v 400000 && exec \"$0\" \"$@\""
            sh ${CMAKE_CURRENT_SOURCE_DIR}/expect_fail.sh "${regex}" $<TARGET_FILE:polka> run
            ${CKPT_CRAFT_SET} --resume ${name}.ckpt --set run.output=${name}.h5
@@ -45,21 +45,21 @@ ckpt_crafted(format_1 "cannot resume from 'format_1.ckpt': it is from an older p
 ckpt_crafted(version "cannot resume from 'version.ckpt': written by polka 0.0.1, this is polka")
 
 # A full disk during periodic checkpoints: warnings, the run goes on, the older checkpoint kept.
-add_test(NAME ckpt_full_disk COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/ckpt_full_disk_test.sh
+polka_add_test(NAME ckpt_full_disk COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/ckpt_full_disk_test.sh
          ${CMAKE_CURRENT_BINARY_DIR}/checkpoints/full_disk)
 set_tests_properties(ckpt_full_disk PROPERTIES TIMEOUT 120 SKIP_RETURN_CODE 77 ENVIRONMENT
                      "POLKA=$<TARGET_FILE:polka>;PY=/usr/bin/python3;HERE=${CMAKE_CURRENT_SOURCE_DIR}")
 # The checkpoint's path is checked before the run computes anything (a directory: by the
 # paths rule of polka run, or polka_ckpt_check_path for the library's callers).
-add_test(NAME ckpt_path_missing_dir COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/expect_fail.sh
+polka_add_test(NAME ckpt_path_missing_dir COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/expect_fail.sh
          "run.checkpoint: the directory '/nonexistent/dir' of '/nonexistent/dir/run.ckpt' does not exist"
          $<TARGET_FILE:polka> run --set run.checkpoint_every=10
          --set run.checkpoint=/nonexistent/dir/run.ckpt)
-add_test(NAME ckpt_path_directory COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/expect_fail.sh
+polka_add_test(NAME ckpt_path_directory COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/expect_fail.sh
          "run.checkpoint:? '${CMAKE_CURRENT_BINARY_DIR}' is a directory" $<TARGET_FILE:polka> run
          --set run.checkpoint=${CMAKE_CURRENT_BINARY_DIR})
 # The data files a checkpoint was written with: a regenerated one is refused by name.
-add_test(NAME ckpt_inputs COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/ckpt_inputs_test.sh
+polka_add_test(NAME ckpt_inputs COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/ckpt_inputs_test.sh
          ${CMAKE_CURRENT_BINARY_DIR}/checkpoints/inputs)
 set_tests_properties(ckpt_inputs PROPERTIES TIMEOUT 120 ENVIRONMENT
                      "POLKA=$<TARGET_FILE:polka>;PY=/usr/bin/python3")
@@ -67,12 +67,12 @@ set_tests_properties(ckpt_inputs PROPERTIES TIMEOUT 120 ENVIRONMENT
 # uninterrupted run's file; a setting given beside it that may change (run.output) is taken,
 # one that may not is refused before anything is written (the run file its settings name,
 # good.h5, is left as it was).
-add_test(NAME ckpt_resume_alone COMMAND bash -c
+polka_add_test(NAME ckpt_resume_alone COMMAND bash -c
          "cd ${CKPT_CRAFT_DIR} && $<TARGET_FILE:polka> run --quiet --resume good.ckpt \
             --set run.output=alone.h5 --set run.checkpoint=alone.ckpt >/dev/null && \
           /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/compare_runs.py good.h5 alone.h5")
 set_tests_properties(ckpt_resume_alone PROPERTIES FIXTURES_REQUIRED ckpt_crafted)
-add_test(NAME ckpt_resume_alone_other COMMAND bash -c
+polka_add_test(NAME ckpt_resume_alone_other COMMAND bash -c
          "cd ${CKPT_CRAFT_DIR} && before=$(md5sum good.h5) && \
           sh ${CMAKE_CURRENT_SOURCE_DIR}/expect_fail.sh \"cannot resume from 'good.ckpt': it was written with another configuration: 'learner.eta = 0.5' there, 'learner.eta = 0.25' here\" \
             $<TARGET_FILE:polka> run --resume good.ckpt --set learner.eta=0.25 && \
@@ -82,7 +82,7 @@ set_tests_properties(ckpt_resume_alone_other PROPERTIES FIXTURES_REQUIRED ckpt_c
 # Single-bit flips (issue 33 item 6): each damaged checkpoint is refused naming the file or
 # resumes into the undamaged run's file, bit for bit; 30 here (the 1000-flip campaign:
 # tests/ckpt_bitflip.py --flips 1000, quoted in docs/design.md).
-add_test(NAME ckpt_bitflip_campaign COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/ckpt_bitflip.py
+polka_add_test(NAME ckpt_bitflip_campaign COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/ckpt_bitflip.py
          $<TARGET_FILE:polka> ${CMAKE_CURRENT_BINARY_DIR}/checkpoints/bitflip --flips 30 --seed 7)
 set_tests_properties(ckpt_bitflip_campaign PROPERTIES TIMEOUT 300 ENVIRONMENT
                      "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1")

@@ -4,7 +4,7 @@
 set(CONFIG_DATA ${CMAKE_CURRENT_SOURCE_DIR}/data)
 polka_cli_fails(config_indented_unknown_key "indented_unknown.ini:4: unknown key 'learner.sigmaa'"
                 ${POLKA_BIN} run --config ${CONFIG_DATA}/indented_unknown.ini)
-add_test(NAME config_indented_keys COMMAND ${POLKA_BIN} run --quiet --config
+polka_add_test(NAME config_indented_keys COMMAND ${POLKA_BIN} run --quiet --config
          ${CONFIG_DATA}/indented_keys.ini)
 set_tests_properties(config_indented_keys PROPERTIES PASS_REGULAR_EXPRESSION
                      "rounds 100, samples 100")

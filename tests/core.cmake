@@ -4,5 +4,5 @@ polka_unit_test(test_data_config test_data_config.c)
 polka_unit_test(test_rff test_rff.c)
 # The experiment's defaults: DKLA and COKE reach the centralized random-feature solution
 # (exit status 1 otherwise).
-add_test(NAME dkla_convergence COMMAND dkla_convergence every=100)
+polka_add_test(NAME dkla_convergence COMMAND dkla_convergence every=100)
 set_tests_properties(dkla_convergence PROPERTIES TIMEOUT 120 ENVIRONMENT OPENBLAS_NUM_THREADS=1)

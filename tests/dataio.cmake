@@ -11,7 +11,7 @@ polka_unit_test(test_dataio_seek test_dataio_seek.c dataio_files.c)
 # took 550 MB to 1 GB before). Not limited under ASan, whose shadow memory needs terabytes of
 # address space (ASAN_OPTIONS is set for that pass).
 polka_unit_executable(test_dataio_wide test_dataio_wide.c dataio_files.c)
-add_test(NAME test_dataio_wide COMMAND sh -c
+polka_add_test(NAME test_dataio_wide COMMAND sh -c
          "[ -n \"$ASAN_OPTIONS\" ] || ulimit -v 100000 && exec \"$0\""
          $<TARGET_FILE:test_dataio_wide>)
 set_tests_properties(test_dataio_wide PROPERTIES TIMEOUT 60 ENVIRONMENT OPENBLAS_NUM_THREADS=1)

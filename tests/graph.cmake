@@ -37,7 +37,7 @@ exit $status
 
 # graph_cli_test(NAME WANT_RC STREAM PATTERN ARGS...): `polka ARGS...` checked by expect.sh.
 function(graph_cli_test name want_rc stream pattern)
-  add_test(NAME graph_cli_${name}
+  polka_add_test(NAME graph_cli_${name}
            COMMAND sh ${GRAPH_CLI_DIR}/expect.sh ${want_rc} ${stream} ${pattern}
                    $<TARGET_FILE:polka> ${ARGN}
            WORKING_DIRECTORY ${GRAPH_CLI_DIR})

@@ -31,7 +31,7 @@ endif()
 
 foreach(np 1 2 3)
   foreach(kind "" _rff)
-    add_test(NAME h5log${kind}_np${np}
+    polka_add_test(NAME h5log${kind}_np${np}
              COMMAND ${H5LOG_MPIEXEC} --oversubscribe -n ${np} $<TARGET_FILE:test_h5log${kind}>
                      ${H5LOG_DIR}/${kind}np${np})
     set_tests_properties(h5log${kind}_np${np} PROPERTIES ENVIRONMENT "${H5LOG_ENV}" TIMEOUT 120
@@ -39,10 +39,10 @@ foreach(np 1 2 3)
                          FIXTURES_SETUP h5log${kind}_files_np${np})
   endforeach()
   if(NOT H5LOG_NO_H5PY)
-    add_test(NAME h5log_py_np${np}
+    polka_add_test(NAME h5log_py_np${np}
              COMMAND ${POLKA_H5PY_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/check_h5.py
                      ${H5LOG_DIR}/np${np} ${np})
-    add_test(NAME h5log_rff_py_np${np}
+    polka_add_test(NAME h5log_rff_py_np${np}
              COMMAND ${POLKA_H5PY_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/check_rff_h5.py
                      ${H5LOG_DIR}/_rffnp${np} $<TARGET_FILE:polka>)
     set_tests_properties(h5log_py_np${np} PROPERTIES TIMEOUT 60
@@ -54,7 +54,7 @@ foreach(np 1 2 3)
 endforeach()
 
 if(NOT H5LOG_NO_H5PY)
-  add_test(NAME h5log_kill
+  polka_add_test(NAME h5log_kill
            COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/h5_kill_test.sh ${H5LOG_MPIEXEC}
                    $<TARGET_FILE:test_h5log> ${POLKA_H5PY_PYTHON}
                    ${CMAKE_CURRENT_SOURCE_DIR}/check_h5.py)
@@ -62,22 +62,22 @@ if(NOT H5LOG_NO_H5PY)
 endif()
 
 # `polka report`: the table of a good run, one message for a bad file.
-add_test(NAME h5log_report COMMAND $<TARGET_FILE:polka> report ${H5LOG_DIR}/np2/split.h5
+polka_add_test(NAME h5log_report COMMAND $<TARGET_FILE:polka> report ${H5LOG_DIR}/np2/split.h5
                                    ${H5LOG_DIR}/np1/root.h5)
 set_tests_properties(h5log_report PROPERTIES ENVIRONMENT "${H5LOG_ENV}" TIMEOUT 60
                      FIXTURES_REQUIRED "h5log_files_np1;h5log_files_np2"
                      PASS_REGULAR_EXPRESSION
                      "split.h5 +decentralized +7 +5 +50 +accuracy +4030.25 +4000.25 +4060.25 +4034.25 +4033.25 +4063.25 +0.0860744 +564.935 +- +- +- +- +- +- +- +- +-\n")
-add_test(NAME h5log_report_partial COMMAND $<TARGET_FILE:polka> report ${H5LOG_DIR}/np2/partial.h5)
+polka_add_test(NAME h5log_report_partial COMMAND $<TARGET_FILE:polka> report ${H5LOG_DIR}/np2/partial.h5)
 set_tests_properties(h5log_report_partial PROPERTIES ENVIRONMENT "${H5LOG_ENV}" TIMEOUT 60
                      FIXTURES_REQUIRED h5log_files_np2
                      PASS_REGULAR_EXPRESSION
                      "partial.h5 +centralized +7 +2 +20 +mse +2 +0.5 +3.5 +- +- +- +- +- +- +- +- +- +- +- +- +- +-\n")
-add_test(NAME h5log_report_not_hdf5
+polka_add_test(NAME h5log_report_not_hdf5
          COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/expect_fail.sh
                  "^polka report: '.*h5log.cmake' is not an HDF5 file$"
                  $<TARGET_FILE:polka> report ${CMAKE_CURRENT_SOURCE_DIR}/h5log.cmake)
-add_test(NAME h5log_report_missing
+polka_add_test(NAME h5log_report_missing
          COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/expect_fail.sh
                  "^polka report: cannot open run file 'no/such/run.h5': No such file"
                  $<TARGET_FILE:polka> report no/such/run.h5)

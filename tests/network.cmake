@@ -5,7 +5,7 @@ set(POLKA_MPI_ENV "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OPE
 add_executable(test_mpi_reference test_mpi_reference.c)
 target_link_libraries(test_mpi_reference PRIVATE polka_par)
 foreach(ranks 1 2 3 4)
-  add_test(NAME mpi_matches_reference_${ranks}
+  polka_add_test(NAME mpi_matches_reference_${ranks}
            COMMAND ${POLKA_MPIEXEC} --oversubscribe -n ${ranks} $<TARGET_FILE:test_mpi_reference>)
   set_tests_properties(mpi_matches_reference_${ranks} PROPERTIES TIMEOUT 300
                        ENVIRONMENT "${POLKA_MPI_ENV}")
@@ -13,7 +13,7 @@ endforeach()
 
 # The same with the agents placed by METIS (net.placement = partition): 16 and 17 agents.
 foreach(ranks 2 3 4)
-  add_test(NAME mpi_matches_reference_partition_${ranks}
+  polka_add_test(NAME mpi_matches_reference_partition_${ranks}
            COMMAND ${POLKA_MPIEXEC} --oversubscribe -n ${ranks} $<TARGET_FILE:test_mpi_reference>
                    partition)
   set_tests_properties(mpi_matches_reference_partition_${ranks} PROPERTIES TIMEOUT 300
@@ -39,14 +39,14 @@ polka_unit_test(test_clock test_clock.c)
 # MPI errors are returned as codes and reported, not MPI's abort (MPI_ERRORS_RETURN).
 add_executable(test_mpi_errors test_mpi_errors.c)
 target_link_libraries(test_mpi_errors PRIVATE polka_par)
-add_test(NAME mpi_errors_are_returned
+polka_add_test(NAME mpi_errors_are_returned
          COMMAND ${POLKA_MPIEXEC} --oversubscribe -n 2 $<TARGET_FILE:test_mpi_errors>)
 set_tests_properties(mpi_errors_are_returned PROPERTIES TIMEOUT 60 ENVIRONMENT "${POLKA_MPI_ENV}")
 
 # The log step's collectives poll: a late rank is named by the watchdog, not waited for.
 add_executable(test_net_polled test_net_polled.c)
 target_link_libraries(test_net_polled PRIVATE polka_par)
-add_test(NAME net_polled_collectives
+polka_add_test(NAME net_polled_collectives
          COMMAND ${POLKA_MPIEXEC} --oversubscribe -n 2 $<TARGET_FILE:test_net_polled>)
 set_tests_properties(net_polled_collectives PROPERTIES TIMEOUT 60 ENVIRONMENT "${POLKA_MPI_ENV}"
                      PASS_REGULAR_EXPRESSION "^PASS|\nPASS")
@@ -55,14 +55,14 @@ set_tests_properties(net_polled_collectives PROPERTIES TIMEOUT 60 ENVIRONMENT "$
 add_executable(test_netlog test_netlog.c)
 target_include_directories(test_netlog PRIVATE ${PROJECT_SOURCE_DIR}/src)
 target_link_libraries(test_netlog PRIVATE polka_par)
-add_test(NAME netlog_many_agents_per_rank
+polka_add_test(NAME netlog_many_agents_per_rank
          COMMAND ${POLKA_MPIEXEC} --oversubscribe -n 2 $<TARGET_FILE:test_netlog>)
 set_tests_properties(netlog_many_agents_per_rank PROPERTIES TIMEOUT 60
                      ENVIRONMENT "${POLKA_MPI_ENV}")
 
 # Bad networks stop every rank with one message, within seconds (expect_fail.sh: 60 s timeout).
 function(polka_mpi_fails name ranks regex)
-  add_test(NAME net_${name} COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/expect_fail.sh "${regex}"
+  polka_add_test(NAME net_${name} COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/expect_fail.sh "${regex}"
            ${POLKA_MPIEXEC} --oversubscribe -n ${ranks} $<TARGET_FILE:polka> run ${ARGN})
   set_tests_properties(net_${name} PROPERTIES ENVIRONMENT "${POLKA_MPI_ENV}" TIMEOUT 90)
 endfunction()
@@ -96,11 +96,11 @@ polka_mpi_fails(fault_resample_unstable 2
                 --set learner.eta=0.2 --set net.resample_every=1 --set data.n_train=600)
 # A run with every fault, read back with h5py and `polka report`: the fault columns, /config,
 # fewer bytes than the fault-free run, the same models on 1 and 2 ranks.
-add_test(NAME faults_run_file COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/faults_run_test.sh
+polka_add_test(NAME faults_run_file COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/faults_run_test.sh
                                       $<TARGET_FILE:polka> ${CMAKE_CURRENT_BINARY_DIR}/faults)
 set_tests_properties(faults_run_file PROPERTIES ENVIRONMENT "${POLKA_MPI_ENV}" TIMEOUT 180)
 # One rank of a faulty run killed: the job still ends within seconds, the file readable.
-add_test(NAME faults_rank_killed COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/fault_kill_test.sh
+polka_add_test(NAME faults_rank_killed COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/fault_kill_test.sh
                                          $<TARGET_FILE:polka> /usr/bin/python3
                                          ${CMAKE_CURRENT_BINARY_DIR}/faults)
 set_tests_properties(faults_rank_killed PROPERTIES TIMEOUT 180)
@@ -108,7 +108,7 @@ set_tests_properties(faults_rank_killed PROPERTIES TIMEOUT 180)
 # One agreement per log step: the collectives of a log step counted by a PMPI interposer.
 add_library(polka_mpi_count SHARED ${PROJECT_SOURCE_DIR}/experiments/mpi_count.c)
 target_link_libraries(polka_mpi_count PRIVATE MPI::MPI_C)
-add_test(NAME log_step_one_agreement
+polka_add_test(NAME log_step_one_agreement
          COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/log_step_collectives_test.sh $<TARGET_FILE:polka>
                  $<TARGET_FILE:polka_mpi_count> ${CMAKE_CURRENT_BINARY_DIR}/log_steps)
 # no_asan: the counter is LD_PRELOADed, and ASan's runtime must come first in the library list
@@ -161,22 +161,22 @@ polka_mpi_fails(codec_gamma_dense 2 "\\(here rf-diffusion, float16\\)" --set net
                 --set net.codec_vectors=float16 --set net.codec_gamma=0.2)
 # a random-feature agent's window of rounds stops at the run's last round (a file source's
 # rows on each rank are those of the run's rounds)
-add_test(NAME rf_window_run COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/rf_window_run_test.sh
+polka_add_test(NAME rf_window_run COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/rf_window_run_test.sh
                                     $<TARGET_FILE:polka> ${CMAKE_CURRENT_BINARY_DIR}/rf_window)
 set_tests_properties(rf_window_run PROPERTIES ENVIRONMENT "${POLKA_MPI_ENV}" TIMEOUT 120)
-add_test(NAME codec_run_file COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/codec_run_test.sh
+polka_add_test(NAME codec_run_file COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/codec_run_test.sh
                                      $<TARGET_FILE:polka> ${CMAKE_CURRENT_BINARY_DIR}/codec)
 set_tests_properties(codec_run_file PROPERTIES ENVIRONMENT "${POLKA_MPI_ENV}" TIMEOUT 180)
 
 # dkla's agents reach the centralized random-feature solution (exact primal, fixed data):
 # the simulator-level curve of experiments/dkla_convergence_sim.py, its last point.
-add_test(NAME dkla_converges COMMAND /usr/bin/python3 ${PROJECT_SOURCE_DIR}/experiments/dkla_convergence_sim.py
+polka_add_test(NAME dkla_converges COMMAND /usr/bin/python3 ${PROJECT_SOURCE_DIR}/experiments/dkla_convergence_sim.py
          --polka $<TARGET_FILE:polka> --out ${CMAKE_CURRENT_BINARY_DIR}/dkla_convergence_sim --rounds 600)
 set_tests_properties(dkla_converges PROPERTIES ENVIRONMENT "${POLKA_MPI_ENV}" TIMEOUT 300)
 
 # --centralized with a random-feature method: the method's one agent on the union of the
 # streams (a batch of every agent's round) — the same run as asking for it key by key.
-add_test(NAME central_random_features COMMAND bash -c
+polka_add_test(NAME central_random_features COMMAND bash -c
          "set -e; d=${CMAKE_CURRENT_BINARY_DIR}/central_rf; rm -rf $d; mkdir -p $d; \
           p=$<TARGET_FILE:polka>; s='--set data.n_train=800 --set net.method=dkla --set net.features=64'; \
           $p run --quiet $s --set net.agents=8 --set data.split=dirichlet --centralized --set run.output=$d/central.h5; \
@@ -199,7 +199,7 @@ polka_mpi_fails(privacy_centralized 2 "a centralized run sends none" --set priva
 polka_mpi_fails(privacy_file_dirichlet 2 "privacy.clip with data.split = dirichlet of a file: .* no epsilon covers it"
                 --set privacy.clip=1 --set data.source=file --set data.train=${TDATA}/two_dim.svm
                 --set data.test=${TDATA}/two_dim.svm --set data.split=dirichlet)
-add_test(NAME privacy_run_file COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/privacy_run_test.sh
+polka_add_test(NAME privacy_run_file COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/privacy_run_test.sh
                                        $<TARGET_FILE:polka> ${CMAKE_CURRENT_BINARY_DIR}/privacy)
 set_tests_properties(privacy_run_file PROPERTIES ENVIRONMENT "${POLKA_MPI_ENV}" TIMEOUT 180)
 
@@ -208,7 +208,7 @@ add_executable(test_scan_split test_scan_split.c)
 target_include_directories(test_scan_split PRIVATE ${PROJECT_SOURCE_DIR}/src)
 target_link_libraries(test_scan_split PRIVATE polka_par)
 foreach(ranks 1 2 3 4)
-  add_test(NAME scan_split_${ranks}
+  polka_add_test(NAME scan_split_${ranks}
            COMMAND bash -c "d=$(mktemp -d) && ${POLKA_MPIEXEC} --oversubscribe -n ${ranks} $<TARGET_FILE:test_scan_split> $d; s=$?; rm -rf $d; exit $s")
   set_tests_properties(scan_split_${ranks} PROPERTIES TIMEOUT 120 ENVIRONMENT "${POLKA_MPI_ENV}"
                        PASS_REGULAR_EXPRESSION "\nPASS|^PASS" FAIL_REGULAR_EXPRESSION "FAIL")

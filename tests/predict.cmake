@@ -1,7 +1,7 @@
 # polka predict on run files changed after the run, on runs whose loss has parameters, and
 # its usage errors: one clear message, or the score the run logged.
 foreach(case outputs config nonfinite losses format unit_norm)
-  add_test(NAME predict_${case} COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/predict_checks.sh
+  polka_add_test(NAME predict_${case} COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/predict_checks.sh
            ${POLKA_BIN} /usr/bin/python3 ${CMAKE_CURRENT_BINARY_DIR}/runs/predict_checks ${case})
   set_tests_properties(predict_${case} PROPERTIES TIMEOUT 120)
 endforeach()
@@ -23,7 +23,7 @@ polka_cli_fails(data_missing_set "^polka data: missing the data set \\(multidist
 # both, before anything is written); predictions go through a temporary name
 # (paths_test.sh checks the inputs' bytes and that no temporary file is left).
 set(PREDICT_PATHS ${CMAKE_CURRENT_BINARY_DIR}/runs/predict_paths)
-add_test(NAME predict_paths_make COMMAND sh -c
+polka_add_test(NAME predict_paths_make COMMAND sh -c
          "rm -rf ${PREDICT_PATHS} && mkdir -p ${PREDICT_PATHS}/sub && cd ${PREDICT_PATHS} && \
           ln -s tr.svm.t link.svm && \
           $<TARGET_FILE:polka> data multidist -o tr.svm --set data.n_train=200 \
@@ -34,7 +34,7 @@ set_tests_properties(predict_paths_make PROPERTIES FIXTURES_SETUP predict_paths
                      ENVIRONMENT OPENBLAS_NUM_THREADS=1)
 # predict_output_refused(NAME OUTPUT MESSAGE): --output OUTPUT is refused with MESSAGE.
 function(predict_output_refused name output message)
-  add_test(NAME predict_output_${name} COMMAND sh ${EXPECT_FAIL}
+  polka_add_test(NAME predict_output_${name} COMMAND sh ${EXPECT_FAIL}
            "^polka predict: ${message} are the same file: the output would overwrite the input$"
            ${POLKA_BIN} predict --model run.h5 --data tr.svm.t --output ${output}
            WORKING_DIRECTORY ${PREDICT_PATHS})

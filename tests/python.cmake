@@ -1,7 +1,7 @@
 # The Python package's tests (tests/python/test_*.py, pytest, in one process so that the run
 # files their fixtures make are made once): the build tree's package (BUILD/python) and
 # polka, which makes the run files they read.
-add_test(NAME python_package
+polka_add_test(NAME python_package
          COMMAND ${POLKA_PYTHON} -m pytest -q -p no:cacheprovider ${CMAKE_CURRENT_SOURCE_DIR}/python
          WORKING_DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR}/python)
 # The package is Python, the same in the plain and the sanitizer pass; the polka it drives is

@@ -17,7 +17,7 @@ polka_cli_fails(refit_method "net.method = penalty" ${POLKA_BIN} run --centraliz
                 --set net.method=dkla --set learner.refit=1e-6)
 
 # learner.refit_memory: the same run with the kernel rows kept as with them recomputed.
-add_test(NAME refit_cache_same_run
+polka_add_test(NAME refit_cache_same_run
          COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/refit_cache_test.sh $<TARGET_FILE:polka>
                  /usr/bin/python3 ${CMAKE_CURRENT_BINARY_DIR}/runs/refit_cache)
 set_tests_properties(refit_cache_same_run PROPERTIES ENVIRONMENT "OPENBLAS_NUM_THREADS=1")

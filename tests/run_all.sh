@@ -11,7 +11,7 @@
 # LeakSanitizer reports as leaks. POLKA_SKIP_ASAN=1 skips the sanitizer pass.
 #
 # Most tests wait more than they compute (process starts, MPI's launch, a program's own
-# timeouts): ctest runs POLKA_TEST_JOBS of them at once (default 3 per core; a test that
+# timeouts): ctest runs POLKA_TEST_JOBS of them at once (default 4 per core; a test that
 # computes on several processes counts as several, its PROCESSORS), and the sanitizer build and
 # pass go on beside the plain pass, the fuzz smoke and the BLAS kernels' pass (at most
 # POLKA_ASAN_JOBS tests at once, default 2 per core). The tests that bound a reaction time
@@ -23,7 +23,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/experiments/install_deps.sh"
 export BUILD_DIR=${BUILD_DIR:-$root/build-test}
 asan_dir=${ASAN_BUILD_DIR:-$(dirname "$BUILD_DIR")/build-asan}
-jobs=${POLKA_TEST_JOBS:-$((3 * $(nproc)))}
+jobs=${POLKA_TEST_JOBS:-$((4 * $(nproc)))}
 asan_jobs=${POLKA_ASAN_JOBS:-$((2 * $(nproc)))}
 suite_start=$(date +%s)
 

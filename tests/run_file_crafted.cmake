@@ -1,13 +1,13 @@
 # polka report and polka predict on damaged run files (tests/craft_run_files.py makes them with
 # h5py): each is refused with one message naming the damage, or read as what it is.
 set(CRAFT_DIR ${CMAKE_CURRENT_BINARY_DIR}/crafted)
-add_test(NAME crafted_make COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/craft_run_files.py
+polka_add_test(NAME crafted_make COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/craft_run_files.py
                                    ${CRAFT_DIR})
 set_tests_properties(crafted_make PROPERTIES FIXTURES_SETUP crafted_files)
 
 # crafted_fails(NAME REGEX COMMAND...): COMMAND fails with one polka line matching REGEX.
 function(crafted_fails name regex)
-  add_test(NAME crafted_${name} COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/expect_fail.sh ${regex} ${ARGN}
+  polka_add_test(NAME crafted_${name} COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/expect_fail.sh ${regex} ${ARGN}
            WORKING_DIRECTORY ${CRAFT_DIR})
   set_tests_properties(crafted_${name} PROPERTIES FIXTURES_REQUIRED crafted_files)
 endfunction()
@@ -31,7 +31,7 @@ crafted_fails(chunk_huge "metric 'wall_time' declares 4227858432 bytes of storag
 crafted_fails(read_timeout_bad "--read-timeout: '1x' is not a number of seconds"
               ${POLKA} predict --read-timeout 1x --model zero_rows.h5 --data data.svm)
 # A model without dictionary rows is valid: it predicts 0 (UBSan used to flag memcpy(NULL)).
-add_test(NAME crafted_zero_rows COMMAND ${POLKA} predict --model zero_rows.h5 --data data.svm
+polka_add_test(NAME crafted_zero_rows COMMAND ${POLKA} predict --model zero_rows.h5 --data data.svm
          WORKING_DIRECTORY ${CRAFT_DIR})
 set_tests_properties(crafted_zero_rows PROPERTIES FIXTURES_REQUIRED crafted_files
                      PASS_REGULAR_EXPRESSION "^mse 0.91666666666666663 on 3 samples .*model order 0")

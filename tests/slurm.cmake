@@ -9,22 +9,22 @@ set(SLURM_JOBS bash ${CMAKE_CURRENT_SOURCE_DIR}/slurm_jobs_test.sh)
 
 # sbatch --ntasks=4 slurm/run.sbatch: srun --mpi=pmix (Debian's Slurm has PMIx), then on a
 # cluster without the PMIx plugin (mpirun); sbatch --array of slurm/sweep.sbatch.
-add_test(NAME slurm_sbatch_run COMMAND ${SLURM_CLUSTER} ${SLURM_JOBS} run $<TARGET_FILE:polka>
+polka_add_test(NAME slurm_sbatch_run COMMAND ${SLURM_CLUSTER} ${SLURM_JOBS} run $<TARGET_FILE:polka>
                                        ${SLURM_DIR}/run)
-add_test(NAME slurm_sbatch_run_no_pmix
+polka_add_test(NAME slurm_sbatch_run_no_pmix
          COMMAND ${SLURM_CLUSTER} ${SLURM_JOBS} run $<TARGET_FILE:polka> ${SLURM_DIR}/run_no_pmix)
 # slurm/million.sbatch (10^6 agents on 1 024 tasks) with AGENTS=64 on 4 tasks.
-add_test(NAME slurm_sbatch_million COMMAND ${SLURM_CLUSTER} ${SLURM_JOBS} million
+polka_add_test(NAME slurm_sbatch_million COMMAND ${SLURM_CLUSTER} ${SLURM_JOBS} million
                                            $<TARGET_FILE:polka> ${SLURM_DIR}/million)
-add_test(NAME slurm_sbatch_sweep COMMAND ${SLURM_CLUSTER} ${SLURM_JOBS} sweep
+polka_add_test(NAME slurm_sbatch_sweep COMMAND ${SLURM_CLUSTER} ${SLURM_JOBS} sweep
                                          $<TARGET_FILE:polka> ${SLURM_DIR}/sweep)
 # data.memory = auto under sbatch --mem: the job's memory shared by its tasks (issue 13).
-add_test(NAME slurm_sbatch_memory COMMAND ${SLURM_CLUSTER} ${SLURM_JOBS} memory
+polka_add_test(NAME slurm_sbatch_memory COMMAND ${SLURM_CLUSTER} ${SLURM_JOBS} memory
                                           $<TARGET_FILE:polka> ${SLURM_DIR}/memory)
 # slurm/run.sbatch preempted (USR1): checkpoint, requeue, resume, same run file as uninterrupted.
-add_test(NAME slurm_sbatch_preempt COMMAND ${SLURM_CLUSTER} ${SLURM_JOBS} preempt
+polka_add_test(NAME slurm_sbatch_preempt COMMAND ${SLURM_CLUSTER} ${SLURM_JOBS} preempt
                                            $<TARGET_FILE:polka> ${SLURM_DIR}/preempt)
-add_test(NAME slurm_cluster_stop COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/slurm_stop_test.sh)
+polka_add_test(NAME slurm_cluster_stop COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/slurm_stop_test.sh)
 set(SLURM_TESTS slurm_sbatch_run slurm_sbatch_run_no_pmix slurm_sbatch_million slurm_sbatch_sweep
                 slurm_sbatch_memory
                 slurm_sbatch_preempt
@@ -42,7 +42,7 @@ set_tests_properties(slurm_sbatch_run_no_pmix PROPERTIES
 
 # The cluster side of preemption: a job signalled with scancel --signal=USR1 --batch requeues
 # itself and completes on its second run (a shell job; polka's is slurm_sbatch_preempt).
-add_test(NAME slurm_cluster_requeue COMMAND ${SLURM_CLUSTER} bash
+polka_add_test(NAME slurm_cluster_requeue COMMAND ${SLURM_CLUSTER} bash
                                             ${CMAKE_CURRENT_SOURCE_DIR}/slurm_requeue_test.sh
                                             ${SLURM_DIR}/requeue)
 set_tests_properties(slurm_cluster_requeue PROPERTIES LABELS "slurm;no_asan" SKIP_RETURN_CODE 77
@@ -53,7 +53,7 @@ set_tests_properties(slurm_cluster_requeue PROPERTIES LABELS "slurm;no_asan" SKI
 # kills its step at once) leaves the periodic checkpoint, the job does not requeue itself and
 # the next submission resumes to the uninterrupted run file; a plain `scancel` ends the job.
 foreach(mode term cancel)
-  add_test(NAME slurm_sbatch_${mode} COMMAND ${SLURM_CLUSTER} ${SLURM_JOBS} ${mode}
+  polka_add_test(NAME slurm_sbatch_${mode} COMMAND ${SLURM_CLUSTER} ${SLURM_JOBS} ${mode}
                                              $<TARGET_FILE:polka> ${SLURM_DIR}/${mode})
   set_tests_properties(slurm_sbatch_${mode} PROPERTIES LABELS "slurm;no_asan" SKIP_RETURN_CODE 77
                        TIMEOUT 400 ENVIRONMENT "${SLURM_ENV}" RESOURCE_LOCK slurm_cluster)
