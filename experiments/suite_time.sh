@@ -18,12 +18,13 @@ clone() { # clone REV DIR
     git -C "$2" checkout -q "$1"
 }
 
-seconds() { # seconds LOG COMMAND...: the command's wall time; its output goes to LOG
-    local start status=0
+seconds() { # seconds LOG COMMAND...: the command's wall time; its output goes to LOG.log
+    local log=$1 start status=0
+    shift
     start=$(date +%s.%N)
-    "$@" >"$1.log" 2>&1 || status=$?
+    "$@" >"$log.log" 2>&1 || status=$?
     echo "$(date +%s.%N) - $start" | bc | xargs printf '%.0f'
-    [ $status -eq 0 ] || echo " (FAILED $status, see $1.log)"
+    [ $status -eq 0 ] || echo " (FAILED $status, see $log.log)"
 }
 
 # quick_names DIR: the regex of the quick tier's test names, from AFTER's build
