@@ -144,10 +144,13 @@ open(sys.argv[1], 'wb').write(member * 4)" long.svm.gz
         # under way, and far from HDF5's collective calls, which cannot poll (the run file's
         # creation, a log step's row): a rank stopped while the other is inside one leaves it
         # there until the 45 s last resort. A fixed 2 s after the start was not always past
-        # the setup on a loaded CI machine; just after the first row (10 000 rounds, seconds
-        # before the next) is.
+        # the setup on a loaded CI machine, nor was the first row's line: rank 0 prints it
+        # before the row's collective write, which rank 1 may not have left when stopped (46 s,
+        # no message, at ctest -j8 beside the sanitizer pass). Half a second of rank 1's CPU
+        # after the line is (10 000 rounds, seconds of its CPU, to the next row).
         for _ in $(seq 1 600); do grep -q '^round ' "$out" && break; sleep 0.1; done
         grep -q '^round ' "$out" || { echo "FAIL: no round logged in 60 s"; tail -5 "$out"; exit 1; }
+        cpu_reaches "$rank1" "$(echo "$(cpu "$rank1") + 0.5" | bc)"
         kill -STOP "$rank1"
         if [ "$mode" = wait ]; then
             kill -TERM "$rank0"
