@@ -13,5 +13,5 @@ echo "quick: build in $(($(date +%s) - start)) s"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 export OMPI_MCA_pml=${OMPI_MCA_pml:-ob1} # as run_all.sh: skips the transports' probes
 start=$(date +%s)
-(cd "$BUILD_DIR" && ctest --output-on-failure -j"$(nproc)" -L quick "$@")
+(cd "$BUILD_DIR" && ctest --output-on-failure -j"${POLKA_TEST_JOBS:-$((4 * $(nproc)))}" -L quick "$@")
 echo "quick: $(cd "$BUILD_DIR" && ctest -N -L quick | sed -n 's/^Total Tests: //p') tests in $(($(date +%s) - start)) s"
