@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The quick tier, for daily work: builds polka with its tests into BUILD_DIR (default
 # build-test, the full suite's directory, so a change rebuilds only what it touched) and runs
-# the tests labelled quick (tests/CMakeLists.txt says which). Arguments go to ctest. The full
-# suite, which CI runs, is tests/run_all.sh.
+# the tests labelled quick (tests/CMakeLists.txt says which), POLKA_TEST_JOBS at once (default
+# 4 a core, as run_all.sh). Arguments go to ctest. The full suite, which CI runs, is
+# tests/run_all.sh.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/experiments/install_deps.sh"
