@@ -35,7 +35,8 @@ def runnable_families():
             flags = set(re.search(r"^flags\s*:(.*)$", info.read(), re.M).group(1).split())
     except (OSError, AttributeError):
         flags = set()
-    flags.add("sse3" if "pni" in flags else "")  # the kernel calls SSE3 "pni"
+    if "pni" in flags:  # the kernel calls SSE3 "pni"
+        flags.add("sse3")
     return [family for family, flag in FAMILIES if flag in flags]
 
 

@@ -11,6 +11,8 @@ import sys
 import h5py
 import numpy as np
 
+from rounding import U as u, gamma  # tests/, this script's folder
+
 AGENTS, FEATURES, DIM, SHOWN = 7, 16, 2, 3
 
 
@@ -50,18 +52,11 @@ def read_points(directory):
     return np.array(points), np.loadtxt(f"{directory}/values.txt")
 
 
-def gamma(n):
-    """γ_n = n·u / (1 − n·u) [Higham02, §3.1]."""
-    u = np.finfo(float).eps / 2
-    return n * u / (1 - n * u)
-
-
 def values_bound(model, points):
     """|f − f'| for f = θᵀ√(2/D)cos(Ωx + b) computed by numpy and by polka (rff.c) on the same
     doubles: the argument Ωx + b to γ_{dim+1}·Σ|terms| on each side [Higham02, §3.1]; cos to 4
     ulp (numpy's SIMD cos under AVX-512; glibc's 1 ulp), ≤ 8u absolute, 10u for the two; the
     product by √(2/D) u each; then θᵀz a dot product of D terms, γ_D·Σ|θ_d z_d| on each side."""
-    u = np.finfo(float).eps / 2
     scale = np.sqrt(2.0 / model.features)
     size = np.abs(points) @ np.abs(model.omega).T + np.abs(model.phase)  # Σ|terms| of Ωx + b
     dz = scale * (2 * gamma(model.dim + 1) * size + 10 * u + 2 * u)

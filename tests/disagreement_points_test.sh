@@ -32,8 +32,9 @@ mpiexec --oversubscribe -n 4 "$polka" run "${common[@]}" --set run.csv="$dir/c.c
 import csv, math, sys
 import h5py
 d = sys.argv[1]
-sys.path.insert(0, sys.argv[2])  # tests/: run_models
+sys.path.insert(0, sys.argv[2])  # tests/: run_models, rounding
 import run_models  # noqa: E402
+from rounding import U, gamma  # noqa: E402
 def rows(name):
     with open(f"{d}/{name}.csv") as f:
         return list(csv.DictReader(f))
@@ -42,11 +43,7 @@ failures = []
 timers = {"time_compute", "time_exchange", "time_update"}
 if len(a) != len(b) or len(a) != len(c) or len(a) != 128:
     failures.append(f"rows: {len(a)}, {len(b)}, {len(c)} (expected 128 each)")
-U, AGENTS, POINTS = sys.float_info.epsilon / 2, 64, 100
-
-
-def gamma(n):  # n·u / (1 − n·u) [Higham02, §3.1]
-    return n * U / (1 - n * U)
+AGENTS, POINTS = 64, 100
 
 
 with open(f"{d}/md.svm.t") as f:

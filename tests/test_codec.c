@@ -38,7 +38,7 @@ static void half_round_trip(void **state) {
  * each of x − low, the quotient, s·q and low + s·q [Higham02, §2.2], and 1 ulp (2u) of the
  * test's pow(2, e/4) against the codec's table of quarter powers (int8; uint8's s is exact). */
 static double grid_bound(double step, double low, double x, double y) {
-    double u = DBL_EPSILON / 2;
+    double u = TEST_UNIT;
     return step / 2 * (1 + 2 * u) + u * (2 * fabs(x - low) + fabs(y - low) + fabs(y));
 }
 
@@ -112,7 +112,7 @@ static void uint8_fixed_range(void **state) {
     assert_int_equal(bytes[3], 0);
     assert_int_equal(bytes[4], 255);
     /* y[1] = −4 + fl(255·fl(8/255)): two roundings of 8, then the sum's of 4 [Higham02, §2.2] */
-    assert_true(y[0] == -4.0 && fabs(y[1] - 4.0) <= 8 * test_gamma(2) + 4 * (DBL_EPSILON / 2) &&
+    assert_true(y[0] == -4.0 && fabs(y[1] - 4.0) <= 8 * test_gamma(2) + 4 * TEST_UNIT &&
                 y[2] == -4.0);
     /* data.scale = unit's pixels k/255 on [0, 1]: every level its own byte, within rounding */
     polka_codec unit = {.kind = POLKA_CODEC_UINT8, .low = 0, .high = 1};

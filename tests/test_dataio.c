@@ -26,7 +26,7 @@
 static void check_stats(const polka_data_info *info, const double *x, size_t n, size_t p) {
     assert_int_equal(info->n, n);
     assert_int_equal(info->p, p);
-    double u = DBL_EPSILON / 2, dn = (double)n;
+    double u = TEST_UNIT, dn = (double)n;
     for (size_t j = 0; j < p; j++) {
         double lo = x[j], hi = x[j], sum = 0.0, err = 0.0, abs_sum = 0.0, dev = 0.0;
         for (size_t i = 0; i < n; i++) {

@@ -18,6 +18,7 @@
 #include "polka/config.h"
 #include "polka/model.h"
 #include "polka/sim.h"
+#include "rounding.h"
 
 static int compare(const polka_model *mpi, const polka_model *ref, double *worst) {
     size_t m = polka_model_order(mpi);
@@ -36,12 +37,6 @@ static int compare(const polka_model *mpi, const polka_model *ref, double *worst
 
 #define MAX_AGENTS  17
 #define TEST_POINTS 200 /* data.n_test, and the test file's samples */
-
-/* γ_n = n·u / (1 − n·u) [Higham02, §3.1] */
-static double gamma_of(double n) {
-    double nu = n * (DBL_EPSILON / 2);
-    return nu / (1 - nu);
-}
 
 /* A bound on |f_c(x)| at any x, the largest over the outputs c: Σ_m |w_mc|·|k(d_m, x)| with
  * k ≤ 1 for the radial kernels; the random-feature methods' model is θ as a linear model on
@@ -82,9 +77,9 @@ static double value_bound(const polka_model *model) {
 static double disagreement_tol(polka_model **ref, size_t n, double disagreement) {
     double mean_bound = 0.0;
     for (size_t a = 0; a < n; a++) mean_bound += value_bound(ref[a]) / (double)n;
-    double c = (double)polka_model_outputs(ref[0]), delta = 2 * gamma_of((double)n) * mean_bound;
+    double c = (double)polka_model_outputs(ref[0]), delta = 2 * test_gamma((double)n) * mean_bound;
     return 2 * sqrt(c * disagreement) * delta + c * delta * delta +
-           2 * (gamma_of(TEST_POINTS * c + 2) + gamma_of((double)n + 1)) * disagreement;
+           2 * (test_gamma(TEST_POINTS * c + 2) + test_gamma((double)n + 1)) * disagreement;
 }
 
 static const char *placement = "block"; /* net.placement of every case (argv[1]) */

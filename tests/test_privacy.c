@@ -28,7 +28,7 @@ typedef struct {
 } gdp_local;
 
 static gdp_local gdp_at(double epsilon, double mu) {
-    double u = DBL_EPSILON / 2, t[2] = {-epsilon / mu + mu / 2, -epsilon / mu - mu / 2};
+    double u = TEST_UNIT, t[2] = {-epsilon / mu + mu / 2, -epsilon / mu - mu / 2};
     double dt = 4 * u * (epsilon / mu + mu / 2), term[2], noise = 0;
     for (int k = 0; k < 2; k++) {
         double log_phi = log(0.5 * erfc(-t[k] / sqrt(2.0))), l = log_phi + (k ? epsilon : 0);

@@ -18,6 +18,7 @@
 #include "polka/dataio.h"
 #include "polka/net.h"
 #include "polka/rng.h"
+#include "rounding.h"
 #include "sim/driver/driver_impl.h"
 
 static int failures;
@@ -55,12 +56,6 @@ static int same_info(const polka_data_info *a, const polka_data_info *b, int sta
            a->file_size == b->file_size;
 }
 
-/* γ_n = n·u / (1 − n·u) [Higham02, §3.1] */
-static double gamma_of(double n) {
-    double nu = n * (DBL_EPSILON / 2);
-    return nu / (1 - nu);
-}
-
 /* The statistics of two scans of the same file agree to rounding (chunks fold in another
  * order than one running sum). Each scan sums x − shift (shift a value of the feature, so
  * |x − shift| ≤ R = max − min) and its square over chunks, then folds them (Chan's update:
@@ -71,7 +66,7 @@ static double gamma_of(double n) {
  * either scan; σ's difference is var's over σ_a + σ_b (at most its √), and sqrt's u·σ each. */
 static int close_stats(const polka_data_info *a, const polka_data_info *b) {
     if (a->features != b->features || a->n != b->n) return 0;
-    double u = DBL_EPSILON / 2, g = gamma_of((double)a->n + 5);
+    double u = TEST_UNIT, g = test_gamma((double)a->n + 5);
     for (size_t e = 0; e < a->features; e++) {
         double range = a->max[e] - a->min[e], var = a->stddev[e] * a->stddev[e];
         double mean_tol = 2 * (2 * g * range + u * (range + fabs(a->mean[e])));

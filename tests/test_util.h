@@ -14,6 +14,7 @@
 #include "polka/error.h"
 #include "polka/plan.h"
 #include "polka/rng.h"
+#include "rounding.h"
 
 /* Fails the test with the library's message when a call does not return POLKA_OK. */
 #define CHECK_OK(expr)                                                                             \
@@ -37,32 +38,6 @@ static inline void fill_uniform(double *out, size_t n, double lo, double hi, uin
     polka_rng rng = polka_rng_start(seed, 99, 0);
     for (size_t k = 0; k < n; k++) out[k] = lo + (hi - lo) * polka_rng_uniform(&rng);
 }
-
-/* Tolerances are derived, never tuned (docs/design.md, "Tests"). The unit roundoff is
- * u = DBL_EPSILON / 2. */
-
-/* γ_n = n·u / (1 − n·u) [Higham02, §3.1]: a sum or dot product of n terms, computed in any
- * order (any BLAS kernel or blocking), is within γ_{n−1}·Σ|terms| of the exact one, and a
- * product of n roundings is within γ_n relative. */
-static inline double test_gamma(double n) {
-    double nu = n * (DBL_EPSILON / 2);
-    return nu / (1 - nu);
-}
-
-/* Error bound of the central difference (f(x+h) − f(x−h)) / 2h of a function computed with
- * absolute error at most noise: truncation h²·max|f'''| / 6 plus rounding noise / h. */
-static inline double test_fd1_bound(double h, double d3_bound, double noise) {
-    return h * h * d3_bound / 6 + noise / h;
-}
-
-/* Error bound of the second central difference (f(x+h) − 2f(x) + f(x−h)) / h²: truncation
- * h²·max|f''''| / 12 plus rounding 4·noise / h² (the coefficients' absolute sum is 4). */
-static inline double test_fd2_bound(double h, double d4_bound, double noise) {
-    return h * h * d4_bound / 12 + 4 * noise / (h * h);
-}
-
-/* u, the unit roundoff. */
-#define TEST_UNIT (DBL_EPSILON / 2)
 
 /*
  * The relative error e of a Gaussian value k(x, d) computed by any of the library's paths

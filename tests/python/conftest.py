@@ -19,6 +19,9 @@ os.environ.pop("POLKA", None)  # polka.run must find the build's polka by itself
 
 import polka  # noqa: E402
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # tests/
+from rounding import gamma  # noqa: E402,F401  (the tests import it from here)
+
 SOURCE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 POLKA = os.path.join(BUILD, "polka")
 MPIEXEC = os.environ.get("MPIEXEC", "mpirun")
@@ -35,12 +38,6 @@ def polka_cli(*args, ranks=1, check=True):
     if check and done.returncode != 0:
         raise AssertionError(f"polka {' '.join(map(str, args))} failed:\n{done.stderr}")
     return done
-
-
-def gamma(n):
-    """γ_n = n·u / (1 − n·u), u = 2⁻⁵³ [Higham02, §3.1]: n roundings, relative."""
-    u = sys.float_info.epsilon / 2
-    return n * u / (1 - n * u)
 
 
 def set_options(settings):
