@@ -51,3 +51,16 @@ taken() {
     echo "FAIL: signal $2 still pending for process $1 after $HANG_SECONDS s"
     exit 1
 }
+
+# handled PID [SIGNAL]: waits, up to 15 s, until PID catches SIGNAL (default 15, SIGTERM): its
+# handler is installed (SigCgt)
+handled() {
+    local bit=$((1 << (${2:-15} - 1))) mask
+    for _ in $(seq 1 300); do
+        mask=$(sed -n 's/^SigCgt:\t*//p' /proc/"$1"/status 2>/dev/null)
+        [ -n "$mask" ] && (((0x$mask & bit) != 0)) && return 0
+        sleep 0.05
+    done
+    echo "FAIL: process $1 never caught signal ${2:-15} (in 15 s)"
+    exit 1
+}

@@ -47,17 +47,6 @@ expect() {
     exit $status
 }
 
-# handled PID: waits until process PID catches SIGTERM (polka run installed its handlers)
-handled() {
-    for _ in $(seq 1 300); do
-        mask=$(sed -n 's/^SigCgt:\t*//p' /proc/"$1"/status 2>/dev/null)
-        [ -n "$mask" ] && (((0x$mask >> 14) & 1)) && return 0
-        sleep 0.05
-    done
-    echo "FAIL: process $1 never caught SIGTERM"
-    exit 1
-}
-
 # ranks PID: sets rank0 and rank1 to the pids of mpiexec PID's two ranks (once they run)
 ranks() {
     rank0="" rank1=""
