@@ -23,6 +23,7 @@
 #include "polka/plan.h"
 #include "sim/driver/sim_impl.h"
 #include "sim/exchange/placement_impl.h"
+#include "sim/method/method_impl.h"
 
 static double clock_of(clockid_t id) {
     struct timespec t;
@@ -97,7 +98,9 @@ int main(int argc, char **argv) {
     printf("graph (%zu nodes, %zu edges) %s\n", polka_graph_nodes(graph), polka_graph_edges(graph),
            since(start));
     start = now();
-    if (polka_sim_check_network(&plan, graph, agents) != POLKA_OK) return fail("network check");
+    if (polka_sim_check_network(&plan, graph, agents, polka_method_of(&plan)->check_graph) !=
+        POLKA_OK)
+        return fail("network check");
     printf("network check %s\n", since(start));
     int status = 0;
     for (const char *p = argv[2]; *p && status == 0; p = strchr(p, ',') ? strchr(p, ',') + 1 : "") {

@@ -195,7 +195,7 @@ static void own_gradient(const char *const *settings, const unsigned char heard[
     CHECK_OK(polka_faults_create(p, 3, NULL, &faults));
     polka_data_facts facts = {.dim = 2, .classes = 2, .n_train = 100, .n_test = 10};
     polka_agent agent;
-    CHECK_OK(polka_agent_init(&agent, p, &facts, graph, &faults, 0));
+    CHECK_OK(polka_agent_init(&agent, polka_method_of(p), p, &facts, graph, &faults, 0));
     polka_agent_links(&agent, 0); /* no stream: the agent learns */
     polka_penalty_of(&agent)->cand_x[0] = 0.5, polka_penalty_of(&agent)->cand_x[1] = -0.5;
     polka_penalty_of(&agent)->y[0] = 1;
@@ -259,7 +259,7 @@ static void test_late_values_are_used_at_their_points(void **state) {
     CHECK_OK(polka_faults_create(p, 3, NULL, &faults));
     polka_data_facts facts = {.dim = 2, .classes = 2, .n_train = 100, .n_test = 10};
     polka_agent agent;
-    CHECK_OK(polka_agent_init(&agent, p, &facts, graph, &faults, 0));
+    CHECK_OK(polka_agent_init(&agent, polka_method_of(p), p, &facts, graph, &faults, 0));
     size_t added = 0;
     late_round(&agent, 0, 1, 2); /* round 0's values arrive in round 2 */
     polka_agent_stale_receive(&agent, agent.fresh);

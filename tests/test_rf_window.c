@@ -41,7 +41,8 @@ static void fixture_open(fixture *fx, const char *n_train, size_t id) {
     CHECK_OK(polka_faults_create(p, 4, fx->stream, &fx->faults));
     polka_data_facts facts = *polka_stream_facts(fx->stream);
     assert_true(facts.dim <= 64);
-    CHECK_OK(polka_agent_init(&fx->agent, p, &facts, fx->graph, &fx->faults, id));
+    CHECK_OK(
+        polka_agent_init(&fx->agent, polka_method_of(p), p, &facts, fx->graph, &fx->faults, id));
 }
 
 static void fixture_close(fixture *fx) {

@@ -19,7 +19,7 @@
 #include "polka/net.h"
 #include "polka/rng.h"
 #include "rounding.h"
-#include "sim/driver/driver_impl.h"
+#include "sim/driver/sim_impl.h"
 
 static int failures;
 

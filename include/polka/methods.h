@@ -5,7 +5,8 @@
  * METHOD(symbol, name): the ops table polka_method_<symbol> (src/sim/method/<file>.c) is run
  * by net.method = name. A method's keys are rows of POLKA_METHOD_KEYS, in keys.h's form
  * (owner "method NAME"); the method reads them from plan->settings. Adding a method is its
- * file, its line here and its key rows here.
+ * file, its line here and its key rows here. Only macros: the key table (keys.h, src/io) reads
+ * them; the methods' names and help for `polka --help` are polka/sim.h's.
  */
 #ifndef POLKA_METHODS_H
 #define POLKA_METHODS_H
@@ -31,12 +32,5 @@
       "when it moved by h(k) since it last sent it; 0: always (dkla)")                             \
     X(net, censor_mu, DOUBLE, "0.999", FROM_BELOW(0, 1), FIXED, PARSED, "method coke",             \
       "censoring threshold's decay per round")
-
-#include <stddef.h>
-
-/** The methods in list order: their count, and method k's name and one-line help. */
-size_t polka_method_count(void);
-const char *polka_method_name_at(size_t k);
-const char *polka_method_help_at(size_t k);
 
 #endif

@@ -178,6 +178,12 @@ const char *polka_split_kind_name(polka_split_kind kind);
 const char *polka_penalty_kind_name(polka_penalty_kind kind);
 const char *polka_share_kind_name(polka_share_kind kind);
 const char *polka_placement_kind_name(polka_placement_kind kind);
+/** The kind a setting's text names (run.mode, net.penalty, net.share, net.placement), or
+ * POLKA_ERR_ARG naming the key and the names it takes. */
+polka_status polka_run_mode_parse(const char *text, polka_run_mode *out);
+polka_status polka_penalty_kind_parse(const char *text, polka_penalty_kind *out);
+polka_status polka_share_kind_parse(const char *text, polka_share_kind *out);
+polka_status polka_placement_kind_parse(const char *text, polka_placement_kind *out);
 
 /** Prints each data source with the splits it takes, from the tables (polka --help). */
 void polka_source_print_table(FILE *out);

@@ -168,4 +168,10 @@ void polka_class_histogram_free(polka_class_histogram *histogram);
  */
 void polka_sim_catch_signals(void);
 
+/** The decentralized methods (polka/methods.h) in list order: their count, and method k's name
+ * and one-line help. */
+size_t polka_method_count(void);
+const char *polka_method_name_at(size_t k);
+const char *polka_method_help_at(size_t k);
+
 #endif

@@ -5,6 +5,7 @@
 
 #include "app_impl.h"
 #include "polka/methods.h"
+#include "polka/sim.h"
 #include "polka/plan.h"
 
 static const char *const usage_lines[] = {

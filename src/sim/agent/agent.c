@@ -47,9 +47,9 @@ static void take_graph(polka_agent *agent, const polka_graph *graph) {
     agent->weights = polka_graph_neighbor_weights(graph, agent->id);
 }
 
-static polka_status init_common(polka_agent *agent, const polka_plan *plan,
-                                const polka_data_facts *facts) {
-    agent->method = polka_method_of(plan);
+static polka_status init_common(polka_agent *agent, const polka_method_ops *method,
+                                const polka_plan *plan, const polka_data_facts *facts) {
+    agent->method = method;
     agent->batch = plan->learner.batch;
     agent->dim = facts->dim;
     agent->outputs = polka_loss_outputs(plan->learner.params.loss.kind, facts->classes);
@@ -67,14 +67,14 @@ static polka_status init_common(polka_agent *agent, const polka_plan *plan,
     return alloc_slots(agent); /* the sent block is sent even after an error: zeros */
 }
 
-polka_status polka_agent_init(polka_agent *agent, const polka_plan *plan,
-                              const polka_data_facts *facts, const polka_graph *graph,
-                              const polka_faults *faults, size_t id) {
+polka_status polka_agent_init(polka_agent *agent, const polka_method_ops *method,
+                              const polka_plan *plan, const polka_data_facts *facts,
+                              const polka_graph *graph, const polka_faults *faults, size_t id) {
     memset(agent, 0, sizeof *agent);
     agent->id = id;
     agent->faults = faults;
     take_graph(agent, graph);
-    polka_status status = init_common(agent, plan, facts);
+    polka_status status = init_common(agent, method, plan, facts);
     if (status == POLKA_OK) status = agent->method->init(agent, plan, facts);
     if (status != POLKA_OK) {
         polka_agent_free(agent);
@@ -242,11 +242,12 @@ polka_status polka_agent_answer(polka_agent *agent) {
     return status;
 }
 
-polka_status polka_agent_wire_doubles(const polka_plan *plan, const polka_data_facts *facts,
-                                      size_t outputs, size_t doubles[2]) {
+polka_status polka_agent_wire_doubles(const polka_method_ops *method, const polka_plan *plan,
+                                      const polka_data_facts *facts, size_t outputs,
+                                      size_t doubles[2]) {
     polka_block_layout layout[2];
     polka_wire wire;
-    polka_method_of(plan)->layout(plan, facts, outputs, layout);
+    method->layout(plan, facts, outputs, layout);
     polka_status status = polka_wire_init(&wire, plan, layout);
     doubles[0] = wire.doubles[0];
     doubles[1] = wire.doubles[1];

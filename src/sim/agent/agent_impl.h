@@ -10,10 +10,10 @@
 #include "polka/graph.h"
 #include "polka/learner.h"
 #include "polka/state.h"
-#include "sim/driver/sim_impl.h"
+#include "sim/plan/plan_impl.h"
 #include "sim/exchange/fault_impl.h"
-#include "sim/method/method_impl.h"
-#include "sim/metrics/counters_impl.h"
+#include "sim/agent/method_ops_impl.h"
+#include "sim/agent/counters_impl.h"
 #include "sim/stream/stream_impl.h"
 
 /*
@@ -60,11 +60,12 @@ struct polka_agent {
     double start;                  /* when the learning loop started (polka_now) */
 };
 
-/** Sets up agent `id` of graph (weights already set) with the run's method, for the data of
- * facts, with the run's faults (which outlive it); the agent owns its method state. */
-polka_status polka_agent_init(polka_agent *agent, const polka_plan *plan,
-                              const polka_data_facts *facts, const polka_graph *graph,
-                              const polka_faults *faults, size_t id);
+/** Sets up agent `id` of graph (weights already set) with the run's method (its table:
+ * polka_method_of), for the data of facts, with the run's faults (which outlive it); the agent
+ * owns its method state. */
+polka_status polka_agent_init(polka_agent *agent, const polka_method_ops *method,
+                              const polka_plan *plan, const polka_data_facts *facts,
+                              const polka_graph *graph, const polka_faults *faults, size_t id);
 void polka_agent_free(polka_agent *agent);
 
 /** The agent's neighbours become those of graph (a new epoch); the method's per-neighbour state
@@ -103,8 +104,9 @@ void polka_agent_take_block(polka_agent *agent, size_t k, const double *message)
 void polka_agent_take_answer(polka_agent *agent, size_t k, const double *message);
 
 /** The doubles that carry an agent's message of each phase (the run's method and codecs). */
-polka_status polka_agent_wire_doubles(const polka_plan *plan, const polka_data_facts *facts,
-                                      size_t outputs, size_t doubles[2]);
+polka_status polka_agent_wire_doubles(const polka_method_ops *method, const polka_plan *plan,
+                                      const polka_data_facts *facts, size_t outputs,
+                                      size_t doubles[2]);
 
 /** The codecs' state (the sparsifiers' copies both ends hold) into / from a checkpoint. */
 polka_status polka_agent_codec_save(const polka_agent *agent, polka_state *state);

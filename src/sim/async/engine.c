@@ -11,7 +11,7 @@
 #include "sim/checkpoint/resume_impl.h"
 #include "polka/stop.h"
 #include "sim/checkpoint/checkpoint_impl.h"
-#include "sim/driver/sim_impl.h"
+#include "sim/plan/plan_impl.h"
 
 /* Header doubles of a message crossing ranks: arrival, sent, to, from, seq, phase, want,
  * version. */

@@ -1,8 +1,6 @@
-/* When a run checkpoints: the signals that stop it, the periodic saves, the file's name, the
- * settings it must match, and the metric rows it carries. */
-#define _GNU_SOURCE /* O_TMPFILE */
+/* When a run checkpoints: the signals that stop it, the periodic saves, where the file may be
+ * written, and the settings it must match. */
 #include <errno.h>
-#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,7 +12,7 @@
 #include "polka/paths.h"
 #include "polka/sim.h"
 #include "polka/stop.h"
-#include "sim/driver/sim_impl.h"
+#include "sim/plan/plan_impl.h"
 
 /* Seconds a process may go on after a SIGTERM, SIGINT or SIGUSR1 before it ends at once
  * (STOP_LAST_RESORT): only a call that polls nothing (a LAPACK factorisation, a blocking
@@ -82,15 +80,6 @@ int polka_ckpt_wish(const polka_plan *plan, uint64_t round, uint64_t rounds, dou
     return POLKA_CKPT_NONE;
 }
 
-void polka_ckpt_path(const polka_plan *plan, char *out, size_t size) {
-    if (plan->run.checkpoint[0] != '\0')
-        snprintf(out, size, "%s", plan->run.checkpoint);
-    else if (plan->run.output[0] != '\0')
-        snprintf(out, size, "%s.ckpt", plan->run.output);
-    else
-        snprintf(out, size, "polka.ckpt");
-}
-
 polka_status polka_ckpt_check_path(const polka_plan *plan) {
     const polka_run_spec *run = &plan->run;
     if (polka_control_is_batch(plan->learner.params.control)) return POLKA_OK; /* never saves */
@@ -132,80 +121,4 @@ polka_status polka_ckpt_settings_text(const polka_plan *plan, char **out) {
     }
     *out = text;
     return POLKA_OK;
-}
-
-void polka_history_spill(polka_history *h, const char *dir) {
-    if (h->spilled || h->rows > 0) return;
-    int fd = -1;
-#ifdef O_TMPFILE
-    fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
-#endif
-    if (fd < 0) { /* a file system without O_TMPFILE: a fresh name, unlinked at once */
-        char name[4096];
-        snprintf(name, sizeof name, "%s/.polka-rows-XXXXXX", dir);
-        fd = mkstemp(name);
-        if (fd >= 0 && unlink(name) != 0) {
-            close(fd);
-            fd = -1;
-        }
-    }
-    if (fd < 0) return; /* kept in memory */
-    h->spilled = 1;
-    h->fd = fd;
-}
-
-static polka_status history_grow(polka_history *h) {
-    size_t cap = h->cap ? 2 * h->cap : 16;
-    double *rounds = realloc(h->round, cap * sizeof *rounds);
-    if (rounds) h->round = rounds;
-    double *samples_ = realloc(h->samples, cap * sizeof *samples_);
-    if (samples_) h->samples = samples_;
-    double *metrics = h->spilled ? NULL : realloc(h->metrics, cap * h->width * sizeof *metrics);
-    if (metrics) h->metrics = metrics;
-    POLKA_CHECK(rounds && samples_ && (metrics || h->spilled), POLKA_ERR_MEM,
-                "out of memory for the metric rows of a checkpoint");
-    h->cap = cap;
-    return POLKA_OK;
-}
-
-/* The bytes of row r in the spill file, written or read whole (EINTR and short transfers). */
-static polka_status spill_io(const polka_history *h, size_t r, double *row, int write) {
-    size_t bytes = h->width * sizeof *row, done = 0;
-    off_t at = (off_t)r * (off_t)bytes;
-    while (done < bytes) {
-        ssize_t got = write ? pwrite(h->fd, (char *)row + done, bytes - done, at + (off_t)done)
-                            : pread(h->fd, (char *)row + done, bytes - done, at + (off_t)done);
-        if (got < 0 && errno == EINTR) continue;
-        POLKA_CHECK(got > 0, POLKA_ERR_IO, "cannot %s the metric rows' spill file: %s",
-                    write ? "write" : "read", got < 0 ? strerror(errno) : "it is short");
-        done += (size_t)got;
-    }
-    return POLKA_OK;
-}
-
-polka_status polka_history_add(polka_history *h, double round, double samples, const double *row) {
-    if (h->rows == h->cap) POLKA_CALL(history_grow(h));
-    if (h->spilled)
-        POLKA_CALL(spill_io(h, h->rows, (double *)row, 1));
-    else
-        memcpy(h->metrics + h->rows * h->width, row, h->width * sizeof *row);
-    h->round[h->rows] = round;
-    h->samples[h->rows] = samples;
-    h->rows++;
-    return POLKA_OK;
-}
-
-polka_status polka_history_row(const polka_history *h, size_t r, double *row) {
-    if (h->read_row) return h->read_row(h->source, r, row);
-    if (h->spilled) return spill_io(h, r, row, 0);
-    memcpy(row, h->metrics + r * h->width, h->width * sizeof *row);
-    return POLKA_OK;
-}
-
-void polka_history_free(polka_history *h) {
-    free(h->round);
-    free(h->samples);
-    free(h->metrics);
-    if (h->spilled) close(h->fd);
-    *h = (polka_history){.width = h->width};
 }

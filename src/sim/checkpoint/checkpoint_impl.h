@@ -19,6 +19,8 @@
 
 #include "polka/plan.h"
 #include "polka/state.h"
+#include "sim/metrics/history_impl.h"
+#include "sim/plan/plan_impl.h"
 
 /* Format 3 had a group per agent (/agents/BBBBBB/NNNNNN), written by rank 0 alone; format 4
  * packs them into /agents/states, written by every rank. */
@@ -39,30 +41,6 @@ typedef struct {
     uint64_t rows;   /* log steps done: rows of the run file */
 } polka_sim_point;
 
-/* The metric rows of the log steps so far (rank 0 / a serial run): the run file's rows. Their
- * rounds and samples are in memory; the rows themselves (width doubles each, 12 MB at 10^5
- * agents) are in memory, in a spill file (polka_history_spill), or read from a checkpoint one
- * at a time (read_row), so that rank 0 does not hold every row of a long run. */
-typedef struct {
-    size_t rows, cap, width; /* width: agents × metric doubles */
-    double *round, *samples;
-    double *metrics; /* in memory: rows × width */
-    int spilled, fd; /* 1: row r at byte r·width·8 of the unlinked file fd */
-    polka_status (*read_row)(const void *source, size_t r, double *row); /* or this */
-    const void *source;
-} polka_history;
-
-/* Keeps the rows from now on in an unlinked file of directory dir (O_TMPFILE, else a mkstemp
- * name unlinked at once: nothing is left there, whatever happens); in memory when it cannot. */
-void polka_history_spill(polka_history *history, const char *dir);
-
-polka_status polka_history_add(polka_history *history, double round, double samples,
-                               const double *row);
-
-/* Row r's width doubles into row. */
-polka_status polka_history_row(const polka_history *history, size_t r, double *row);
-void polka_history_free(polka_history *history);
-
 /* The signal that asked the run to stop (SIGTERM, SIGINT, SIGUSR1), 0 when none. */
 int polka_ckpt_signal(void);
 
@@ -74,9 +52,6 @@ void polka_ckpt_saving(void);
  * run.checkpoint_seconds passed since `last_save` (polka_now) or run.checkpoint_every divides
  * the round; never after the last round. */
 int polka_ckpt_wish(const polka_plan *plan, uint64_t round, uint64_t rounds, double last_save);
-
-/* The checkpoint file of a plan: run.checkpoint, else run.output + ".ckpt", else polka.ckpt. */
-void polka_ckpt_path(const polka_plan *plan, char *out, size_t size);
 
 /* Before the run: the checkpoint file can be written where it goes (its directory exists and
  * is writable, it is not a directory), when the run saves at all (run.checkpoint set, or

@@ -4,7 +4,7 @@
 #define POLKA_SIM_RESUME_H
 
 #include "sim/checkpoint/checkpoint_impl.h"
-#include "sim/driver/driver_impl.h"
+#include "sim/plan/driver_impl.h"
 #include "sim/metrics/metrics_impl.h"
 
 /* Collective over the driver's ranks (signal: the one that stops the run, or 0): the

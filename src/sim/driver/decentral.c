@@ -8,7 +8,8 @@
 #include <string.h>
 
 #include "sim/async/async_impl.h"
-#include "sim/exchange/halo_impl.h"
+#include "sim/agent/halo_impl.h"
+#include "sim/method/method_impl.h"
 #include "polka/loss.h"
 #include "sim/metrics/metrics_impl.h"
 #include "polka/net.h"
@@ -63,7 +64,8 @@ static polka_status next_epoch(mpi_run *run, uint64_t t) {
     size_t every = run->plan->net.resample_every;
     if (every == 0 || t == 0 || t % every != 0) return POLKA_OK;
     polka_graph *graph = NULL;
-    polka_status status = polka_sim_epoch_graph(run->plan, run->agents, t, &graph);
+    polka_status status = polka_sim_epoch_graph(run->plan, run->agents, t,
+                                                polka_method_of(run->plan)->check_graph, &graph);
     for (size_t a = 0; a < run->halo.count && status == POLKA_OK; a++)
         status = polka_agent_rewire(&run->local[a], graph);
     status = polka_net_agree(run->comm, status);
@@ -254,12 +256,12 @@ static polka_status mpi_setup(mpi_run *run, const polka_sim_hooks *hooks) {
     if (method->fit)
         POLKA_CALL(method->fit(plan, run->graph, run->ids, count, run->facts->dim, outputs));
     for (size_t a = 0; a < count; a++)
-        POLKA_CALL(polka_agent_init(&run->local[a], plan, run->facts, run->graph, &run->faults,
-                                    run->ids[a]));
+        POLKA_CALL(polka_agent_init(&run->local[a], polka_method_of(plan), plan, run->facts,
+                                    run->graph, &run->faults, run->ids[a]));
     /* the blocks an agent sends (as polka_agent_init sizes them; also on a rank without agents) */
     run->outputs = outputs;
     size_t doubles[2]; /* the messages encoded (net.codec_*) */
-    POLKA_CALL(polka_agent_wire_doubles(plan, run->facts, outputs, doubles));
+    POLKA_CALL(polka_agent_wire_doubles(polka_method_of(plan), plan, run->facts, outputs, doubles));
     run->point_block = doubles[0];
     run->value_block = doubles[1];
     POLKA_CALL(polka_halo_create(run->graph, &run->placement, run->rank, run->point_block,
@@ -374,7 +376,9 @@ static polka_status placement_attrs(mpi_run *run) {
 /* The graph, checked for this run; the status is the same on every rank. */
 static polka_status network(mpi_run *run) {
     polka_status status = polka_sim_graph(run->plan, run->agents, &run->graph);
-    if (status == POLKA_OK) status = polka_sim_check_network(run->plan, run->graph, run->agents);
+    if (status == POLKA_OK)
+        status = polka_sim_check_network(run->plan, run->graph, run->agents,
+                                         polka_method_of(run->plan)->check_graph);
     return status;
 }
 

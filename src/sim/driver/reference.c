@@ -11,6 +11,7 @@
 #include "sim/metrics/metrics_impl.h"
 #include "sim/checkpoint/resume_impl.h"
 #include "sim/driver/sim_impl.h"
+#include "sim/method/method_impl.h"
 
 typedef struct {
     const polka_plan *plan;
@@ -29,7 +30,8 @@ typedef struct {
 /* net.resample_every: a new epoch's graph, and the agents' neighbours from it. */
 static polka_status next_epoch(reference_run *run, uint64_t t) {
     polka_graph *graph = NULL;
-    POLKA_CALL(polka_sim_epoch_graph(run->plan, run->n, t, &graph));
+    POLKA_CALL(polka_sim_epoch_graph(run->plan, run->n, t, polka_method_of(run->plan)->check_graph,
+                                     &graph));
     if (graph == NULL) return POLKA_OK;
     polka_status status = POLKA_OK;
     for (size_t a = 0; a < run->n && status == POLKA_OK; a++)
@@ -153,7 +155,8 @@ static polka_status reference_setup(reference_run *run, const polka_sim_hooks *h
     const polka_method_ops *method = polka_method_of(plan);
     if (method->fit) POLKA_CALL(method->fit(plan, run->graph, NULL, run->n, facts->dim, outputs));
     for (size_t a = 0; a < run->n; a++)
-        POLKA_CALL(polka_agent_init(&run->agents[a], plan, facts, run->graph, &run->faults, a));
+        POLKA_CALL(polka_agent_init(&run->agents[a], polka_method_of(plan), plan, facts, run->graph,
+                                    &run->faults, a));
     POLKA_CALL(polka_stream_test_set(run->stream, &run->test));
     size_t len = run->test.n * run->agents[0].outputs;
     run->f = malloc(run->n * len * sizeof *run->f);
@@ -182,7 +185,8 @@ polka_status polka_sim_run_reference(const polka_plan *plan, size_t agents,
     if (polka_async_enabled(plan)) /* one process plays every agent's events (async_impl.h) */
         return polka_sim_run_decentralized(plan, MPI_COMM_SELF, hooks, summary, models);
     POLKA_CALL(polka_sim_graph(plan, agents, &run.graph));
-    polka_status status = polka_sim_check_network(plan, run.graph, agents);
+    polka_status status =
+        polka_sim_check_network(plan, run.graph, agents, polka_method_of(plan)->check_graph);
     if (status == POLKA_OK) status = reference_setup(&run, hooks);
     polka_sim_point from = {.next_log = (double)plan->run.log_every};
     if (status == POLKA_OK) status = resume_epoch(&run);

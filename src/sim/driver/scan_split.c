@@ -8,7 +8,7 @@
  * rank scans it whole, as before. Each step ends with the ranks agreeing on its status, so an
  * error anywhere (the first in file order: the lowest failing rank's) ends the scan on all.
  */
-#include "sim/driver/driver_impl.h"
+#include "sim/driver/sim_impl.h"
 
 #include <limits.h>
 #include <stdlib.h>

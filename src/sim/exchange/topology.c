@@ -3,10 +3,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "sim/method/method_impl.h"
+#include "sim/exchange/topology_impl.h"
+
 #include "sim/exchange/fault_impl.h"
-#include "polka/graph.h"
-#include "sim/driver/sim_impl.h"
 
 static polka_status generate(const polka_plan *plan, size_t agents, uint64_t seed,
                              polka_graph **out) {
@@ -48,13 +47,13 @@ polka_status polka_sim_graph(const polka_plan *plan, size_t agents, polka_graph 
 static uint64_t failed_round = UINT64_MAX;
 
 polka_status polka_sim_epoch_graph(const polka_plan *plan, size_t agents, uint64_t round,
-                                   polka_graph **out) {
+                                   polka_graph_check check, polka_graph **out) {
     *out = NULL;
     size_t every = plan->net.resample_every;
     if (every == 0 || round == 0 || round % every != 0) return POLKA_OK;
     polka_graph *graph = NULL;
     polka_status status = epoch_graph(plan, agents, round / every, &graph);
-    if (status == POLKA_OK) status = polka_sim_check_network(plan, graph, agents);
+    if (status == POLKA_OK) status = polka_sim_check_network(plan, graph, agents, check);
     if (status != POLKA_OK) {
         char why[512];
         snprintf(why, sizeof why, "%s", polka_error_message());
@@ -79,7 +78,7 @@ int polka_sim_epoch_failed(uint64_t round) {
 #define EPOCH_CHECK_BUDGET 1e8
 
 polka_status polka_sim_check_epochs(const polka_plan *plan, size_t agents, uint64_t first,
-                                    uint64_t rounds) {
+                                    uint64_t rounds, polka_graph_check check) {
     size_t every = plan->net.resample_every;
     if (every == 0 || !plan->net.generated || !polka_graph_kind_is_random(plan->net.spec.kind))
         return POLKA_OK; /* every epoch has the first graph, checked at the start */
@@ -87,7 +86,7 @@ polka_status polka_sim_check_epochs(const polka_plan *plan, size_t agents, uint6
     if (epochs * (double)agents * (double)agents > EPOCH_CHECK_BUDGET) return POLKA_OK;
     for (uint64_t t = (first / every + 1) * every; t < rounds; t += every) {
         polka_graph *graph = NULL;
-        POLKA_CALL(polka_sim_epoch_graph(plan, agents, t, &graph));
+        POLKA_CALL(polka_sim_epoch_graph(plan, agents, t, check, &graph));
         polka_graph_free(&graph);
     }
     return POLKA_OK;
@@ -123,12 +122,11 @@ polka_status polka_sim_network_agents(const polka_plan *plan, size_t ranks, size
 }
 
 polka_status polka_sim_check_network(const polka_plan *plan, const polka_graph *graph,
-                                     size_t agents) {
+                                     size_t agents, polka_graph_check check) {
     size_t nodes = polka_graph_nodes(graph);
     POLKA_CHECK(nodes == agents, POLKA_ERR_ARG,
                 "graph '%s' has %zu nodes but the run has %zu agents (net.agents = %zu, or leave "
                 "net.agents = 0 to take the graph's)",
                 plan->net.graph, nodes, agents, nodes);
-    const polka_method_ops *method = polka_method_of(plan);
-    return method->check_graph ? method->check_graph(plan, graph) : POLKA_OK;
+    return check ? check(plan, graph) : POLKA_OK;
 }

@@ -4,8 +4,9 @@
 #include <string.h>
 
 #include "polka/methods.h"
+#include "polka/sim.h"
 #include "sim/agent/agent_impl.h"
-#include "sim/driver/sim_impl.h"
+#include "sim/plan/plan_impl.h"
 
 #define METHOD_DECLARE(symbol, name) extern const polka_method_ops polka_method_##symbol;
 POLKA_METHOD_LIST(METHOD_DECLARE)

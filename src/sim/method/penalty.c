@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "polka/loss.h"
-#include "sim/driver/sim_impl.h"
+#include "sim/plan/plan_impl.h"
 
 size_t polka_penalty_payload(const polka_plan *plan, size_t dim, size_t outputs) {
     return dim + (plan->net.penalty == POLKA_PENALTY_SYMMETRIC ? outputs : 0) +

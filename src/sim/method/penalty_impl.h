@@ -8,7 +8,7 @@
 #define POLKA_SIM_PENALTY_H
 
 #include "polka/learner.h"
-#include "sim/agent/agent_impl.h"
+#include "sim/method/method_impl.h"
 #include "sim/method/privacy_impl.h"
 
 /* Late values (fault.delay > 0): the own points of the last rounds and, per neighbour, the

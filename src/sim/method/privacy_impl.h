@@ -25,7 +25,7 @@
 #include <stdint.h>
 
 #include "polka/plan.h"
-#include "sim/metrics/counters_impl.h"
+#include "sim/agent/counters_impl.h"
 
 #define POLKA_PRIVACY_STREAM 0x50524956u /* "PRIV": the noise of the points */
 

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "polka/loss.h"
-#include "sim/driver/sim_impl.h"
+#include "sim/plan/plan_impl.h"
 
 /* The features, drawn once per process for the run's (seed, D, p, σ) and shared by its agents:
  * Ω is D×p doubles, too many to keep one per agent. */

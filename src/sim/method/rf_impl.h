@@ -10,7 +10,7 @@
 #define POLKA_SIM_RF_H
 
 #include "polka/rff_methods.h"
-#include "sim/agent/agent_impl.h"
+#include "sim/method/method_impl.h"
 
 typedef struct {
     polka_rff_problem problem;

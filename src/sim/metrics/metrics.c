@@ -8,7 +8,17 @@
 
 #include "polka/net.h"
 #include "polka/paths.h"
-#include "sim/driver/sim_impl.h"
+#include "sim/plan/plan_impl.h"
+
+void polka_counters_collect(polka_agent_counters *c, polka_agent_metrics *out) {
+#define COLLECT_TOTAL(field, metric) out->metric = c->field;
+#define COLLECT_MEAN(name, metric, reset)                                                          \
+    out->metric = c->name##_count > 0 ? c->name##_sum / c->name##_count : 0.0;                     \
+    if (reset) c->name##_sum = c->name##_count = 0.0;
+    POLKA_AGENT_COUNTERS(COLLECT_TOTAL, COLLECT_MEAN)
+#undef COLLECT_TOTAL
+#undef COLLECT_MEAN
+}
 
 static polka_status learner_rows(const void *learner, const double *x, size_t n, double *f) {
     return polka_learner_predict_output(learner, x, n, f);

@@ -5,7 +5,8 @@
 #include <stdio.h>
 
 #include "sim/agent/agent_impl.h"
-#include "sim/checkpoint/checkpoint_impl.h"
+#include "sim/metrics/history_impl.h"
+#include "sim/plan/plan_impl.h"
 #include "polka/h5log.h"
 #include "polka/sim.h"
 
@@ -178,5 +179,17 @@ void polka_netlog_abandon_h5(polka_netlog *log);
  */
 polka_status polka_netlog_replay(polka_netlog *log, const polka_history *rows, const size_t *ids,
                                  size_t count);
+
+/**
+ * The test points a log step scores: the first run.log_test of test before the last round
+ * (summary->rounds, set by polka_sim_loop), the whole set at the last (a view, no copy).
+ */
+polka_dataset polka_sim_log_test(const polka_plan *plan, const polka_dataset *test, size_t round,
+                                 const polka_sim_summary *summary);
+
+/** The test points a log step measures the disagreement on: the first run.log_test of
+ *  `scored` at every log step, the last included (one curve on the same points, and at the
+ *  last step a second pass over 200 points instead of the whole set); all when 0. */
+size_t polka_sim_disagreement_points(const polka_plan *plan, const polka_dataset *scored);
 
 #endif

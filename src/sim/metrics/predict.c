@@ -6,7 +6,7 @@
 #include "polka/loss.h"
 #include "polka/rff.h"
 #include "sim/metrics/metrics_impl.h"
-#include "sim/driver/sim_impl.h"
+#include "sim/plan/plan_impl.h"
 #include "sim/stream/source_impl.h"
 
 /*

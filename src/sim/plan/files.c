@@ -2,7 +2,7 @@
 #include <stdio.h>
 
 #include "polka/run_files.h"
-#include "sim/checkpoint/checkpoint_impl.h"
+#include "sim/plan/plan_impl.h"
 
 static void add(polka_plan_files *files, const char *what, const char *path, polka_file_role role,
                 size_t longest) {
@@ -28,4 +28,13 @@ void polka_plan_files_list(const polka_plan *plan, polka_plan_files *files) {
     polka_ckpt_path(plan, files->checkpoint, sizeof files->checkpoint);
     /* so is the checkpoint (every rank writes its part of it) */
     add(files, "run.checkpoint", files->checkpoint, POLKA_FILE_CHECKPOINT, POLKA_PATH_MPIIO_MAX);
+}
+
+void polka_ckpt_path(const polka_plan *plan, char *out, size_t size) {
+    if (plan->run.checkpoint[0] != '\0')
+        snprintf(out, size, "%s", plan->run.checkpoint);
+    else if (plan->run.output[0] != '\0')
+        snprintf(out, size, "%s.ckpt", plan->run.output);
+    else
+        snprintf(out, size, "polka.ckpt");
 }

@@ -3,8 +3,8 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "sim/driver/sim_impl.h"
 #include "sim/stream/source_impl.h"
+#include "polka/sim.h"
 
 #define MIXTURE_SEED_STEP 7919
 
@@ -113,3 +113,16 @@ const polka_source_ops polka_source_multidist = {
     .variants = 1,
     .test_set = multidist_test_set,
 };
+
+polka_multidist_params polka_sim_multidist_params(const polka_plan *plan) {
+    const polka_data_spec *data = &plan->data;
+    return (polka_multidist_params){
+        .classes = data->classes,
+        .components = data->components,
+        .dim = data->dim,
+        .mean_var = data->mean_var,
+        .sample_var = data->sample_var,
+        .seed = plan->run.seed,
+        .means_seed = data->means_seed,
+    };
+}

@@ -1,4 +1,4 @@
-#include "sim/exchange/halo_impl.h"
+#include "sim/agent/halo_impl.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -6,13 +6,12 @@
  * (polka_sim_loop), the checkpoint (polka_sim_save) and the resume (polka_sim_resume) take
  * nothing else from them.
  */
-#ifndef POLKA_SIM_DRIVER_H
-#define POLKA_SIM_DRIVER_H
+#ifndef POLKA_SIM_DRIVER_IMPL_H
+#define POLKA_SIM_DRIVER_IMPL_H
 
 #include <mpi.h>
 #include <stdint.h>
 
-#include "polka/dataio.h"
 #include "polka/sim.h"
 #include "polka/state.h"
 
@@ -42,13 +41,5 @@ typedef struct {
     const size_t *order; /* every rank's agents, rank by rank (NULL: 0 .. agents − 1) */
     polka_netlog *log;   /* the run's log (the metric rows a checkpoint carries) */
 } polka_driver;
-
-/**
- * A training file's scan split among the ranks of *(MPI_Comm *)comm (scan_split.c): each reads
- * its run of the file's chunks, and every rank gets the info polka_data_scan gives. Collective;
- * an error is agreed (every rank returns the first in file order). A polka_scan_hook's scan.
- */
-polka_status polka_sim_scan_split(void *comm, const char *path, const polka_read_options *options,
-                                  polka_data_info *info);
 
 #endif

@@ -1,19 +1,7 @@
-/* An agent's counters (counters_impl.h): the log step's collect, the checkpoint's entries. */
-#include "sim/metrics/counters_impl.h"
+/* An agent's counters (counters_impl.h): the checkpoint's entries, the online error. */
+#include "sim/agent/counters_impl.h"
 
 #include <math.h>
-
-#include "sim/metrics/metrics_impl.h"
-
-void polka_counters_collect(polka_agent_counters *c, polka_agent_metrics *out) {
-#define COLLECT_TOTAL(field, metric) out->metric = c->field;
-#define COLLECT_MEAN(name, metric, reset)                                                          \
-    out->metric = c->name##_count > 0 ? c->name##_sum / c->name##_count : 0.0;                     \
-    if (reset) c->name##_sum = c->name##_count = 0.0;
-    POLKA_AGENT_COUNTERS(COLLECT_TOTAL, COLLECT_MEAN)
-#undef COLLECT_TOTAL
-#undef COLLECT_MEAN
-}
 
 polka_status polka_counters_save(const polka_agent_counters *c, polka_state *state) {
 #define SAVE_ONE(field)                POLKA_CALL(polka_state_put_f64(state, "agent." #field, c->field));

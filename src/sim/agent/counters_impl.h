@@ -1,7 +1,7 @@
 /*
  * An agent's counters: what its log steps report besides its model and its test set, and all a
  * checkpoint keeps of it besides its learner. The one list below generates the struct, the log
- * step's collect (metrics.c), and the checkpoint's save and restore: one named entry
+ * step's collect (metrics/metrics.c), and the checkpoint's save and restore: one named entry
  * "agent.FIELD" per field, the same for the decentralized agents and the centralized learner
  * (issue 27: the checkpoints had two positional layouts of them).
  *

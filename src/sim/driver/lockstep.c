@@ -1,3 +1,5 @@
+/* The lockstep loop every driver shares (polka_sim_loop): rounds, log steps, progress, and
+ * when the ranks agree to checkpoint or stop. */
 #include <math.h>
 #include <sys/stat.h>
 #include <stdio.h>
@@ -8,76 +10,7 @@
 #include "polka/stop.h"
 #include "sim/checkpoint/resume_impl.h"
 #include "sim/driver/sim_impl.h"
-
-double polka_now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-void polka_sim_log(const polka_sim_hooks *hooks, const char *fmt, ...) {
-    if (hooks == NULL || hooks->log == NULL) return;
-    char line[512];
-    va_list args;
-    va_start(args, fmt);
-    vsnprintf(line, sizeof line, fmt, args);
-    va_end(args);
-    hooks->log(hooks->context, line);
-}
-
-/* A warning through the warn hook (else the log hook). */
-static void warn(const polka_sim_hooks *hooks, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-static void warn(const polka_sim_hooks *hooks, const char *fmt, ...) {
-    polka_log_fn hook = hooks ? (hooks->warn ? hooks->warn : hooks->log) : NULL;
-    if (hook == NULL) return;
-    char line[1536];
-    va_list args;
-    va_start(args, fmt);
-    vsnprintf(line, sizeof line, fmt, args);
-    va_end(args);
-    hook(hooks->context, line);
-}
-
-/* A key's value as text, a number in the fewest digits that read back the same. */
-static void value_text(const polka_config *config, const polka_config_key *key, char *out,
-                       size_t size) {
-    if (key->type == POLKA_KEY_DOUBLE)
-        polka_format_double(out, size, *(const double *)((const char *)config + key->offset));
-    else
-        polka_config_get(config, key, out, size);
-}
-
-/* One warning per key set for a kind this run did not choose (polka_config_idle_keys), once the
- * run's start-up has succeeded: a refused run says only why it was refused. */
-void polka_sim_warn_idle(const polka_plan *plan, const polka_sim_hooks *hooks) {
-    enum { SHOWN = 16 };
-    polka_config_idle idle[SHOWN];
-    size_t count = polka_config_idle_keys(&plan->settings, idle, SHOWN);
-    for (size_t k = 0; k < count && k < SHOWN; k++) {
-        char value[POLKA_PATH_LEN], chosen[POLKA_PATH_LEN];
-        const char *owner = idle[k].key->owner, *kinds = owner + strcspn(owner, " ") + 1;
-        value_text(&plan->settings, idle[k].key, value, sizeof value);
-        polka_config_get(&plan->settings, idle[k].chooser, chosen, sizeof chosen);
-        warn(hooks, "warning: %s = %s has no effect: it is a knob of %s = %s (this run's is %s)",
-             idle[k].key->name, value, idle[k].chooser->name, kinds, chosen);
-    }
-    if (count > SHOWN) warn(hooks, "warning: and %zu more keys without effect", count - SHOWN);
-}
-
-void polka_sim_report(const polka_sim_hooks *hooks, size_t round, size_t rounds, double samples,
-                      double start, const polka_sim_summary *summary) {
-    if (hooks == NULL || hooks->progress == NULL) return;
-    polka_sim_progress progress = {
-        .round = round,
-        .rounds = rounds,
-        .samples = samples,
-        .seconds = polka_now() - start,
-        .mean_score = summary->mean_score,
-        .mean_order = summary->mean_order,
-    };
-    hooks->progress(hooks->context, &progress);
-}
+#include "sim/method/method_impl.h"
 
 /* After a signal: the checkpoint is written, the run stops with one line saying where. */
 static polka_status stopped(const polka_plan *plan, uint64_t round, size_t rounds, int signal) {
@@ -107,14 +40,15 @@ static polka_status not_saved(const polka_plan *plan, const polka_sim_hooks *hoo
     if (code != POLKA_ERR_IO && code != POLKA_ERR_HDF5) return polka_error_set(code, "%s", message);
     polka_error_clear();
     if (saved)
-        warn(hooks,
-             "warning: the checkpoint after round %llu was not written (%s); the run goes on, "
-             "and '%s' keeps the one of round %llu",
-             (unsigned long long)round, message, path, (unsigned long long)saved);
+        polka_sim_warn(
+            hooks,
+            "warning: the checkpoint after round %llu was not written (%s); the run goes on, "
+            "and '%s' keeps the one of round %llu",
+            (unsigned long long)round, message, path, (unsigned long long)saved);
     else
-        warn(hooks,
-             "warning: the checkpoint after round %llu was not written (%s); the run goes on",
-             (unsigned long long)round, message);
+        polka_sim_warn(
+            hooks, "warning: the checkpoint after round %llu was not written (%s); the run goes on",
+            (unsigned long long)round, message);
     return POLKA_OK;
 }
 
@@ -170,12 +104,13 @@ static int resumed_here(const polka_plan *plan) {
 static polka_status check_epochs(const polka_plan *plan, const polka_driver *driver, uint64_t first,
                                  size_t rounds) {
     if (plan->run.mode == POLKA_MODE_CENTRALIZED || driver->agents < 2) return POLKA_OK;
+    polka_graph_check check = polka_method_of(plan)->check_graph;
     if (driver->comm == MPI_COMM_SELF) /* the serial reference (also without MPI) */
-        return polka_sim_check_epochs(plan, driver->agents, first, rounds);
+        return polka_sim_check_epochs(plan, driver->agents, first, rounds, check);
     int rank = 0;
     MPI_Comm_rank(driver->comm, &rank);
     polka_status status =
-        rank == 0 ? polka_sim_check_epochs(plan, driver->agents, first, rounds) : POLKA_OK;
+        rank == 0 ? polka_sim_check_epochs(plan, driver->agents, first, rounds, check) : POLKA_OK;
     return polka_net_agree(driver->comm, status);
 }
 
@@ -243,59 +178,4 @@ polka_status polka_sim_loop(const polka_plan *plan, const polka_driver *driver, 
     summary->seconds = polka_now() - start;
     polka_sim_rates(summary);
     return POLKA_OK;
-}
-
-void polka_sim_rates(polka_sim_summary *summary) {
-    double learning = summary->seconds - summary->log_seconds;
-    summary->samples_per_second = summary->seconds > 0 ? summary->samples / summary->seconds : 0.0;
-    summary->learn_samples_per_second = learning > 0 ? summary->samples / learning : 0.0;
-}
-
-polka_multidist_params polka_sim_multidist_params(const polka_plan *plan) {
-    const polka_data_spec *data = &plan->data;
-    return (polka_multidist_params){
-        .classes = data->classes,
-        .components = data->components,
-        .dim = data->dim,
-        .mean_var = data->mean_var,
-        .sample_var = data->sample_var,
-        .seed = plan->run.seed,
-        .means_seed = data->means_seed,
-    };
-}
-
-polka_dataset polka_sim_log_test(const polka_plan *plan, const polka_dataset *test, size_t round,
-                                 const polka_sim_summary *summary) {
-    polka_dataset view = *test;
-    size_t subset = plan->run.log_test;
-    if (round < summary->rounds && subset > 0 && subset < test->n) view.n = subset;
-    return view;
-}
-
-size_t polka_sim_disagreement_points(const polka_plan *plan, const polka_dataset *scored) {
-    size_t subset = plan->run.log_test;
-    return subset > 0 && subset < scored->n ? subset : scored->n;
-}
-
-static int all_finite(const double *values, size_t n) {
-    for (size_t e = 0; e < n; e++)
-        if (!isfinite(values[e])) return 0;
-    return 1;
-}
-
-polka_status polka_sim_check_finite(const polka_model *model, size_t agent) {
-    size_t m = polka_model_order(model);
-    int finite = all_finite(polka_model_weights(model), m * polka_model_outputs(model)) &&
-                 all_finite(polka_model_dictionary(model), m * polka_model_dim(model));
-    POLKA_CHECK(finite, POLKA_ERR_NUMERIC,
-                "the run diverged: agent %zu's model has a non-finite number (lower learner.eta "
-                "or net.c, or rescale the data)",
-                agent);
-    return POLKA_OK;
-}
-
-size_t polka_sim_rounds(double passes, size_t n_train, size_t per_round) {
-    double total = ceil(passes * (double)n_train);
-    size_t rounds = (size_t)ceil(total / (double)per_round);
-    return rounds > 0 ? rounds : 1;
 }
