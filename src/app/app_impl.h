@@ -37,9 +37,6 @@ polka_status polka_app_read_plan(int argc, char **argv, MPI_Comm comm, polka_pla
 polka_status polka_app_check_files(int argc, char **argv, MPI_Comm comm, const polka_plan *plan,
                                    int run, const polka_file_use *extra, size_t extra_count);
 
-/** Prints the key table with defaults and help (polka --help). */
-void polka_app_print_keys(void);
-
 /** Prints the usage and the key table (polka --help). */
 void polka_app_print_usage(void);
 

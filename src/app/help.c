@@ -126,7 +126,8 @@ static void print_key(const polka_config_key *key) {
     if (facts[0] != '\0') printf("      (%s)\n", facts);
 }
 
-void polka_app_print_keys(void) {
+/* Prints the key table with defaults and help (polka --help). */
+static void print_keys(void) {
     size_t count = 0;
     const polka_config_key *keys = polka_config_keys(&count);
     printf("Configuration keys (INI sections [run] [data] [learner] [net] [fault] [privacy]; "
@@ -139,7 +140,7 @@ void polka_app_print_usage(void) {
     for (size_t k = 0; k < sizeof usage_lines / sizeof *usage_lines; k++)
         printf("  %s\n", usage_lines[k]);
     printf("\n%s\n\n", centralized_note);
-    polka_app_print_keys();
+    print_keys();
     printf("\n");
     print_tables();
     printf("\n");

@@ -37,6 +37,12 @@ typedef struct polka_method_ops {
     const char *name; /* net.method's value */
     const char *help;
     int censors; /* 1: an agent may withhold its block (agent->sends = 0 in prepare) */
+    /* 1: its messages carry the agents' own points (privacy.clip protects them) */
+    int sends_points;
+    /* 1: the centralized baseline of the method is centralized POLK, the kernel learner on all
+     * the data (driver/central.c; learner.refit fits it); 0: the method's own learner on one
+     * agent (the random-feature methods: centralized random features, run.c) */
+    int central_kernel;
     /* what each agent sends per round in phase 1 (layout[0]), and answers per neighbour in
      * phase 2 (layout[1]; rows 0: a one-phase method): kinds of numbers, how many */
     void (*layout)(const polka_plan *plan, const polka_data_facts *facts, size_t outputs,

@@ -94,10 +94,6 @@ int polka_async_enabled(const polka_plan *plan);
 /** A clear error for a setting the event engine cannot run with (every rank alike). */
 polka_status polka_async_check(const polka_plan *plan);
 
-/** The virtual time the run lasts, and between log rows. */
-double polka_async_horizon(const polka_plan *plan, size_t n_train, size_t agents);
-double polka_async_log_interval(const polka_plan *plan, size_t agents);
-
 /** Collective: the run in virtual time, to its horizon, with its log rows. */
 polka_status polka_async_run(const polka_async_world *world, size_t n_train,
                              const polka_sim_hooks *hooks, polka_sim_summary *summary);

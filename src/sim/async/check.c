@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "sim/async/async_impl.h"
+#include "sim/method/method_impl.h"
 
 /* A setting that has no meaning (or no implementation yet) in virtual time: one clear error. */
 static polka_status refuse(const char *setting, const char *why) {
@@ -21,7 +22,7 @@ static polka_status check_faults(const polka_plan *plan) {
         return refuse("async.staleness with lost messages, offline agents or net.gossip",
                       "an agent could wait for a message that never comes");
     if (plan->settings.staleness > 0 && plan->settings.censor_alpha > 0 &&
-        strcmp(plan->settings.method, "coke") == 0)
+        polka_method_of(plan)->censors)
         return refuse("async.staleness and net.method = coke",
                       "a censoring neighbour may never send again");
     return POLKA_OK;

@@ -113,13 +113,15 @@ int polka_async_enabled(const polka_plan *plan) {
     return strcmp(plan->settings.engine, "events") == 0;
 }
 
-double polka_async_horizon(const polka_plan *plan, size_t n_train, size_t agents) {
+/* The virtual time the run lasts. */
+static double horizon_of(const polka_plan *plan, size_t n_train, size_t agents) {
     if (plan->settings.horizon > 0) return plan->settings.horizon;
     size_t rounds = polka_sim_rounds(plan->run.passes, n_train, agents * plan->learner.batch);
     return (double)rounds * plan->settings.compute;
 }
 
-double polka_async_log_interval(const polka_plan *plan, size_t agents) {
+/* The virtual time between log rows. */
+static double log_interval_of(const polka_plan *plan, size_t agents) {
     if (plan->settings.log_interval > 0) return plan->settings.log_interval;
     double per_round = (double)(agents * plan->learner.batch);
     return (double)plan->run.log_every / per_round * plan->settings.compute;
@@ -301,8 +303,8 @@ static polka_status loop(polka_async_engine *engine, size_t n_train, const polka
                          polka_sim_summary *summary, double *crossed) {
     const polka_async_world *w = engine->world;
     const polka_plan *plan = w->plan;
-    double horizon = polka_async_horizon(plan, n_train, w->agents);
-    double interval = polka_async_log_interval(plan, w->agents);
+    double horizon = horizon_of(plan, n_train, w->agents);
+    double interval = log_interval_of(plan, w->agents);
     double lookahead = plan->settings.latency, now = 0.0, samples = 0.0;
     size_t rows = row_count(horizon, interval), row = 0;
     uint64_t windows = 0;

@@ -94,7 +94,8 @@ static const char *check_refit(const polka_plan *plan, const polka_learner_param
         return l->refit_iterations ? "learner.refit_iterations needs learner.refit > 0" : NULL;
     if (polka_control_is_batch(params->control))
         return "learner.refit refits an online learner's dictionary (slkl and krr fit in batch)";
-    if (plan->run.mode != POLKA_MODE_CENTRALIZED || strcmp(plan->settings.method, "penalty") != 0)
+    const polka_method_ops *method = polka_method_find(plan->settings.method);
+    if (plan->run.mode != POLKA_MODE_CENTRALIZED || method == NULL || !method->central_kernel)
         return "learner.refit fits on the whole training set: use run.mode = centralized with "
                "net.method = penalty (centralized POLK)";
     if (plan->data.drift > 0) return "learner.refit needs a fixed distribution (data.drift = 0)";

@@ -6,6 +6,7 @@
 #include "polka/run_files.h"
 #include "sim/checkpoint/resume_impl.h"
 #include "sim/driver/sim_impl.h"
+#include "sim/method/method_impl.h"
 
 /* Centralized mode with a method other than the penalty (the random-feature ones): the
  * method's one agent learns from the union of the streams (all the data, i.i.d.), a batch of
@@ -48,10 +49,10 @@ static polka_status run_centralized_on_root(const polka_plan *plan, MPI_Comm com
     polka_status status = POLKA_OK;
     size_t agents = 1;
     if (rank == 0) status = polka_sim_network_agents(plan, (size_t)size, &agents);
-    int penalty = strcmp(plan->settings.method, "penalty") == 0;
+    int kernel = polka_method_of(plan)->central_kernel;
     if (rank == 0 && status == POLKA_OK)
-        status = penalty ? polka_sim_run_centralized(plan, agents, hooks, summary)
-                         : run_central_method(plan, agents, hooks, summary);
+        status = kernel ? polka_sim_run_centralized(plan, agents, hooks, summary)
+                        : run_central_method(plan, agents, hooks, summary);
     POLKA_CALL(polka_net_agree(comm, status));
     return polka_net_check(MPI_Bcast(summary, (int)sizeof *summary, MPI_BYTE, 0, comm),
                            "MPI_Bcast");

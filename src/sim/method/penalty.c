@@ -8,7 +8,9 @@
 #include "polka/loss.h"
 #include "sim/plan/plan_impl.h"
 
-size_t polka_penalty_payload(const polka_plan *plan, size_t dim, size_t outputs) {
+/* Doubles sent per point: the point, then f_i at it (net.penalty = symmetric), then its
+ * label (net.share = samples; NaN when its agent does not learn from it this round). */
+static size_t payload_doubles(const polka_plan *plan, size_t dim, size_t outputs) {
     return dim + (plan->net.penalty == POLKA_PENALTY_SYMMETRIC ? outputs : 0) +
            (plan->net.share == POLKA_SHARE_SAMPLES);
 }
@@ -96,7 +98,7 @@ static polka_status penalty_init(polka_agent *agent, const polka_plan *plan,
     pen->shares_samples = plan->net.share == POLKA_SHARE_SAMPLES;
     pen->c = plan->net.c;
     pen->late = polka_penalty_late_rounds(plan);
-    pen->payload = polka_penalty_payload(plan, agent->dim, agent->outputs);
+    pen->payload = payload_doubles(plan, agent->dim, agent->outputs);
     POLKA_CALL(
         polka_privacy_setup(&pen->privacy, plan, polka_graph_nodes(agent->graph), facts->n_train));
     return penalty_buffers(agent);
@@ -378,6 +380,8 @@ const polka_method_ops polka_method_penalty = {
     .name = "penalty",
     .help = "the greedy projected penalty method (paper 003; net.penalty, net.share): points "
             "out, the neighbours' values there back, functional SGD plus KOMP",
+    .sends_points = 1,
+    .central_kernel = 1,
     .layout = penalty_layout,
     .check = penalty_check,
     .check_graph = penalty_check_graph,

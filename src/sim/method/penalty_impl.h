@@ -37,10 +37,6 @@ static inline polka_penalty *polka_penalty_of(const polka_agent *agent) {
     return (polka_penalty *)agent->state;
 }
 
-/** Doubles sent per point: the point, then f_i at it (net.penalty = symmetric), then its
- * label (net.share = samples; NaN when its agent does not learn from it this round). */
-size_t polka_penalty_payload(const polka_plan *plan, size_t dim, size_t outputs);
-
 /* penalty_stale.c: late values */
 /** How many rounds old a value may be: fault.delay, or async.max_age with the event engine. */
 size_t polka_penalty_late_rounds(const polka_plan *plan);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "polka/rng.h"
+#include "sim/method/method_impl.h"
 
 #define SQRT2       1.4142135623730951
 #define LOG_SQRT2PI 0.91893853320467274 /* log √(2π) */
@@ -98,7 +99,8 @@ polka_status polka_privacy_check(const polka_plan *plan) {
                 "privacy.clip = %g protects the points the penalty method sends; a centralized "
                 "run sends none (set privacy.clip = 0)",
                 s->clip);
-    POLKA_CHECK(strcmp(s->method, "penalty") == 0, POLKA_ERR_ARG,
+    const polka_method_ops *method = polka_method_find(s->method);
+    POLKA_CHECK(method != NULL && method->sends_points, POLKA_ERR_ARG,
                 "privacy.clip = %g protects the points the penalty method sends; net.method = %s "
                 "sends no points (set net.method = penalty, or privacy.clip = 0)",
                 s->clip, s->method);
