@@ -4,6 +4,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "polka/format.h"
 #include "polka/net.h"
 #include "polka/stop.h"
 #include "sim/checkpoint/resume_impl.h"
