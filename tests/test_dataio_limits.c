@@ -14,6 +14,7 @@
 #include "data/dataio_impl.h"
 #include "dataio_files.h"
 #include "polka/dataio.h"
+#include "polka/memory.h"
 #include "test_util.h"
 
 /* An IDX images file: the header of n records of rows×cols bytes, then `bytes` data bytes. */

@@ -113,9 +113,6 @@ typedef struct {
  */
 size_t polka_config_idle_keys(const polka_config *config, polka_config_idle *idle, size_t max);
 
-/** x with the fewest significant digits (up to 17) that read back as the same double. */
-void polka_format_double(char *buf, size_t size, double x);
-
 /** The largest value an integer (size) key takes: 2^40. */
 #define POLKA_CONFIG_SIZE_MAX ((size_t)1 << 40)
 

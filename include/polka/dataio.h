@@ -44,11 +44,9 @@
  * ## Memory
  * Before any allocation sized by a header or a feature index, the readers check it against
  * what the data can hold and against a memory limit (polka_read_options.memory_limit; by
- * default this process's share of the memory its node has available: the least of
- * MemAvailable, the headroom of its cgroup (v2 memory.max − memory.current) and the Slurm job's
- * --mem (SLURM_MEM_PER_NODE, or SLURM_MEM_PER_CPU × SLURM_CPUS_ON_NODE), divided among the
- * processes that share the node (polka_data_memory_share), and less under `ulimit -v`/`-d`),
- * and refuse with POLKA_ERR_MEM naming the file, the place and the sizes:
+ * default polka_data_memory_limit(), this process's share of the memory its node has
+ * available: polka/memory.h), and refuse with POLKA_ERR_MEM naming the file, the place and the
+ * sizes:
  * - a scan of a dense format keeps 48 bytes of statistics per feature and returns 32 (80·p in
  *   all); a LIBSVM scan keeps them only for the features that occur (the others are the zero
  *   column, whose statistics are known): 160 bytes of running sums and table per feature that
@@ -146,20 +144,6 @@ typedef enum {
 
 /** Parses "dense", "sparse" or "auto"; POLKA_ERR_ARG naming the choices otherwise. */
 polka_status polka_storage_parse(const char *name, polka_storage *storage);
-
-/**
- * The default memory limit of this process's reads (options without memory_limit): `limit`
- * bytes when not 0, else the node's available memory divided by `sharers` (the processes on
- * the node: an MPI run's ranks there). Process-wide; set once before reading (polka run).
- */
-void polka_data_memory_share(size_t limit, unsigned sharers);
-
-/** The default memory limit of this process's reads in bytes (as polka_data_memory_share
- *  sets it): also what other allocations sized by the settings are checked against. */
-size_t polka_data_memory_limit(void);
-
-/** What limit came from, as " (data.memory = auto: ...)", or "" for a limit given. */
-const char *polka_data_memory_origin(size_t limit);
 
 /** data.memory: "auto" (0) or a number of bytes, with an optional K, M, G or T (powers of 1024). */
 polka_status polka_memory_parse(const char *text, size_t *bytes);

@@ -10,7 +10,7 @@
 
 #include "komp_impl.h"
 #include "learner_impl.h"
-#include "polka/dataio.h"
+#include "polka/memory.h"
 
 /* What komp keeps beside the model. */
 typedef struct {

@@ -13,9 +13,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/scratch_impl.h"
 #include "komp_impl.h"
 #include "polka/stop.h"
-#include "scratch_impl.h"
 
 #define DEFAULT_JITTER 1e-10
 /* Rank-one terms kept before G_base is rewritten (polka_komp_set_pending). */

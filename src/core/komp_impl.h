@@ -2,8 +2,8 @@
 #ifndef POLKA_KOMP_IMPL_H
 #define POLKA_KOMP_IMPL_H
 
+#include "base/pages_impl.h"
 #include "model_impl.h"
-#include "pages_impl.h"
 #include "polka/komp.h"
 
 /*

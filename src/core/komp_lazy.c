@@ -7,9 +7,9 @@
 #include <math.h>
 #include <string.h>
 
+#include "base/scratch_impl.h"
 #include "komp_impl.h"
 #include "polka/stop.h"
-#include "scratch_impl.h"
 
 /* A stop request is polled every STOP_ROWS rows of a batch's O(batch²) buffers: a batch of
  * 16384 points fills 2 GB per buffer, seconds each. */

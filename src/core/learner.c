@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/scratch_impl.h"
 #include "komp_impl.h"
 #include "learner_impl.h"
-#include "scratch_impl.h"
 
 /* NORMA's global scale is folded into the stored weights before it can underflow. */
 #define SCALE_FLOOR 1e-100

@@ -24,8 +24,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/scratch_impl.h"
 #include "control_impl.h"
-#include "scratch_impl.h"
 
 #define DEFAULT_JITTER    1e-10
 #define GOLDEN_ITERATIONS 30 /* the bracket shrinks by 0.618^30 ≈ 5e-7 */

@@ -212,13 +212,6 @@ polka_status polka_config_load(polka_config *config, const char *path) {
     return POLKA_OK;
 }
 
-void polka_format_double(char *buf, size_t size, double x) {
-    for (int digits = 1; digits <= 17; digits++) {
-        snprintf(buf, size, "%.*g", digits, x);
-        if (strtod(buf, NULL) == x) return;
-    }
-}
-
 void polka_config_get(const polka_config *config, const polka_config_key *key, char *out,
                       size_t size) {
     const char *field = (const char *)config + key->offset;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "h5log_impl.h"
+#include "polka/format.h"
 
 struct polka_h5run_s {
     hid_t file;

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "net/generator_impl.h"
-#include "polka/config.h"
+#include "polka/format.h"
 #include "net/graph_impl.h"
 
 #ifndef POLKA_VERSION

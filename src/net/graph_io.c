@@ -1,6 +1,6 @@
 /* Reading and writing graph files (the format is described in polka/graph.h). */
 #include "net/graph_impl.h"
-#include "polka/config.h"
+#include "polka/format.h"
 
 #include <errno.h>
 #include <stdarg.h>

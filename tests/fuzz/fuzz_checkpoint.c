@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "fuzz_util.h"
-#include "polka/dataio.h"
+#include "polka/memory.h"
 #include "sim/checkpoint/resume_impl.h"
 
 enum { AGENTS = 4, MAX_DIM = 64, MAX_CLASSES = 32, MAX_BUDGET = 100000 };

@@ -2,6 +2,7 @@
 #include <string.h>
 #include <sys/resource.h>
 
+#include "polka/memory.h"
 #include "polka/net.h"
 #include "polka/run_files.h"
 #include "sim/checkpoint/resume_impl.h"

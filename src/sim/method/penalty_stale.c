@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "polka/dataio.h"
+#include "polka/memory.h"
 #include "sim/method/penalty_impl.h"
 
 #define NONE UINT64_MAX

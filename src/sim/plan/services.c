@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "polka/config.h"
+#include "polka/format.h"
 #include "polka/paths.h"
 
 double polka_now(void) {
