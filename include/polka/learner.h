@@ -133,6 +133,10 @@ const char *polka_control_help(polka_control_kind kind);
 /** 1 for a batch learner (slkl, krr: polka_batch_fit), 0 for an online control. Pure. */
 int polka_control_is_batch(polka_control_kind kind);
 
+/** 1 when the control's error bound may remove a step whole (KOMP), so that a run can end
+ * with the zero function having learned nothing; 0 otherwise. Pure. */
+int polka_control_may_learn_nothing(polka_control_kind kind);
+
 /**
  * The dense rows of the data's dimension a learner of these parameters holds at least beside
  * a batch of `batch` points: its dictionary (a budget, or at least one batch). Pure.

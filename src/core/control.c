@@ -36,6 +36,10 @@ int polka_control_is_batch(polka_control_kind kind) {
     return (unsigned)kind < POLKA_CONTROL_COUNT && controls[kind]->batch;
 }
 
+int polka_control_may_learn_nothing(polka_control_kind kind) {
+    return (unsigned)kind < POLKA_CONTROL_COUNT && controls[kind]->drops_steps;
+}
+
 /* The names of the online controls (batch = 0) or of the batch learners, ", " between. */
 static void list_names(int batch, char *text, size_t size) {
     size_t used = 0;

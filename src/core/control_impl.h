@@ -45,6 +45,9 @@ typedef struct {
     polka_append_policy append;
     polka_decay_policy decay;
     int keeps_rows; /* predict keeps the kernel rows of its points for the update (learner_rows) */
+    /* 1: its error bound may remove a step whole, so a run can end with the zero function, which
+     * the drivers refuse as learnt (KOMP: polka_control_may_learn_nothing) */
+    int drops_steps;
     /* The control after update t appended `added` points at rows first.. of the model. */
     polka_status (*order)(polka_learner *learner, uint64_t t, double eta, size_t first,
                           size_t added);

@@ -163,6 +163,7 @@ const polka_control_ops polka_control_komp = {
     .free = komp_free,
     .append = POLKA_APPEND_NONZERO,
     .keeps_rows = 1,
+    .drops_steps = 1,
     .order = komp_order,
     .save = komp_save,
     .restore = komp_restore,

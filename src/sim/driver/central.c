@@ -137,7 +137,7 @@ static polka_status central_setup(central_run *run, const polka_plan *plan, size
  * run that ends so is refused, not reported as learnt. */
 static polka_status central_check_learned(const central_run *run) {
     const polka_learner_params *params = &run->plan->learner.params;
-    if (params->control != POLKA_CONTROL_KOMP || run->rounds == 0 ||
+    if (!polka_control_may_learn_nothing(params->control) || run->rounds == 0 ||
         polka_model_order(polka_learner_model(run->learner)) > 0)
         return POLKA_OK;
     return polka_error_set(

@@ -337,7 +337,8 @@ static polka_status check_models(const mpi_run *run) {
 
 polka_status polka_sim_check_learned(const polka_plan *plan, const polka_sim_summary *summary) {
     const polka_learner_params *params = &plan->learner.params;
-    if (params->control != POLKA_CONTROL_KOMP || summary->rounds == 0 || summary->max_order > 0)
+    if (!polka_control_may_learn_nothing(params->control) || summary->rounds == 0 ||
+        summary->max_order > 0)
         return POLKA_OK;
     return polka_error_set(
         POLKA_ERR_ARG,
