@@ -22,7 +22,7 @@
 #include "polka/graph.h"
 #include "polka/plan.h"
 #include "sim/driver/sim_impl.h"
-#include "sim/exchange/placement_impl.h"
+#include "sim/network/placement_impl.h"
 #include "sim/method/method_impl.h"
 
 static double clock_of(clockid_t id) {

@@ -1,5 +1,5 @@
 /*
- * The network's faults (src/sim/exchange/fault.c, method/penalty.c, method/penalty_stale.c): the
+ * The network's faults (src/sim/network/fault.c, method/penalty.c, method/penalty_stale.c): the
  * draws keep their rates and are pure functions of (seed, round, edge or agent); the penalty sums
  * over the neighbours heard from, renormalised or not; late values are used at the points they were
  * computed at, and dropped once older than fault.delay.
@@ -10,7 +10,7 @@
 
 #include "polka/config.h"
 #include "sim/method/penalty_impl.h"
-#include "sim/exchange/fault_impl.h"
+#include "sim/network/fault_impl.h"
 #include "test_util.h"
 
 static polka_plan plan; /* one at a time: the faults read it once */

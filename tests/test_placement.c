@@ -1,11 +1,11 @@
-/* net.placement (src/sim/exchange/placement.c): every rank gets a non-empty, increasing list of agents
+/* net.placement (src/sim/network/placement.c): every rank gets a non-empty, increasing list of agents
  * of (nearly) equal size, the lists tile the agents, the maps agree with them, the edges cut
  * are counted; METIS parts cut fewer edges of a random graph than blocks of ids. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "polka/config.h"
-#include "sim/exchange/placement_impl.h"
+#include "sim/network/placement_impl.h"
 #include "test_util.h"
 
 static const polka_plan *plan_with(const char *placement) {

@@ -6,7 +6,7 @@
  */
 #include <string.h>
 
-#include "sim/exchange/fault_impl.h"
+#include "sim/network/fault_impl.h"
 #include "sim/method/rf_impl.h"
 #include "test_util.h"
 

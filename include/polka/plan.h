@@ -137,7 +137,7 @@ typedef struct {
     int gossip;            /**< 1: one-peer gossip */
 } polka_net_spec;
 
-/** The network's faults (src/sim/exchange/fault.c draws them; all 0: a perfect network). */
+/** The network's faults (src/sim/network/fault.c draws them; all 0: a perfect network). */
 typedef struct {
     double link_loss;           /**< a directed message is lost with this probability */
     double offline;             /**< an agent sits out a round with this probability */

@@ -11,7 +11,7 @@
 #include "polka/learner.h"
 #include "polka/state.h"
 #include "sim/plan/plan_impl.h"
-#include "sim/exchange/fault_impl.h"
+#include "sim/network/fault_impl.h"
 #include "sim/agent/method_ops_impl.h"
 #include "sim/agent/counters_impl.h"
 #include "sim/stream/stream_impl.h"

@@ -10,7 +10,7 @@
 
 #include "sim/agent/agent_impl.h"
 #include "polka/graph.h"
-#include "sim/exchange/placement_impl.h"
+#include "sim/network/placement_impl.h"
 #include "polka/net.h"
 
 typedef struct {

@@ -24,7 +24,7 @@
 #include "sim/agent/agent_impl.h"
 #include "sim/async/clock_impl.h"
 #include "sim/plan/driver_impl.h"
-#include "sim/exchange/placement_impl.h"
+#include "sim/network/placement_impl.h"
 
 /* A message on its way to an agent: a block (phase 0, `seq` the sender's update) or an answer
  * to the receiver's block of its update `seq` (phase 1). */

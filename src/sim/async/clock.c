@@ -5,7 +5,7 @@
 
 #include "polka/data.h"
 #include "polka/rng.h"
-#include "sim/exchange/fault_impl.h"
+#include "sim/network/fault_impl.h"
 
 static void mark(void *context, size_t id) {
     ((unsigned char *)context)[id] = 1;

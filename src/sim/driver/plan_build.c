@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "sim/async/async_impl.h"
-#include "sim/exchange/fault_impl.h"
+#include "sim/network/fault_impl.h"
 #include "sim/method/method_impl.h"
 #include "sim/method/privacy_impl.h"
 #include "sim/stream/source_impl.h"

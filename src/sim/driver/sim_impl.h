@@ -9,7 +9,7 @@
 #include "polka/graph.h"
 #include "polka/sim.h"
 #include "sim/checkpoint/checkpoint_impl.h"
-#include "sim/exchange/topology_impl.h"
+#include "sim/network/topology_impl.h"
 #include "sim/plan/driver_impl.h"
 #include "sim/plan/plan_impl.h"
 

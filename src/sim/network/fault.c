@@ -1,4 +1,4 @@
-#include "sim/exchange/fault_impl.h"
+#include "sim/network/fault_impl.h"
 
 #include <ctype.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-/* Private to the graph module (src/net/graph*.c): the layout of polka_graph. */
+/* Private to the graph module (src/graph/graph*.c): the layout of polka_graph. */
 #ifndef POLKA_GRAPH_IMPL_H
 #define POLKA_GRAPH_IMPL_H
 

@@ -3,9 +3,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "sim/exchange/topology_impl.h"
+#include "sim/network/topology_impl.h"
 
-#include "sim/exchange/fault_impl.h"
+#include "sim/network/fault_impl.h"
 
 static polka_status generate(const polka_plan *plan, size_t agents, uint64_t seed,
                              polka_graph **out) {

@@ -1,5 +1,5 @@
 /* The graph object: construction from edges, accessors, weights, names. */
-#include "net/graph_impl.h"
+#include "graph/graph_impl.h"
 
 #include <math.h>
 #include <stdint.h>

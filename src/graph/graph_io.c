@@ -1,5 +1,5 @@
 /* Reading and writing graph files (the format is described in polka/graph.h). */
-#include "net/graph_impl.h"
+#include "graph/graph_impl.h"
 #include "polka/format.h"
 
 #include <errno.h>

@@ -1,7 +1,7 @@
 /* The random graph generators: er, rgg, smallworld, ba (igraph's games, seeded by spec.seed). */
 #include <math.h>
 
-#include "net/generator_impl.h"
+#include "graph/generator_impl.h"
 
 static polka_status check_er(const polka_graph_spec *spec) {
     POLKA_CHECK(spec->p > 0 && spec->p <= 1, POLKA_ERR_ARG,

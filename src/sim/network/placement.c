@@ -1,4 +1,4 @@
-#include "sim/exchange/placement_impl.h"
+#include "sim/network/placement_impl.h"
 
 #include <metis.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* The deterministic graph generators: ring, line, star, complete, grid, torus (igraph). */
-#include "net/generator_impl.h"
+#include "graph/generator_impl.h"
 
 static polka_status check_ring(const polka_graph_spec *spec) {
     POLKA_CHECK(spec->n >= 3, POLKA_ERR_ARG, "ring: needs n >= 3 (got %zu; use line for 2 nodes)",

@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "net/generator_impl.h"
+#include "graph/generator_impl.h"
 #include "polka/format.h"
-#include "net/graph_impl.h"
+#include "graph/graph_impl.h"
 
 #ifndef POLKA_VERSION
 #define POLKA_VERSION "unknown"

@@ -1,5 +1,5 @@
 /* Connectivity, diameter, spectrum and the other summary numbers of a graph. */
-#include "net/graph_impl.h"
+#include "graph/graph_impl.h"
 
 #include <lapacke.h>
 #include <math.h>

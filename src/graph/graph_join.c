@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "net/graph_impl.h"
+#include "graph/graph_impl.h"
 #include "polka/data.h"
 #include "polka/rng.h"
 

@@ -1,5 +1,5 @@
 /*
- * Private to the graph generators (src/net/graph_generate.c and generate_*.c): the table of
+ * Private to the graph generators (src/graph/graph_generate.c and generate_*.c): the table of
  * generators behind polka_graph_generate, one entry per line of POLKA_GRAPH_LIST (graph.h).
  */
 #ifndef POLKA_GENERATOR_IMPL_H
