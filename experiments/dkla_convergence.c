@@ -1,5 +1,5 @@
 /*
- * DKLA and COKE on a fixed data set per agent, at the level of the maths (rff_network.h:
+ * DKLA and COKE on a fixed data set per agent, at the level of the maths (rff_network_ref.h:
  * synchronous rounds, no faults): the relative distance max_i ‖θ_i − θ*‖ / ‖θ*‖ of the
  * agents to the centralized random-feature ridge solution θ*, per round, and the
  * transmissions each method spent. Data: paper 002's noisy sinc (regression.h), agent a
@@ -20,13 +20,14 @@
 #include "polka/regression.h"
 #include "polka/rff.h"
 #include "polka/rff_methods.h"
-#include "polka/rff_network.h"
+#include "polka/rff_network_ref.h"
 
 #define KNOBS(X)                                                                                   \
     X(agents, 16)                                                                                  \
     X(per_agent, 50)                                                                               \
-    X(features, 64) X(sigma, 1.0) X(lambda, 1e-3) X(rho, 0.003) X(alpha, 0.5) X(mu, 0.97)          \
-        X(rounds, 5000) X(every, 50) X(tol, 1e-6) X(p, 0.3) X(seed, 1)
+    X(features, 64)                                                                                \
+    X(sigma, 1.0) X(lambda, 1e-3) X(rho, 0.003) X(alpha, 0.5) X(mu, 0.97) X(rounds, 5000)          \
+        X(every, 50) X(tol, 1e-6) X(p, 0.3) X(seed, 1)
 
 typedef struct {
 #define FIELD(name, value) double name;
@@ -107,7 +108,7 @@ static polka_status make_data(const knobs *k, const polka_rff *rff, double *z, d
 
 /* One method's run so far. */
 typedef struct {
-    polka_rff_net net;
+    polka_rff_net_ref net;
     polka_rff_admm admm;
     size_t reached;         /* first round within tol, 0: not yet */
     uint64_t sent_at_reach; /* transmissions up to it */
@@ -116,8 +117,8 @@ typedef struct {
 static polka_status step(method_run *m, const polka_rff_graph *g, const polka_rff_problem *pb,
                          const polka_rff_batch *batch, const double *star, double tol,
                          double *distance) {
-    POLKA_CALL(polka_rff_net_admm_round(&m->net, g, pb, batch, &m->admm, NULL));
-    *distance = polka_rff_net_max_distance(&m->net, star);
+    POLKA_CALL(polka_rff_net_ref_admm_round(&m->net, g, pb, batch, &m->admm, NULL));
+    *distance = polka_rff_net_ref_max_distance(&m->net, star);
     if (m->reached == 0 && *distance <= tol) {
         m->reached = (size_t)m->net.round;
         m->sent_at_reach = m->net.transmissions;
@@ -172,10 +173,10 @@ static polka_status experiment(const knobs *k, int *converged) {
     for (size_t i = 0; i < agents && status == POLKA_OK; i++)
         status = polka_dkla_exact_init(&pb, &batch[i], &exact[i]);
     for (int i = 0; i < 2 && status == POLKA_OK; i++)
-        status = polka_rff_net_create(&g, D, &m[i].net);
+        status = polka_rff_net_ref_create(&g, D, &m[i].net);
     if (status == POLKA_OK) status = run(k, &g, &pb, batch, star, m);
     *converged = m[0].reached && m[1].reached;
-    for (int i = 0; i < 2; i++) polka_rff_net_free(&m[i].net);
+    for (int i = 0; i < 2; i++) polka_rff_net_ref_free(&m[i].net);
     for (size_t i = 0; exact && i < agents; i++) polka_dkla_exact_free(&exact[i]);
     polka_rff_free(&rff);
     free((void *)g.offsets);

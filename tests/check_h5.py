@@ -106,7 +106,7 @@ def check_timing(f, ranks, name):
         t = r * (s + 1) + 0.5
         got = f["timing"][stage][()]
         # halves of small integers: MPI_SUM's partial sums are exact in any order, and the mean
-        # is one rounding of the same quotient here and in h5log_meta.c: equal, not close
+        # is one rounding of the same quotient here and in runfile_meta.c: equal, not close
         expect(np.array_equal(got, [t.min(), t.mean(), t.max()]), f"{name}: timing {stage} = {got}")
 
 

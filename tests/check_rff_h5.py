@@ -1,6 +1,6 @@
 """Checks the random-feature run file test_h5log_rff wrote, with the real readers:
     check_rff_h5.py DIR POLKA
-h5py reads the layout (h5log.h) and the known θ; the Python package's RandomFeatureModel
+h5py reads the layout (runfile.h) and the known θ; the Python package's RandomFeatureModel
 and `polka predict` give agent 3's values the C code computed (DIR/values.txt); `polka report`
 reads the file; damaged copies are refused by name by both readers. Exits 1 with a message
 on the first difference."""

@@ -19,7 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "polka/h5log.h"
+#include "polka/runfile.h"
 #include "polka/net.h"
 #include "expect_util.h"
 
@@ -122,22 +122,22 @@ static void fill_row(size_t row, size_t first, size_t count, double *values) {
 }
 
 /* A rank-local bad argument (the last rank only) fails on every rank, without a hang. */
-static void check_bad_append(polka_h5log *log, int rank, int size) {
+static void check_bad_append(polka_runfile *log, int rank, int size) {
     double values[METRICS] = {0};
     size_t first = rank == size - 1 ? AGENTS : 0, count = rank == size - 1 ? 1 : 0;
-    polka_status status = polka_h5log_append(log, 0, 0, first, count, values);
+    polka_status status = polka_runfile_append(log, 0, 0, first, count, values);
     EXPECT(status == POLKA_ERR_ARG, "bad append on one rank: status %d", (int)status);
     EXPECT(strstr(polka_error_message(), "appends agents 7..8 of 7") != NULL,
            "bad append message: %s", polka_error_message());
 }
 
-static void write_models(polka_h5log *log, size_t first, size_t count) {
+static void write_models(polka_runfile *log, size_t first, size_t count) {
     polka_model *models[AGENTS] = {NULL};
     polka_status status = POLKA_OK;
     for (size_t a = 0; a < count && status == POLKA_OK; a++)
         status = model_of(first + a, &models[a]);
     EXPECT_OK(status);
-    EXPECT_OK(polka_h5log_write_models(log, first, count, (const polka_model *const *)models));
+    EXPECT_OK(polka_runfile_write_models(log, first, count, (const polka_model *const *)models));
     for (size_t a = 0; a < count; a++) polka_model_free(&models[a]);
 }
 
@@ -148,17 +148,17 @@ static void check_mixed_kernels(const char *path, MPI_Comm comm) {
     MPI_Comm_size(comm, &size);
     size_t first = 0, count = 0;
     my_agents(rank, size, 0, &first, &count);
-    polka_h5log *log = NULL;
-    EXPECT_OK(polka_h5log_create(path, comm, AGENTS, METRICS, metric_names, descriptions, &log));
+    polka_runfile *log = NULL;
+    EXPECT_OK(polka_runfile_create(path, comm, AGENTS, METRICS, metric_names, descriptions, &log));
     if (log == NULL) return;
     polka_model *models[AGENTS] = {NULL};
     for (size_t a = 0; a < count; a++) EXPECT_OK(model_with(first + a, 1, &models[a]));
     polka_status status =
-        polka_h5log_write_models(log, first, count, (const polka_model *const *)models);
+        polka_runfile_write_models(log, first, count, (const polka_model *const *)models);
     EXPECT(status == POLKA_ERR_ARG && strstr(polka_error_message(), "another kernel or shape"),
            "mixed kernels: status %d, %s", (int)status, polka_error_message());
     for (size_t a = 0; a < count; a++) polka_model_free(&models[a]);
-    (void)polka_h5log_close(&log);
+    (void)polka_runfile_close(&log);
 }
 
 static void write_file(const char *path, MPI_Comm comm, int all_on_root) {
@@ -167,28 +167,28 @@ static void write_file(const char *path, MPI_Comm comm, int all_on_root) {
     MPI_Comm_size(comm, &size);
     size_t first = 0, count = 0;
     my_agents(rank, size, all_on_root, &first, &count);
-    polka_h5log *log = NULL;
+    polka_runfile *log = NULL;
     polka_status status =
-        polka_h5log_create(path, comm, AGENTS, METRICS, metric_names, descriptions, &log);
+        polka_runfile_create(path, comm, AGENTS, METRICS, metric_names, descriptions, &log);
     EXPECT(status == POLKA_OK, "create %s: %s", path, polka_error_message());
     if (status != POLKA_OK) return;
     polka_config config;
     polka_config_defaults(&config);
     polka_graph *graph = NULL;
     EXPECT_OK(ring_graph(&graph));
-    EXPECT_OK(polka_h5log_write_config(log, &config, rank == 0 ? graph : NULL, size));
+    EXPECT_OK(polka_runfile_write_config(log, &config, rank == 0 ? graph : NULL, size));
     polka_graph_free(&graph);
     double values[AGENTS * METRICS];
     for (size_t row = 0; row < ROWS; row++) {
         fill_row(row, first, count, values);
-        EXPECT_OK(polka_h5log_append(log, round_of(row), samples_of(row), first, count, values));
+        EXPECT_OK(polka_runfile_append(log, round_of(row), samples_of(row), first, count, values));
         if (row == 2 && !all_on_root) check_bad_append(log, rank, size);
     }
     write_models(log, first, count);
     double seconds[STAGES];
     for (size_t s = 0; s < STAGES; s++) seconds[s] = timing_of(rank, s);
-    EXPECT_OK(polka_h5log_write_timing(log, STAGES, stage_names, seconds));
-    EXPECT_OK(polka_h5log_close(&log));
+    EXPECT_OK(polka_runfile_write_timing(log, STAGES, stage_names, seconds));
+    EXPECT_OK(polka_runfile_close(&log));
     EXPECT(log == NULL, "close does not null the handle");
 }
 
@@ -197,22 +197,22 @@ static void write_partial(const char *path, MPI_Comm comm) {
     int rank = 0;
     MPI_Comm_rank(comm, &rank);
     const char *const names[] = {"test_score"};
-    polka_h5log *log = NULL;
-    polka_status status = polka_h5log_create(path, comm, AGENTS, 1, names, NULL, &log);
+    polka_runfile *log = NULL;
+    polka_status status = polka_runfile_create(path, comm, AGENTS, 1, names, NULL, &log);
     EXPECT(status == POLKA_OK, "create %s: %s", path, polka_error_message());
     if (status != POLKA_OK) return;
     polka_config config;
     polka_config_defaults(&config);
     EXPECT_OK(polka_config_set(&config, "learner.loss", "square"));
     EXPECT_OK(polka_config_set(&config, "run.mode", "centralized"));
-    EXPECT_OK(polka_h5log_write_config(log, &config, NULL, 1));
+    EXPECT_OK(polka_runfile_write_config(log, &config, NULL, 1));
     double values[AGENTS];
     for (size_t row = 0; row < 2; row++) {
         for (size_t a = 0; a < AGENTS; a++) values[a] = 0.5 * (double)(a + row);
-        EXPECT_OK(polka_h5log_append(log, round_of(row), samples_of(row), 0, rank == 0 ? AGENTS : 0,
-                                     values));
+        EXPECT_OK(polka_runfile_append(log, round_of(row), samples_of(row), 0,
+                                       rank == 0 ? AGENTS : 0, values));
     }
-    EXPECT_OK(polka_h5log_close(&log));
+    EXPECT_OK(polka_runfile_close(&log));
 }
 
 static void check_partial(const char *path) {
@@ -327,14 +327,15 @@ static void check_file(const char *path, int size) {
 static void check_unwritable(const char *dir, MPI_Comm comm) {
     char path[1024];
     snprintf(path, sizeof path, "%s/missing/sub/run.h5", dir);
-    polka_h5log *log = NULL;
-    polka_status status = polka_h5log_create(path, comm, AGENTS, METRICS, metric_names, NULL, &log);
+    polka_runfile *log = NULL;
+    polka_status status =
+        polka_runfile_create(path, comm, AGENTS, METRICS, metric_names, NULL, &log);
     EXPECT(status == POLKA_ERR_IO, "unwritable path: status %d", (int)status);
     EXPECT(strstr(polka_error_message(), path) != NULL, "message lacks the path: %s",
            polka_error_message());
     EXPECT(log == NULL, "handle set on error");
     const char *const twice[] = {"a", "a"};
-    status = polka_h5log_create(path, comm, AGENTS, 2, twice, NULL, &log);
+    status = polka_runfile_create(path, comm, AGENTS, 2, twice, NULL, &log);
     EXPECT(status == POLKA_ERR_ARG, "duplicate names: status %d", (int)status);
 }
 
@@ -404,7 +405,7 @@ static int run_checks(const char *given_dir, MPI_Comm comm) {
     int rank = 0, size = 1;
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &size);
-    char dir[1024] = "/tmp/polka_h5log_XXXXXX", path[1100];
+    char dir[1024] = "/tmp/polka_runfile_XXXXXX", path[1100];
     if (rank == 0 && given_dir != NULL) snprintf(dir, sizeof dir, "%s", given_dir);
     if (rank == 0 && given_dir != NULL) make_dirs(dir);
     if (rank == 0 && given_dir == NULL) EXPECT(mkdtemp(dir) != NULL, "mkdtemp failed");
@@ -453,26 +454,26 @@ static int run_slow(const char *path, double seconds, long period_ms, MPI_Comm c
     char suffix[32];
     snprintf(suffix, sizeof suffix, "pid.%d", rank);
     write_marker(path, suffix);
-    polka_h5log *log = NULL;
-    if (polka_h5log_create(path, comm, AGENTS, METRICS, metric_names, descriptions, &log) !=
+    polka_runfile *log = NULL;
+    if (polka_runfile_create(path, comm, AGENTS, METRICS, metric_names, descriptions, &log) !=
         POLKA_OK) {
         if (rank == 0) fprintf(stderr, "FAIL: %s\n", polka_error_message());
         return 1;
     }
     polka_config config;
     polka_config_defaults(&config);
-    polka_status status = polka_h5log_write_config(log, &config, NULL, size);
+    polka_status status = polka_runfile_write_config(log, &config, NULL, size);
     size_t first = 0, count = 0;
     my_agents(rank, size, 0, &first, &count);
     double values[AGENTS * METRICS];
     double start = MPI_Wtime();
     for (size_t row = 0; status == POLKA_OK && MPI_Wtime() - start < seconds; row++) {
         fill_row(row, first, count, values);
-        status = polka_h5log_append(log, round_of(row), samples_of(row), first, count, values);
+        status = polka_runfile_append(log, round_of(row), samples_of(row), first, count, values);
         if (row == 0 && rank == 0) write_marker(path, "started");
         sleep_ms(period_ms);
     }
-    polka_status closed = polka_h5log_close(&log);
+    polka_status closed = polka_runfile_close(&log);
     if (status == POLKA_OK) status = closed;
     if (status != POLKA_OK && rank == 0) fprintf(stderr, "FAIL: %s\n", polka_error_message());
     return status != POLKA_OK;

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "polka/h5log.h"
+#include "polka/runfile.h"
 #include "polka/net.h"
 #include "polka/rff.h"
 #include "expect_util.h"
@@ -35,9 +35,9 @@ static size_t my_agents(int rank, int size, size_t *agents, double *theta, const
     return count;
 }
 
-static polka_status open_log(const char *path, MPI_Comm comm, polka_h5log **log) {
+static polka_status open_log(const char *path, MPI_Comm comm, polka_runfile **log) {
     const char *const names[] = {"test_score", "model_order"};
-    POLKA_CALL(polka_h5log_create(path, comm, AGENTS, 2, names, NULL, log));
+    POLKA_CALL(polka_runfile_create(path, comm, AGENTS, 2, names, NULL, log));
     polka_config config;
     polka_config_defaults(&config);
     POLKA_CALL(polka_config_set(&config, "learner.loss", "square"));
@@ -45,14 +45,14 @@ static polka_status open_log(const char *path, MPI_Comm comm, polka_h5log **log)
     POLKA_CALL(polka_config_set(&config, "learner.sigma", "1.5"));
     int size = 1;
     MPI_Comm_size(comm, &size);
-    POLKA_CALL(polka_h5log_write_config(*log, &config, NULL, size));
+    POLKA_CALL(polka_runfile_write_config(*log, &config, NULL, size));
     double row[2 * AGENTS];
     for (size_t k = 0; k < 2 * AGENTS; k++) row[k] = k % 2 ? (double)FEATURES : 0.5;
-    return polka_h5log_append(*log, 1, AGENTS, 0, 0, row);
+    return polka_runfile_append(*log, 1, AGENTS, 0, 0, row);
 }
 
 /* A wrong call fails with the same error on every rank, and leaves the file usable. */
-static void check_bad_calls(polka_h5log *log, const polka_rff *rff, int rank, int size) {
+static void check_bad_calls(polka_runfile *log, const polka_rff *rff, int rank, int size) {
     size_t agents[AGENTS], shifted[AGENTS];
     double theta[AGENTS * FEATURES];
     const double *ptrs[AGENTS];
@@ -60,12 +60,12 @@ static void check_bad_calls(polka_h5log *log, const polka_rff *rff, int rank, in
     /* rank 0 drops its first agent (agent 0): it is missing */
     size_t drop = rank == 0 ? 1 : 0;
     polka_status status =
-        polka_h5log_write_rff_models(log, rff, 1, agents + drop, count - drop, ptrs + drop);
+        polka_runfile_write_rff_models(log, rff, 1, agents + drop, count - drop, ptrs + drop);
     EXPECT(status == POLKA_ERR_ARG && strstr(polka_error_message(), "not one"),
            "a missing agent: %d %s", (int)status, polka_error_message());
     /* rank 0 passes the agents twice over in another order: refused by rank 0's check */
     for (size_t a = 0; a < count; a++) shifted[a] = agents[count - 1 - a];
-    status = polka_h5log_write_rff_models(log, rff, 1, rank == 0 ? shifted : agents, count, ptrs);
+    status = polka_runfile_write_rff_models(log, rff, 1, rank == 0 ? shifted : agents, count, ptrs);
     EXPECT(count < 2 || status == POLKA_ERR_ARG, "agents out of order were taken");
 }
 
@@ -73,7 +73,7 @@ static void write_file(const char *path, const polka_rff *rff, MPI_Comm comm) {
     int rank = 0, size = 1;
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &size);
-    polka_h5log *log = NULL;
+    polka_runfile *log = NULL;
     polka_status status = open_log(path, comm, &log);
     EXPECT(status == POLKA_OK, "create %s: %s", path, polka_error_message());
     if (status == POLKA_OK) check_bad_calls(log, rff, rank, size);
@@ -82,8 +82,8 @@ static void write_file(const char *path, const polka_rff *rff, MPI_Comm comm) {
     const double *ptrs[AGENTS];
     size_t count = my_agents(rank, size, agents, theta, ptrs);
     if (status == POLKA_OK)
-        EXPECT_OK(polka_h5log_write_rff_models(log, rff, 1, agents, count, ptrs));
-    EXPECT_OK(polka_h5log_close(&log));
+        EXPECT_OK(polka_runfile_write_rff_models(log, rff, 1, agents, count, ptrs));
+    EXPECT_OK(polka_runfile_close(&log));
 }
 
 static void check_agent(const polka_h5run *run, const polka_rff *rff, size_t agent) {

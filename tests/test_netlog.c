@@ -1,13 +1,13 @@
 /*
- * The run-file appends of sim/metrics/metrics.c with many agents on one rank (there was a limit of 4):
- * rank 0 writes AGENTS agents' metrics in one append per row, the file reads back every value.
+ * The run-file appends of sim/metrics/metrics.c with many agents on one rank (there was a limit of
+ * 4): rank 0 writes AGENTS agents' metrics in one append per row, the file reads back every value.
  * Run with mpiexec -n K; exit 0 when every value matches.
  */
 #include <mpi.h>
 #include <stdio.h>
 #include <unistd.h>
 
-#include "polka/h5log.h"
+#include "polka/runfile.h"
 #include "sim/metrics/metrics_impl.h"
 
 #define AGENTS 37

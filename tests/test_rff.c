@@ -7,7 +7,7 @@
 #include "polka/kernel.h"
 #include "polka/rff.h"
 #include "polka/rff_methods.h"
-#include "polka/rff_network.h"
+#include "polka/rff_network_ref.h"
 #include "test_util.h"
 
 enum { AGENTS = 6, PER_AGENT = 40, DIM = 2, FEATURES = 32 };
@@ -348,15 +348,16 @@ static size_t rounds_to_converge(const agents_data *data, const ring_graph *ring
                                  const polka_rff_admm *admm, const double *target,
                                  size_t max_rounds, uint64_t *sent) {
     polka_rff_problem problem = square_problem();
-    polka_rff_net net;
-    CHECK_OK(polka_rff_net_create(&ring->graph, FEATURES, &net));
+    polka_rff_net_ref net;
+    CHECK_OK(polka_rff_net_ref_create(&ring->graph, FEATURES, &net));
     size_t rounds = max_rounds + 1;
     for (size_t k = 1; k <= max_rounds && rounds > max_rounds; k++) {
-        CHECK_OK(polka_rff_net_admm_round(&net, &ring->graph, &problem, data->batch, admm, NULL));
-        if (polka_rff_net_max_distance(&net, target) <= 1e-6) rounds = k;
+        CHECK_OK(
+            polka_rff_net_ref_admm_round(&net, &ring->graph, &problem, data->batch, admm, NULL));
+        if (polka_rff_net_ref_max_distance(&net, target) <= 1e-6) rounds = k;
     }
     *sent = net.transmissions;
-    polka_rff_net_free(&net);
+    polka_rff_net_ref_free(&net);
     return rounds;
 }
 
@@ -411,20 +412,20 @@ static void test_coke_without_censoring_is_dkla(void **state) {
     (void)state;
     admm_setup *s = setup_admm();
     polka_rff_problem problem = square_problem();
-    polka_rff_net a, b;
-    CHECK_OK(polka_rff_net_create(&s->ring.graph, FEATURES, &a));
-    CHECK_OK(polka_rff_net_create(&s->ring.graph, FEATURES, &b));
+    polka_rff_net_ref a, b;
+    CHECK_OK(polka_rff_net_ref_create(&s->ring.graph, FEATURES, &a));
+    CHECK_OK(polka_rff_net_ref_create(&s->ring.graph, FEATURES, &b));
     polka_rff_admm dkla = {.rho = 0.01, .eta = 1.0}, coke = {.rho = 0.01, .eta = 1.0, .mu = 0.9};
     for (size_t k = 0; k < 50; k++) {
         CHECK_OK(
-            polka_rff_net_admm_round(&a, &s->ring.graph, &problem, s->data.batch, &dkla, NULL));
+            polka_rff_net_ref_admm_round(&a, &s->ring.graph, &problem, s->data.batch, &dkla, NULL));
         CHECK_OK(
-            polka_rff_net_admm_round(&b, &s->ring.graph, &problem, s->data.batch, &coke, NULL));
+            polka_rff_net_ref_admm_round(&b, &s->ring.graph, &problem, s->data.batch, &coke, NULL));
     }
     assert_memory_equal(a.theta, b.theta, AGENTS * FEATURES * sizeof(double));
     assert_int_equal(a.transmissions, AGENTS * 50);
-    polka_rff_net_free(&a);
-    polka_rff_net_free(&b);
+    polka_rff_net_ref_free(&a);
+    polka_rff_net_ref_free(&b);
     uint64_t sent;
     size_t rounds = rounds_to_converge(&s->data, &s->ring, &dkla, s->star, 20000, &sent);
     print_message("linearized dkla: %zu rounds\n", rounds);
@@ -443,15 +444,15 @@ static void test_rf_diffusion_decreases_the_loss(void **state) {
     make_ring(&ring);
     polka_rff_problem problem = {
         .features = FEATURES, .outputs = 3, .loss = {.kind = POLKA_LOSS_MULTI_LOGISTIC}};
-    polka_rff_net net;
-    CHECK_OK(polka_rff_net_create(&ring.graph, FEATURES * 3, &net));
+    polka_rff_net_ref net;
+    CHECK_OK(polka_rff_net_ref_create(&ring.graph, FEATURES * 3, &net));
     double before = 0.0, after = 0.0, value;
     for (size_t a = 0; a < AGENTS; a++) {
         CHECK_OK(polka_rff_objective(&problem, &data->batch[a], net.theta, &value));
         before += value;
     }
     for (size_t k = 0; k < 300; k++)
-        CHECK_OK(polka_rff_net_diffusion_round(&net, &ring.graph, &problem, data->batch, 1.0));
+        CHECK_OK(polka_rff_net_ref_diffusion_round(&net, &ring.graph, &problem, data->batch, 1.0));
     for (size_t a = 0; a < AGENTS; a++) {
         CHECK_OK(
             polka_rff_objective(&problem, &data->batch[a], net.theta + a * FEATURES * 3, &value));
@@ -462,7 +463,7 @@ static void test_rf_diffusion_decreases_the_loss(void **state) {
     double ones[2] = {1.0, 1.0}, self;
     assert_int_equal(polka_rf_diffusion_self_weight(ones, 2, &self), POLKA_ERR_ARG);
     assert_non_null(strstr(polka_error_message(), "metropolis"));
-    polka_rff_net_free(&net);
+    polka_rff_net_ref_free(&net);
     polka_rff_free(&data->rff);
     free(data);
 }

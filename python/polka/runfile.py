@@ -21,10 +21,10 @@ CURRENT_METRICS = ("test_score", "test_loss", "train_loss", "model_order", "disa
                    "points_clamped")
 # Without these a file is refused: no polka version wrote a run file without them.
 REQUIRED_METRICS = ("test_score", "model_order")
-RFF_MODELS = "random-features"  # /models "kind" of the random-feature methods (h5log.h)
+RFF_MODELS = "random-features"  # /models "kind" of the random-feature methods (runfile.h)
 KERNEL_MODELS = "kernel-expansions"  # /models "kind" of the kernel expansions, concatenated
 CHECKPOINT_FORMAT = "polka checkpoint"
-# polka's reader's bounds (include/polka/h5log.h): the agents of a run, a polynomial model's
+# polka's reader's bounds (include/polka/runfile.h): the agents of a run, a polynomial model's
 # degree, and how many times its stored bytes a dataset may declare (a damaged header must
 # not make the reader allocate gigabytes).
 MAX_AGENTS, MAX_DEGREE, MAX_EXPANSION = 1 << 24, 64, 1032

@@ -6,7 +6,7 @@
 
 #include "app_impl.h"
 #include "polka/net.h"
-#include "polka/run_files.h"
+#include "polka/run_outputs.h"
 
 static polka_status check_on_root(int argc, char **argv, const polka_plan *plan, int run,
                                   const polka_file_use *extra, size_t extra_count) {

@@ -7,7 +7,7 @@
 #include "app_impl.h"
 #include "cmd_predict_impl.h"
 #include "polka/dataio.h"
-#include "polka/h5log.h"
+#include "polka/runfile.h"
 #include "polka/loss.h"
 #include "polka/paths.h"
 #include "polka/sim.h"
@@ -138,7 +138,7 @@ static polka_status save_predictions(const char *path, const prediction_list *li
     return polka_write_through_temp(path, write_predictions, (void *)list);
 }
 
-/* An agent's saved model, of either kind (h5log.h). */
+/* An agent's saved model, of either kind (runfile.h). */
 typedef struct {
     polka_model *kernel; /* a kernel expansion, or NULL */
     polka_rff rff;       /* else random features and θ (D × outputs) */

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "polka/h5log.h"
+#include "polka/runfile.h"
 #include "polka/loss.h"
 
 enum {

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "app_impl.h"
-#include "polka/h5log.h"
+#include "polka/runfile.h"
 
 #ifndef POLKA_BLAS_DESCRIPTION
 #define POLKA_BLAS_DESCRIPTION "unknown"

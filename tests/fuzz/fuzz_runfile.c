@@ -1,11 +1,11 @@
-/* libFuzzer: the run-file reader (src/io/h5log_read.c), as polka report and predict use it:
+/* libFuzzer: the run-file reader (src/io/runfile_read.c), as polka report and predict use it:
  * open, the metrics' last rows, the /config attributes and the first agents' models. The
  * input is written to a file in memory (tmpfs) that HDF5 opens. */
 #include <stdint.h>
 #include <stdlib.h>
 
 #include "fuzz_util.h"
-#include "polka/h5log.h"
+#include "polka/runfile.h"
 #include "polka/model.h"
 
 enum { MAX_AGENTS = 1 << 16, MODELS = 4 };

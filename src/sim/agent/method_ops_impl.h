@@ -24,7 +24,7 @@
 #define POLKA_SIM_METHOD_OPS_H
 
 #include "polka/graph.h"
-#include "polka/h5log.h"
+#include "polka/runfile.h"
 #include "polka/model.h"
 #include "polka/plan.h"
 #include "polka/state.h"
@@ -78,7 +78,7 @@ typedef struct polka_method_ops {
     /* the final model as a kernel expansion, for the run file and polka predict */
     polka_status (*model)(const polka_agent *agent, polka_model **out);
     /* collective: the local agents' final models into the open run file */
-    polka_status (*write_models)(polka_h5log *h5, const polka_agent *agents, const size_t *ids,
+    polka_status (*write_models)(polka_runfile *h5, const polka_agent *agents, const size_t *ids,
                                  size_t count);
     polka_status (*save)(const polka_agent *agent, polka_state *state);
     polka_status (*restore)(polka_agent *agent, const polka_state *state);

@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "io/h5log_impl.h"
+#include "io/runfile_impl.h"
 #include "sim/checkpoint/checkpoint_h5_impl.h"
 
 #define FNV_OFFSET       0xcbf29ce484222325ull

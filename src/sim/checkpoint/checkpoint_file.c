@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "sim/checkpoint/checkpoint_impl.h"
-#include "io/h5log_impl.h"
+#include "io/runfile_impl.h"
 #include "sim/checkpoint/checkpoint_h5_impl.h"
 #include "polka/net.h"
 #include "polka/paths.h"

@@ -3,7 +3,7 @@
  * The file uses the HDF5 1.10 object formats, whose metadata (superblock, object headers,
  * B-trees, heaps) carry checksums that HDF5 verifies whenever it reads them: a damaged object
  * header is refused by HDF5 instead of being parsed. */
-#include "io/h5log_impl.h"
+#include "io/runfile_impl.h"
 #include "sim/checkpoint/checkpoint_h5_impl.h"
 
 /* Links and attributes stay in their object's header ("compact"), whose chunks carry

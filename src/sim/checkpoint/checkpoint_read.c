@@ -9,7 +9,7 @@
 #include <time.h>
 
 #include "sim/checkpoint/checkpoint_impl.h"
-#include "io/h5log_impl.h"
+#include "io/runfile_impl.h"
 #include "polka/paths.h"
 #include "sim/agent/codec_impl.h"
 #include "sim/checkpoint/checkpoint_h5_impl.h"

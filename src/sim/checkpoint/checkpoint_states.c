@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "io/h5log_impl.h"
+#include "io/runfile_impl.h"
 #include "polka/net.h"
 #include "sim/checkpoint/checkpoint_h5_impl.h"
 

@@ -368,10 +368,10 @@ static polka_status rank_traffic(const mpi_run *run, uint64_t first_round,
  * in the run file. */
 static polka_status placement_attrs(mpi_run *run) {
     if (run->log.h5 == NULL) return POLKA_OK;
-    POLKA_CALL(polka_h5log_config_u64(run->log.h5, "edges", run->placement.edges));
-    POLKA_CALL(polka_h5log_config_u64(run->log.h5, "edges_cut", run->placement.cut));
+    POLKA_CALL(polka_runfile_config_u64(run->log.h5, "edges", run->placement.edges));
+    POLKA_CALL(polka_runfile_config_u64(run->log.h5, "edges_cut", run->placement.cut));
     /* the Gaussian mechanism's noise on the points (privacy.clip; 0: none) */
-    return polka_h5log_config_double(run->log.h5, "noise_sigma", polka_privacy_sigma(run->plan));
+    return polka_runfile_config_double(run->log.h5, "noise_sigma", polka_privacy_sigma(run->plan));
 }
 
 /* The graph, checked for this run; the status is the same on every rank. */

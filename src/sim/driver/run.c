@@ -4,7 +4,7 @@
 
 #include "polka/memory.h"
 #include "polka/net.h"
-#include "polka/run_files.h"
+#include "polka/run_outputs.h"
 #include "sim/checkpoint/resume_impl.h"
 #include "sim/driver/sim_impl.h"
 #include "sim/method/method_impl.h"
@@ -120,10 +120,10 @@ polka_status polka_sim_run(const polka_plan *plan, MPI_Comm comm, const polka_si
     double started = polka_now();
     *summary = (polka_sim_summary){0};
     POLKA_CALL(check_checkpoints(plan, comm));
-    polka_run_files files;
-    POLKA_CALL(polka_run_files_open(plan, comm, &files));
+    polka_run_outputs files;
+    POLKA_CALL(polka_run_outputs_open(plan, comm, &files));
     polka_status status = run_mode(files.working, comm, hooks, summary);
-    status = polka_run_files_close(&files, comm, status, summary->loop_start > 0);
+    status = polka_run_outputs_close(&files, comm, status, summary->loop_start > 0);
     POLKA_CALL(status);
     return measure(comm, started, summary);
 }

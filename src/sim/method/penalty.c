@@ -329,13 +329,13 @@ static polka_status penalty_model(const polka_agent *agent, polka_model **out) {
 }
 
 /* Collective: the agents' kernel expansions, read in place (no copies). */
-static polka_status penalty_write_models(polka_h5log *h5, const polka_agent *agents,
+static polka_status penalty_write_models(polka_runfile *h5, const polka_agent *agents,
                                          const size_t *ids, size_t count) {
     const polka_model **models = malloc((count ? count : 1) * sizeof *models);
     POLKA_CHECK(models, POLKA_ERR_MEM, "out of memory");
     for (size_t a = 0; a < count; a++)
         models[a] = polka_learner_model(polka_penalty_of(&agents[a])->learner);
-    polka_status status = polka_h5log_write_models_agents(h5, ids, count, models);
+    polka_status status = polka_runfile_write_models_agents(h5, ids, count, models);
     free(models);
     return status;
 }

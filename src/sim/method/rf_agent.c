@@ -216,7 +216,7 @@ size_t polka_rf_order(const polka_agent *agent) {
 
 /* θ as the linear model on the features (p = D): C points θ_{·c}, weights I, so that
  * f_c(z) = θ_{·c}ᵀ z — the agent's model bit for bit, for the finiteness check and the
- * drivers' copies (the run file holds the features and θ: h5log). */
+ * drivers' copies (the run file holds the features and θ: runfile_rff.c). */
 polka_status polka_rf_model(const polka_agent *agent, polka_model **out) {
     const polka_rf *rf = polka_rf_of(agent);
     size_t d = rf->problem.features, c = agent->outputs;
@@ -402,14 +402,14 @@ polka_status polka_rf_restore(polka_agent *agent, const polka_state *state) {
     return polka_counters_restore(&agent->counters, state);
 }
 
-polka_status polka_rf_write_models(polka_h5log *h5, const polka_agent *agents, const size_t *ids,
+polka_status polka_rf_write_models(polka_runfile *h5, const polka_agent *agents, const size_t *ids,
                                    size_t count) {
     const double **theta = malloc((count ? count : 1) * sizeof *theta);
     POLKA_CHECK(theta, POLKA_ERR_MEM, "out of memory");
     for (size_t a = 0; a < count; a++) theta[a] = polka_rf_of(&agents[a])->theta;
     const polka_rf *rf = polka_rf_of(&agents[0]); /* every rank has an agent */
     polka_status status =
-        polka_h5log_write_rff_models(h5, rf->features, agents[0].outputs, ids, count, theta);
+        polka_runfile_write_rff_models(h5, rf->features, agents[0].outputs, ids, count, theta);
     free(theta);
     return status;
 }

@@ -59,8 +59,8 @@ double polka_rf_score(const polka_agent *agent, const double *f, const double *y
                       double *loss);
 size_t polka_rf_order(const polka_agent *agent);
 polka_status polka_rf_model(const polka_agent *agent, polka_model **out);
-/* collective: the shared features once and every agent's θ (h5log_rff.c) */
-polka_status polka_rf_write_models(polka_h5log *h5, const polka_agent *agents, const size_t *ids,
+/* collective: the shared features once and every agent's θ (runfile_rff.c) */
+polka_status polka_rf_write_models(polka_runfile *h5, const polka_agent *agents, const size_t *ids,
                                    size_t count);
 polka_status polka_rf_save(const polka_agent *agent, polka_state *state);
 polka_status polka_rf_restore(polka_agent *agent, const polka_state *state);

@@ -216,7 +216,7 @@ static polka_status replay_own(polka_netlog *log, const polka_history *rows, siz
 }
 
 /* This rank's agents' cells of a row, for the run file: an agent without a column has no row of
- * its own (polka_h5log drops its cells). */
+ * its own (polka_runfile drops its cells). */
 static void pick_cells(const polka_netlog *log, const double *row, const size_t *agents,
                        size_t count, polka_agent_metrics *mine) {
     const polka_agent_metrics *cells = (const polka_agent_metrics *)row;
@@ -281,11 +281,11 @@ polka_status polka_netlog_open_h5(polka_netlog *log, const polka_plan *plan,
         names[k] = metric_columns[k].name;
         descriptions[k] = metric_columns[k].description;
     }
-    POLKA_CALL(polka_h5log_create_strided(plan->run.output, comm, agents, log->stride, METRIC_COUNT,
-                                          names, descriptions, &log->h5));
+    POLKA_CALL(polka_runfile_create_strided(plan->run.output, comm, agents, log->stride,
+                                            METRIC_COUNT, names, descriptions, &log->h5));
     polka_config settings; /* what ran: the settings with the data's facts */
     polka_plan_settings_with(plan, facts, &settings);
-    polka_status status = polka_h5log_write_config(log->h5, &settings, graph, size);
+    polka_status status = polka_runfile_write_config(log->h5, &settings, graph, size);
     if (status != POLKA_OK) polka_netlog_abandon_h5(log);
     return status;
 }
@@ -307,7 +307,7 @@ polka_status polka_netlog_append_h5(polka_netlog *log, size_t round, double samp
     double *rows = metric_rows(count, metrics);
     POLKA_CHECK_ALLOC(rows);
     polka_status status =
-        polka_h5log_append(log->h5, (double)round, samples, first_agent, count, rows);
+        polka_runfile_append(log->h5, (double)round, samples, first_agent, count, rows);
     free(rows);
     return status;
 }
@@ -317,8 +317,8 @@ polka_status polka_netlog_write_h5(polka_netlog *log, size_t round, double sampl
                                    const polka_agent_metrics *metrics) {
     if (log->h5 == NULL) return POLKA_OK;
     double *rows = metric_rows(count, metrics);
-    polka_status status =
-        polka_h5log_append_agents(log->h5, (double)round, samples, agents, rows ? count : 0, rows);
+    polka_status status = polka_runfile_append_agents(log->h5, (double)round, samples, agents,
+                                                      rows ? count : 0, rows);
     free(rows);
     if (rows == NULL) return polka_error_set(POLKA_ERR_MEM, "out of memory for a log row");
     return status;
@@ -330,13 +330,13 @@ polka_status polka_netlog_finish_h5(polka_netlog *log, const size_t *agents, siz
     static const char *const stages[] = {"compute", "exchange", "update", "loop"};
     polka_status status = POLKA_OK; /* models NULL: the caller wrote them */
     if (models)
-        status = agents ? polka_h5log_write_models_agents(log->h5, agents, count, models)
-                        : polka_h5log_write_models(log->h5, 0, count, models);
-    if (status == POLKA_OK) status = polka_h5log_write_timing(log->h5, 4, stages, stage_seconds);
-    polka_status closed = polka_h5log_close(&log->h5);
+        status = agents ? polka_runfile_write_models_agents(log->h5, agents, count, models)
+                        : polka_runfile_write_models(log->h5, 0, count, models);
+    if (status == POLKA_OK) status = polka_runfile_write_timing(log->h5, 4, stages, stage_seconds);
+    polka_status closed = polka_runfile_close(&log->h5);
     return status != POLKA_OK ? status : closed;
 }
 
 void polka_netlog_abandon_h5(polka_netlog *log) {
-    if (log->h5 != NULL) (void)polka_h5log_close(&log->h5);
+    if (log->h5 != NULL) (void)polka_runfile_close(&log->h5);
 }

@@ -7,7 +7,7 @@
 #include "sim/agent/agent_impl.h"
 #include "sim/metrics/history_impl.h"
 #include "sim/plan/plan_impl.h"
-#include "polka/h5log.h"
+#include "polka/runfile.h"
 #include "polka/sim.h"
 
 /*
@@ -124,7 +124,7 @@ typedef struct polka_netlog {
     size_t agents;
     size_t stride, logged; /* the agents with metric columns: 0, stride, ...; logged of them */
     polka_agent_metrics *picked; /* their metrics at a log step (CSV, history) */
-    polka_h5log *h5;
+    polka_runfile *h5;
     MPI_Comm comm;         /* the run file's (set with h5) */
     polka_history history; /* the rows of the log steps so far (where netlog_step runs) */
 } polka_netlog;
@@ -156,7 +156,7 @@ polka_status polka_netlog_append_h5(polka_netlog *log, size_t round, double samp
                                     const polka_agent_metrics *metrics);
 
 /**
- * Collective, not agreed (polka_h5log_append_agents): this rank's agents' metrics (the agents
+ * Collective, not agreed (polka_runfile_append_agents): this rank's agents' metrics (the agents
  * agents[0 .. count), increasing) as one row; the caller agrees the status once per log step.
  */
 polka_status polka_netlog_write_h5(polka_netlog *log, size_t round, double samples,

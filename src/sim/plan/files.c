@@ -1,7 +1,7 @@
-/* The files a run reads and writes, for the rule of polka/paths.h (run_files.h). */
+/* The files a run reads and writes, for the rule of polka/paths.h (run_outputs.h). */
 #include <stdio.h>
 
-#include "polka/run_files.h"
+#include "polka/run_outputs.h"
 #include "sim/plan/plan_impl.h"
 
 static void add(polka_plan_files *files, const char *what, const char *path, polka_file_role role,

@@ -1,5 +1,5 @@
 /**
- * @file h5log.h
+ * @file runfile.h
  * @brief The HDF5 run file: written collectively during a run, read back serially.
  *
  * Layout of a run file (DESIGN.md, "What a run writes"):
@@ -24,16 +24,16 @@
  *     /timing/STAGE            3 doubles: min, mean, max of the ranks' seconds; attribute
  *                              "ranks" on /timing
  *
- * The writer (polka_h5log) uses parallel HDF5 over the communicator given at creation:
- * every polka_h5log_* function is collective over it, and every rank returns the same
- * status (but polka_h5log_append_agents, whose caller agrees it) (an error on one rank becomes that
- * error on all ranks: nothing hangs on a rank-local failure). Each append ends with a flush, so a
- * run killed between two appends leaves a readable file holding every row appended so far.
+ * The writer (polka_runfile) uses parallel HDF5 over the communicator given at creation:
+ * every polka_runfile_* function is collective over it, and every rank returns the same
+ * status (but polka_runfile_append_agents, whose caller agrees it) (an error on one rank becomes
+ * that error on all ranks: nothing hangs on a rank-local failure). Each append ends with a flush,
+ * so a run killed between two appends leaves a readable file holding every row appended so far.
  *
  * The reader (polka_h5run) is serial and needs no MPI. Nothing here prints.
  */
-#ifndef POLKA_H5LOG_H
-#define POLKA_H5LOG_H
+#ifndef POLKA_RUNFILE_H
+#define POLKA_RUNFILE_H
 
 #include <mpi.h>
 #include <stddef.h>
@@ -54,7 +54,7 @@
 #define POLKA_H5_MODELS_KERNEL "kernel-expansions"
 
 /** An open run file being written. */
-typedef struct polka_h5log_s polka_h5log;
+typedef struct polka_runfile_s polka_runfile;
 
 /**
  * Collective over comm: creates (truncates) the run file at path with the MPI-IO driver and
@@ -62,30 +62,30 @@ typedef struct polka_h5log_s polka_h5log;
  * and /metrics/samples. Names must be non-empty, distinct, without '/' and not "round" or
  * "samples". descriptions (metric_count strings) may be NULL.
  * A path that cannot be created (missing directory, no permission) is POLKA_ERR_IO with a
- * message naming it. comm must stay valid until polka_h5log_close. The caller owns *out
- * (polka_h5log_close); untouched on error.
+ * message naming it. comm must stay valid until polka_runfile_close. The caller owns *out
+ * (polka_runfile_close); untouched on error.
  */
-polka_status polka_h5log_create(const char *path, MPI_Comm comm, size_t agents, size_t metric_count,
-                                const char *const *metric_names, const char *const *descriptions,
-                                polka_h5log **out);
+polka_status polka_runfile_create(const char *path, MPI_Comm comm, size_t agents,
+                                  size_t metric_count, const char *const *metric_names,
+                                  const char *const *descriptions, polka_runfile **out);
 
 /**
- * polka_h5log_create whose /metrics columns are the agents 0, stride, 2 stride, ... only
+ * polka_runfile_create whose /metrics columns are the agents 0, stride, 2 stride, ... only
  * (ceil(agents / stride) of them; attribute "agent_stride" of /metrics when stride > 1): the
- * appends take every agent's values and keep those. stride 1 is polka_h5log_create.
+ * appends take every agent's values and keep those. stride 1 is polka_runfile_create.
  */
-polka_status polka_h5log_create_strided(const char *path, MPI_Comm comm, size_t agents,
-                                        size_t stride, size_t metric_count,
-                                        const char *const *metric_names,
-                                        const char *const *descriptions, polka_h5log **out);
+polka_status polka_runfile_create_strided(const char *path, MPI_Comm comm, size_t agents,
+                                          size_t stride, size_t metric_count,
+                                          const char *const *metric_names,
+                                          const char *const *descriptions, polka_runfile **out);
 
 /**
  * Collective: writes /config from rank 0's config (broadcast here, so the other ranks' copies
  * are not read) with "polka_version", "mpi_size" and "mode" (config->mode), and, when rank 0's
  * graph is not NULL, /config/graph (other ranks may pass NULL).
  */
-polka_status polka_h5log_write_config(polka_h5log *log, const polka_config *config,
-                                      const polka_graph *graph, int mpi_size);
+polka_status polka_runfile_write_config(polka_runfile *log, const polka_config *config,
+                                        const polka_graph *graph, int mpi_size);
 
 /**
  * Collective: appends one log row and flushes the file. Each rank passes the values of its
@@ -93,19 +93,19 @@ polka_status polka_h5log_write_config(polka_h5log *log, const polka_config *conf
  * the names given at creation); count may be 0 (values may then be NULL). round and samples
  * are taken from rank 0.
  */
-polka_status polka_h5log_append(polka_h5log *log, double round, double samples, size_t first_agent,
-                                size_t count, const double *values);
+polka_status polka_runfile_append(polka_runfile *log, double round, double samples,
+                                  size_t first_agent, size_t count, const double *values);
 
 /**
- * polka_h5log_append without its agreements, for a caller that agrees once per log step:
+ * polka_runfile_append without its agreements, for a caller that agrees once per log step:
  * this rank's agents are agents[0 .. count) (increasing ids, any placement). Returns this
  * rank's status, which the caller must agree (polka_net_agree) before the log's next call:
  * a bad argument joins the collective calls with no cells and is returned; after an HDF5
  * error a rank makes no further HDF5 call (the others may then wait in one: the agreement's
  * POLKA_NET_FAILED_WAIT ends the job).
  */
-polka_status polka_h5log_append_agents(polka_h5log *log, double round, double samples,
-                                       const size_t *agents, size_t count, const double *values);
+polka_status polka_runfile_append_agents(polka_runfile *log, double round, double samples,
+                                         const size_t *agents, size_t count, const double *values);
 
 /**
  * Collective: writes /models (kind POLKA_H5_MODELS_KERNEL) with the models of the agents
@@ -113,13 +113,13 @@ polka_status polka_h5log_append_agents(polka_h5log *log, double round, double sa
  * /models. Every agent of the file must be passed by exactly one rank, all with the same
  * kernel, dimension and outputs. Flushes the file.
  */
-polka_status polka_h5log_write_models(polka_h5log *log, size_t first_agent, size_t count,
-                                      const polka_model *const *models);
+polka_status polka_runfile_write_models(polka_runfile *log, size_t first_agent, size_t count,
+                                        const polka_model *const *models);
 
-/** polka_h5log_write_models for the agents agents[0 .. count) of each rank (increasing ids,
+/** polka_runfile_write_models for the agents agents[0 .. count) of each rank (increasing ids,
  *  any placement); models[k] is agent agents[k]'s. */
-polka_status polka_h5log_write_models_agents(polka_h5log *log, const size_t *agents, size_t count,
-                                             const polka_model *const *models);
+polka_status polka_runfile_write_models_agents(polka_runfile *log, const size_t *agents,
+                                               size_t count, const polka_model *const *models);
 
 /**
  * Collective: writes /models as random-feature models, replacing whatever /models held: the
@@ -128,27 +128,27 @@ polka_status polka_h5log_write_models_agents(polka_h5log *log, const size_t *age
  * (increasing ids, any placement), theta[k] being agent agents[k]'s D×C array. Every agent of
  * the file must be passed by exactly one rank. Flushes the file.
  */
-polka_status polka_h5log_write_rff_models(polka_h5log *log, const polka_rff *rff, size_t outputs,
-                                          const size_t *agents, size_t count,
-                                          const double *const *theta);
+polka_status polka_runfile_write_rff_models(polka_runfile *log, const polka_rff *rff,
+                                            size_t outputs, const size_t *agents, size_t count,
+                                            const double *const *theta);
 
 /**
  * Collective: the attribute /config/NAME = value (the same on every rank): facts of the run
  * known once it started, such as the edges its placement cuts.
  */
-polka_status polka_h5log_config_u64(polka_h5log *log, const char *name, uint64_t value);
-polka_status polka_h5log_config_double(polka_h5log *log, const char *name, double value);
+polka_status polka_runfile_config_u64(polka_runfile *log, const char *name, uint64_t value);
+polka_status polka_runfile_config_double(polka_runfile *log, const char *name, double value);
 
 /**
  * Collective: writes /timing/NAME = [min, mean, max] over the ranks of my_seconds[s] for each
  * of the stage_count stages (the same names and count on every rank).
  */
-polka_status polka_h5log_write_timing(polka_h5log *log, size_t stage_count,
-                                      const char *const *stage_names, const double *my_seconds);
+polka_status polka_runfile_write_timing(polka_runfile *log, size_t stage_count,
+                                        const char *const *stage_names, const double *my_seconds);
 
 /** Collective: closes the file and frees the log; NULL-safe, sets *log to NULL. Returns the
  *  first error (the same on every rank). */
-polka_status polka_h5log_close(polka_h5log **log);
+polka_status polka_runfile_close(polka_runfile **log);
 
 /** An open run file being read. */
 typedef struct polka_h5run_s polka_h5run;

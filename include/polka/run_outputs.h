@@ -1,10 +1,10 @@
 /**
- * @file run_files.h
+ * @file run_outputs.h
  * @brief The files a run reads and writes (for the rule of polka/paths.h), and its outputs
  * written under temporary names, locked, and renamed at the end.
  */
-#ifndef POLKA_RUN_FILES_H
-#define POLKA_RUN_FILES_H
+#ifndef POLKA_RUN_OUTPUTS_H
+#define POLKA_RUN_OUTPUTS_H
 
 #include <mpi.h>
 
@@ -31,14 +31,15 @@ typedef struct {
     const polka_plan *plan;
     polka_lock locks[3]; /**< run file, CSV, checkpoint (rank 0) */
     int rank;
-} polka_run_files;
+} polka_run_outputs;
 
 /**
  * Collective, before anything is written: rank 0 takes the locks of run.output, run.csv and
  * a named run.checkpoint, and creates the temporary files of run.output and run.csv; every
  * rank gets files->working, the plan to run with (run.checkpoint resolved).
  */
-polka_status polka_run_files_open(const polka_plan *plan, MPI_Comm comm, polka_run_files *files);
+polka_status polka_run_outputs_open(const polka_plan *plan, MPI_Comm comm,
+                                    polka_run_outputs *files);
 
 /**
  * Collective, after the run with its status: on POLKA_OK the temporary files are renamed
@@ -47,7 +48,7 @@ polka_status polka_run_files_open(const polka_plan *plan, MPI_Comm comm, polka_r
  * kept and the message says where the rows logged before it are. The locks are released.
  * Returns the run's status, or the renaming's failure, on every rank.
  */
-polka_status polka_run_files_close(polka_run_files *files, MPI_Comm comm, polka_status status,
-                                   int started);
+polka_status polka_run_outputs_close(polka_run_outputs *files, MPI_Comm comm, polka_status status,
+                                     int started);
 
 #endif

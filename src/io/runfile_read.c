@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "h5log_impl.h"
+#include "runfile_impl.h"
 #include "polka/format.h"
 
 struct polka_h5run_s {
@@ -391,9 +391,10 @@ polka_status polka_h5run_config_string(const polka_h5run *run, const char *key, 
 
 /* ---- models ------------------------------------------------------------------------------- */
 
-/* The models: h5log_read_kernel.c. */
+/* The models: runfile_read_kernel.c. */
 
-/* ---- the helpers, for the readers of other files (h5log_read_rff.c) -------------------------- */
+/* ---- the helpers, for the readers of other files (runfile_read_rff.c) --------------------------
+ */
 
 hid_t polka_h5run_file_id(const polka_h5run *run) {
     return run->file;

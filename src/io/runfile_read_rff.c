@@ -1,11 +1,11 @@
-/* Reading random-feature models back (h5log.h): serial, every size checked against the
+/* Reading random-feature models back (runfile.h): serial, every size checked against the
  * attributes and the storage before anything is allocated, as the kernel models are. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "h5log_impl.h"
+#include "runfile_impl.h"
 #include "polka/config.h"
 
 #define WHERE "/models"

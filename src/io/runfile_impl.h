@@ -1,13 +1,13 @@
 /* Private pieces of the HDF5 run file: the writer's state and small HDF5 helpers. */
-#ifndef POLKA_H5LOG_IMPL_H
-#define POLKA_H5LOG_IMPL_H
+#ifndef POLKA_RUNFILE_IMPL_H
+#define POLKA_RUNFILE_IMPL_H
 
 #include <hdf5.h>
 #include <stdint.h>
 
-#include "polka/h5log.h"
+#include "polka/runfile.h"
 
-struct polka_h5log_s {
+struct polka_runfile_s {
     MPI_Comm comm;
     int rank, size;
     char *path;
@@ -59,9 +59,9 @@ polka_status polka_h5_dataset(hid_t loc, const char *name, hid_t type, int rank,
                               const hsize_t *dims, const void *data, const char *path);
 
 /** Collective: H5Fflush of the whole run file. */
-polka_status polka_h5log_flush(polka_h5log *log);
+polka_status polka_runfile_flush(polka_runfile *log);
 
-/* The reader's pieces, for the readers in other files (h5log_read.c has the details). */
+/* The reader's pieces, for the readers in other files (runfile_read.c has the details). */
 hid_t polka_h5run_file_id(const polka_h5run *run);
 const char *polka_h5run_path(const polka_h5run *run);
 /** A numeric attribute holding one value, converted to mem_type. */
@@ -85,6 +85,6 @@ polka_status polka_h5_dataset_dims(hid_t dataset, int *rank, hsize_t *dims, cons
                                    const char *path);
 
 /** polka_net_agree over the log's communicator. */
-polka_status polka_h5log_agree(const polka_h5log *log, polka_status local);
+polka_status polka_runfile_agree(const polka_runfile *log, polka_status local);
 
 #endif

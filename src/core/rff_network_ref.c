@@ -1,22 +1,23 @@
-/* A serial in-memory network running the random-feature methods (rff_network.h). */
-#include "polka/rff_network.h"
+/* A serial in-memory network running the random-feature methods (rff_network_ref.h). */
+#include "polka/rff_network_ref.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-polka_status polka_rff_net_create(const polka_rff_graph *graph, size_t len, polka_rff_net *out) {
+polka_status polka_rff_net_ref_create(const polka_rff_graph *graph, size_t len,
+                                      polka_rff_net_ref *out) {
     size_t agents = graph->agents, most = 0;
     POLKA_CHECK(agents > 0 && len > 0, POLKA_ERR_ARG, "random-feature network: no agents");
     for (size_t i = 0; i < agents; i++) {
         size_t degree = graph->offsets[i + 1] - graph->offsets[i];
         most = degree > most ? degree : most;
     }
-    polka_rff_net net = {.agents = agents, .len = len};
+    polka_rff_net_ref net = {.agents = agents, .len = len};
     net.theta = calloc(4 * agents * len, sizeof *net.theta);
     net.vars = calloc(most + 1, sizeof *net.vars);
     if (net.theta == NULL || net.vars == NULL) {
-        polka_rff_net_free(&net);
+        polka_rff_net_ref_free(&net);
         return polka_error_set(POLKA_ERR_MEM, "random-feature network: out of memory");
     }
     net.shared = net.theta + agents * len;
@@ -26,15 +27,15 @@ polka_status polka_rff_net_create(const polka_rff_graph *graph, size_t len, polk
     return POLKA_OK;
 }
 
-void polka_rff_net_free(polka_rff_net *net) {
+void polka_rff_net_ref_free(polka_rff_net_ref *net) {
     if (net == NULL) return;
     free(net->theta);
     free((void *)net->vars);
-    *net = (polka_rff_net){0};
+    *net = (polka_rff_net_ref){0};
 }
 
 /* Agent i's neighbours' arrays within `all` (agents × len). */
-static polka_rff_neighbours neighbours_of(polka_rff_net *net, const polka_rff_graph *graph,
+static polka_rff_neighbours neighbours_of(polka_rff_net_ref *net, const polka_rff_graph *graph,
                                           size_t i, const double *all) {
     size_t first = graph->offsets[i], count = graph->offsets[i + 1] - first;
     for (size_t j = 0; j < count; j++) net->vars[j] = all + graph->adj[first + j] * net->len;
@@ -42,7 +43,7 @@ static polka_rff_neighbours neighbours_of(polka_rff_net *net, const polka_rff_gr
         .count = count, .vars = net->vars, .weight = graph->weight ? graph->weight + first : NULL};
 }
 
-static polka_status admm_primal(polka_rff_net *net, const polka_rff_graph *graph,
+static polka_status admm_primal(polka_rff_net_ref *net, const polka_rff_graph *graph,
                                 const polka_rff_problem *problem, const polka_rff_batch *data,
                                 const polka_rff_admm *admm, size_t i) {
     size_t len = net->len;
@@ -56,9 +57,10 @@ static polka_status admm_primal(polka_rff_net *net, const polka_rff_graph *graph
                                         net->next + i * len);
 }
 
-polka_status polka_rff_net_admm_round(polka_rff_net *net, const polka_rff_graph *graph,
-                                      const polka_rff_problem *problem, const polka_rff_batch *data,
-                                      const polka_rff_admm *admm, size_t *sent) {
+polka_status polka_rff_net_ref_admm_round(polka_rff_net_ref *net, const polka_rff_graph *graph,
+                                          const polka_rff_problem *problem,
+                                          const polka_rff_batch *data, const polka_rff_admm *admm,
+                                          size_t *sent) {
     size_t len = net->len, count = 0;
     uint64_t k = net->round + 1;
     /* 1. every primal from the round-(k−1) shared values */
@@ -81,9 +83,9 @@ polka_status polka_rff_net_admm_round(polka_rff_net *net, const polka_rff_graph 
     return POLKA_OK;
 }
 
-polka_status polka_rff_net_diffusion_round(polka_rff_net *net, const polka_rff_graph *graph,
-                                           const polka_rff_problem *problem,
-                                           const polka_rff_batch *data, double eta) {
+polka_status polka_rff_net_ref_diffusion_round(polka_rff_net_ref *net, const polka_rff_graph *graph,
+                                               const polka_rff_problem *problem,
+                                               const polka_rff_batch *data, double eta) {
     POLKA_CHECK(graph->weight != NULL, POLKA_ERR_ARG, "rf-diffusion: the graph has no weights");
     size_t len = net->len;
     for (size_t i = 0; i < net->agents; i++)
@@ -101,7 +103,7 @@ polka_status polka_rff_net_diffusion_round(polka_rff_net *net, const polka_rff_g
     return POLKA_OK;
 }
 
-double polka_rff_net_max_distance(const polka_rff_net *net, const double *target) {
+double polka_rff_net_ref_max_distance(const polka_rff_net_ref *net, const double *target) {
     double target_sq = 0.0, worst = 0.0;
     for (size_t k = 0; k < net->len; k++) target_sq += target[k] * target[k];
     for (size_t i = 0; i < net->agents; i++) {

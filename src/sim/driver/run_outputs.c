@@ -1,18 +1,18 @@
 /* A run's outputs under temporary names, locked while it runs, renamed at its end
- * (run_files.h). Rank 0 does the file work; the others learn the names and the status. */
+ * (run_outputs.h). Rank 0 does the file work; the others learn the names and the status. */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "polka/net.h"
-#include "polka/run_files.h"
+#include "polka/run_outputs.h"
 #include "sim/checkpoint/checkpoint_impl.h"
 
 enum { LOCK_OUTPUT, LOCK_CSV, LOCK_CHECKPOINT };
 
 /* The default checkpoint (polka.ckpt: neither run.output nor run.checkpoint set) is not
  * locked: runs side by side in one folder are common, and each writes it whole by a rename. */
-static polka_status take_locks(polka_run_files *files) {
+static polka_status take_locks(polka_run_outputs *files) {
     const polka_run_spec *run = &files->plan->run;
     const char *checkpoint = files->working->run.checkpoint;
     if (run->output[0])
@@ -24,7 +24,7 @@ static polka_status take_locks(polka_run_files *files) {
 }
 
 /* Rank 0: the locks, then the temporary files, named in the working plan. */
-static polka_status prepare(polka_run_files *files) {
+static polka_status prepare(polka_run_outputs *files) {
     const polka_run_spec *run = &files->plan->run;
     polka_run_spec *working = &files->working->run;
     polka_ckpt_path(files->plan, working->checkpoint, sizeof working->checkpoint);
@@ -37,18 +37,19 @@ static polka_status prepare(polka_run_files *files) {
 }
 
 /* Rank 0: the temporary files removed, the locks released. */
-static void discard(polka_run_files *files) {
+static void discard(polka_run_outputs *files) {
     const polka_run_spec *working = &files->working->run;
     if (working->output[0]) unlink(working->output);
     if (working->csv[0]) unlink(working->csv);
 }
 
-static void drop_locks(polka_run_files *files) {
+static void drop_locks(polka_run_outputs *files) {
     for (size_t k = 0; k < POLKA_COUNT(files->locks); k++) polka_lock_drop(&files->locks[k]);
 }
 
-polka_status polka_run_files_open(const polka_plan *plan, MPI_Comm comm, polka_run_files *files) {
-    *files = (polka_run_files){.plan = plan};
+polka_status polka_run_outputs_open(const polka_plan *plan, MPI_Comm comm,
+                                    polka_run_outputs *files) {
+    *files = (polka_run_outputs){.plan = plan};
     for (size_t k = 0; k < POLKA_COUNT(files->locks); k++) files->locks[k].fd = -1;
     MPI_Comm_rank(comm, &files->rank);
     files->working = malloc(sizeof *files->working);
@@ -73,7 +74,7 @@ polka_status polka_run_files_open(const polka_plan *plan, MPI_Comm comm, polka_r
 }
 
 /* Rank 0, after a success: every temporary file over its real name. */
-static polka_status commit(polka_run_files *files) {
+static polka_status commit(polka_run_outputs *files) {
     const polka_run_spec *run = &files->plan->run, *working = &files->working->run;
     if (run->output[0]) POLKA_CALL(polka_temp_commit(working->output, run->output));
     if (run->csv[0]) POLKA_CALL(polka_temp_commit(working->csv, run->csv));
@@ -82,7 +83,7 @@ static polka_status commit(polka_run_files *files) {
 
 /* Rank 0, after a failure in the loop: the rows logged before it stay, under the temporary
  * name, and the message says where. */
-static polka_status keep_rows(polka_run_files *files, polka_status status) {
+static polka_status keep_rows(polka_run_outputs *files, polka_status status) {
     const polka_run_spec *working = &files->working->run;
     const char *kept = working->output[0] ? working->output : working->csv;
     if (kept[0] == '\0') return status;
@@ -91,8 +92,8 @@ static polka_status keep_rows(polka_run_files *files, polka_status status) {
     return polka_error_set(status, "%s (the rows logged before it are in '%s')", message, kept);
 }
 
-polka_status polka_run_files_close(polka_run_files *files, MPI_Comm comm, polka_status status,
-                                   int started) {
+polka_status polka_run_outputs_close(polka_run_outputs *files, MPI_Comm comm, polka_status status,
+                                     int started) {
     if (files->working == NULL) return status;
     polka_status renamed = POLKA_OK;
     if (files->rank == 0) {

@@ -2,7 +2,7 @@
  * Creating and closing agree on a status after every collective HDF5 call, so that a failure
  * on one rank stops every rank at the same point instead of leaving the others in a
  * collective. A row takes a few dozen collective HDF5 calls and is written at every log
- * step: it is agreed once, after its last call (polka_h5log_append_agents; a rank stops at
+ * step: it is agreed once, after its last call (polka_runfile_append_agents; a rank stops at
  * its first HDF5 error and waits at most POLKA_NET_FAILED_WAIT for the others, as with any
  * failure inside a library's collective call). */
 #include <errno.h>
@@ -11,12 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "h5log_impl.h"
+#include "runfile_impl.h"
 #include "polka/net.h"
 
 /* Rows per chunk of a metric, bounded so that a chunk stays under about 1 MiB. */
-#define H5LOG_CHUNK_ROWS  64
-#define H5LOG_CHUNK_BYTES ((size_t)1 << 20)
+#define RUNFILE_CHUNK_ROWS  64
+#define RUNFILE_CHUNK_BYTES ((size_t)1 << 20)
 
 /* ---- checks of the arguments ------------------------------------------------------------ */
 
@@ -46,10 +46,10 @@ static polka_status check_create(const char *path, size_t agents, size_t metric_
 /* ---- creation ---------------------------------------------------------------------------- */
 
 static polka_status alloc_log(const char *path, MPI_Comm comm, size_t agents, size_t metric_count,
-                              const char *const *names, polka_h5log **out) {
-    polka_h5log *log = calloc(1, sizeof *log);
+                              const char *const *names, polka_runfile **out) {
+    polka_runfile *log = calloc(1, sizeof *log);
     POLKA_CHECK_ALLOC(log);
-    *out = log; /* freed by polka_h5log_close even when half built */
+    *out = log; /* freed by polka_runfile_close even when half built */
     log->comm = comm;
     MPI_Comm_rank(comm, &log->rank);
     MPI_Comm_size(comm, &log->size);
@@ -79,7 +79,7 @@ static polka_status alloc_log(const char *path, MPI_Comm comm, size_t agents, si
 /* Rank 0 checks that the path can be created and written (a few KiB, as the file's first
  * flush), for a plain message (POLKA_ERR_IO): a write failing inside HDF5's collective calls
  * leaves the other ranks waiting there (see POLKA_NET_FAILED_WAIT). */
-static polka_status probe_path(const polka_h5log *log) {
+static polka_status probe_path(const polka_runfile *log) {
     if (log->rank != 0) return POLKA_OK;
     FILE *file = fopen(log->path, "wb");
     POLKA_CHECK(file != NULL, POLKA_ERR_IO, "cannot create run file '%s': %s", log->path,
@@ -93,7 +93,7 @@ static polka_status probe_path(const polka_h5log *log) {
                            strerror(code ? code : errno));
 }
 
-static polka_status open_file(polka_h5log *log) {
+static polka_status open_file(polka_runfile *log) {
     polka_h5_quiet();
     hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
     if (fapl < 0) return polka_h5_fail("create the file access list of", NULL, log->path);
@@ -133,14 +133,14 @@ static polka_status metric_dcpl(int rank, const hsize_t *chunk, const char *name
 }
 
 /* An extendible dataset under /metrics: (0) or (0 × agents) when columns > 0. */
-static polka_status create_metric(polka_h5log *log, const char *name, size_t columns,
+static polka_status create_metric(polka_runfile *log, const char *name, size_t columns,
                                   const char *description, hid_t *out) {
     int rank = columns > 0 ? 2 : 1;
-    size_t rows = H5LOG_CHUNK_BYTES / (sizeof(double) * (columns > 0 ? columns : 1));
-    rows = rows < 1 ? 1 : rows > H5LOG_CHUNK_ROWS ? H5LOG_CHUNK_ROWS : rows;
+    size_t rows = RUNFILE_CHUNK_BYTES / (sizeof(double) * (columns > 0 ? columns : 1));
+    rows = rows < 1 ? 1 : rows > RUNFILE_CHUNK_ROWS ? RUNFILE_CHUNK_ROWS : rows;
     hsize_t dims[2] = {0, columns}, maxdims[2] = {H5S_UNLIMITED, columns};
     hsize_t chunk[2] = {rows, columns};
-    if (columns == 0) chunk[0] = H5LOG_CHUNK_ROWS * 16;
+    if (columns == 0) chunk[0] = RUNFILE_CHUNK_ROWS * 16;
     hid_t dcpl = H5I_INVALID_HID;
     POLKA_CALL(metric_dcpl(rank, chunk, name, log->path, &dcpl));
     polka_status status = POLKA_OK;
@@ -157,7 +157,7 @@ static polka_status create_metric(polka_h5log *log, const char *name, size_t col
     return polka_h5_first(status, polka_h5_close(&dcpl, log->path));
 }
 
-static polka_status create_group(polka_h5log *log) {
+static polka_status create_group(polka_runfile *log) {
     POLKA_CALL(polka_h5_group(log->file, "metrics", log->path, &log->metrics));
     POLKA_CALL(polka_h5_attr_u64(log->metrics, "agents", (uint64_t)log->agents, log->path));
     if (log->stride == 1) return POLKA_OK; /* every agent: the layout of before */
@@ -165,47 +165,47 @@ static polka_status create_group(polka_h5log *log) {
 }
 
 /* Keeps message and code of an error across the collective clean-up of a failed log. */
-static polka_status discard(polka_h5log **log, polka_status status) {
+static polka_status discard(polka_runfile **log, polka_status status) {
     char message[1024];
     snprintf(message, sizeof message, "%s", polka_error_message());
-    (void)polka_h5log_close(log);
+    (void)polka_runfile_close(log);
     return polka_error_set(status, "%s", message);
 }
 
-static polka_status build(polka_h5log *log, const char *const *descriptions) {
-    polka_status status = polka_h5log_agree(log, probe_path(log));
-    if (status == POLKA_OK) status = polka_h5log_agree(log, open_file(log));
-    if (status == POLKA_OK) status = polka_h5log_agree(log, create_group(log));
+static polka_status build(polka_runfile *log, const char *const *descriptions) {
+    polka_status status = polka_runfile_agree(log, probe_path(log));
+    if (status == POLKA_OK) status = polka_runfile_agree(log, open_file(log));
+    if (status == POLKA_OK) status = polka_runfile_agree(log, create_group(log));
     if (status == POLKA_OK)
-        status = polka_h5log_agree(
+        status = polka_runfile_agree(
             log, create_metric(log, "round", 0, "simulation round of the row", &log->round));
     if (status == POLKA_OK)
-        status = polka_h5log_agree(
+        status = polka_runfile_agree(
             log,
             create_metric(log, "samples", 0, "training samples seen (all agents)", &log->samples));
     for (size_t m = 0; m < log->metric_count && status == POLKA_OK; m++)
-        status = polka_h5log_agree(log, create_metric(log, log->names[m], log->logged,
-                                                      descriptions ? descriptions[m] : NULL,
-                                                      &log->columns[m]));
-    if (status == POLKA_OK) status = polka_h5log_agree(log, polka_h5log_flush(log));
+        status = polka_runfile_agree(log, create_metric(log, log->names[m], log->logged,
+                                                        descriptions ? descriptions[m] : NULL,
+                                                        &log->columns[m]));
+    if (status == POLKA_OK) status = polka_runfile_agree(log, polka_runfile_flush(log));
     return status;
 }
 
-polka_status polka_h5log_create(const char *path, MPI_Comm comm, size_t agents, size_t metric_count,
-                                const char *const *metric_names, const char *const *descriptions,
-                                polka_h5log **out) {
-    return polka_h5log_create_strided(path, comm, agents, 1, metric_count, metric_names,
-                                      descriptions, out);
+polka_status polka_runfile_create(const char *path, MPI_Comm comm, size_t agents,
+                                  size_t metric_count, const char *const *metric_names,
+                                  const char *const *descriptions, polka_runfile **out) {
+    return polka_runfile_create_strided(path, comm, agents, 1, metric_count, metric_names,
+                                        descriptions, out);
 }
 
-polka_status polka_h5log_create_strided(const char *path, MPI_Comm comm, size_t agents,
-                                        size_t stride, size_t metric_count,
-                                        const char *const *metric_names,
-                                        const char *const *descriptions, polka_h5log **out) {
+polka_status polka_runfile_create_strided(const char *path, MPI_Comm comm, size_t agents,
+                                          size_t stride, size_t metric_count,
+                                          const char *const *metric_names,
+                                          const char *const *descriptions, polka_runfile **out) {
     polka_status status = check_create(path, agents, metric_count, metric_names);
     if (status == POLKA_OK && stride == 0)
         status = polka_error_set(POLKA_ERR_ARG, "run file '%s': agent stride 0", path);
-    polka_h5log *log = NULL;
+    polka_runfile *log = NULL;
     if (status == POLKA_OK)
         status = alloc_log(path, comm, agents, metric_count, metric_names, &log);
     if (log != NULL && stride > 0) {
@@ -225,7 +225,7 @@ polka_status polka_h5log_create_strided(const char *path, MPI_Comm comm, size_t 
 
 /* ---- appending a row --------------------------------------------------------------------- */
 
-static polka_status check_append(const polka_h5log *log, const size_t *agents, size_t count,
+static polka_status check_append(const polka_runfile *log, const size_t *agents, size_t count,
                                  const double *values) {
     POLKA_CHECK(log->broken == POLKA_OK, POLKA_ERR_HDF5,
                 "run file '%s' is unusable after an earlier error", log->path);
@@ -237,16 +237,16 @@ static polka_status check_append(const polka_h5log *log, const size_t *agents, s
     return POLKA_OK;
 }
 
-static polka_status extend(polka_h5log *log, hid_t dataset, const char *name) {
+static polka_status extend(polka_runfile *log, hid_t dataset, const char *name) {
     hsize_t dims[2] = {log->rows + 1, log->logged};
     if (H5Dset_extent(dataset, dims) < 0)
         return polka_h5_fail("extend dataset /metrics", name, log->path);
     return POLKA_OK;
 }
 
-/* Every dataset one row longer. Not agreed (see polka_h5log_append_agents): a rank stops at
+/* Every dataset one row longer. Not agreed (see polka_runfile_append_agents): a rank stops at
  * its first error, every rank takes the same calls otherwise. */
-static polka_status extend_all(polka_h5log *log) {
+static polka_status extend_all(polka_runfile *log) {
     polka_status status = extend(log, log->round, "round");
     if (status == POLKA_OK) status = extend(log, log->samples, "samples");
     for (size_t m = 0; m < log->metric_count && status == POLKA_OK; m++)
@@ -277,7 +277,7 @@ static int select_agents(hid_t space, size_t row, const size_t *columns, size_t 
     return failed;
 }
 
-static polka_status select_row(const polka_h5log *log, const size_t *agents, size_t count,
+static polka_status select_row(const polka_runfile *log, const size_t *agents, size_t count,
                                row_spaces *s) {
     hsize_t one = 1, n = count > 0 ? count : 1, rows = log->rows + 1;
     hsize_t dims[2] = {rows, log->logged}, at = log->rows;
@@ -304,7 +304,7 @@ static polka_status close_row(row_spaces *s, const char *path) {
     return polka_h5_first(status, polka_h5_close(&s->file2, path));
 }
 
-static polka_status write_cells(polka_h5log *log, hid_t dataset, const char *name, hid_t mem,
+static polka_status write_cells(polka_runfile *log, hid_t dataset, const char *name, hid_t mem,
                                 hid_t file, const double *data) {
     if (H5Dwrite(dataset, H5T_NATIVE_DOUBLE, mem, file, log->xfer, data) < 0)
         return polka_h5_fail("write a row of /metrics", name, log->path);
@@ -312,7 +312,7 @@ static polka_status write_cells(polka_h5log *log, hid_t dataset, const char *nam
 }
 
 /* Not agreed, like extend_all. */
-static polka_status write_row(polka_h5log *log, const row_spaces *s, double round, double samples,
+static polka_status write_row(polka_runfile *log, const row_spaces *s, double round, double samples,
                               size_t count, const double *values) {
     polka_status status = write_cells(log, log->round, "round", s->mem1, s->file1, &round);
     if (status == POLKA_OK)
@@ -324,7 +324,7 @@ static polka_status write_row(polka_h5log *log, const row_spaces *s, double roun
     return status;
 }
 
-polka_status polka_h5log_flush(polka_h5log *log) {
+polka_status polka_runfile_flush(polka_runfile *log) {
     if (H5Fflush(log->file, H5F_SCOPE_GLOBAL) < 0)
         return polka_h5_fail("flush run file", NULL, log->path);
     return POLKA_OK;
@@ -332,7 +332,7 @@ polka_status polka_h5log_flush(polka_h5log *log) {
 
 /* The logged ones of a rank's agents (stride > 1): their columns and their rows of values,
  * in place (the caller's copies). */
-static size_t keep_logged(const polka_h5log *log, size_t *columns, double *values, size_t count) {
+static size_t keep_logged(const polka_runfile *log, size_t *columns, double *values, size_t count) {
     size_t kept = 0, width = log->metric_count;
     for (size_t a = 0; a < count; a++) {
         if (columns[a] % log->stride != 0) continue;
@@ -345,7 +345,7 @@ static size_t keep_logged(const polka_h5log *log, size_t *columns, double *value
 
 /* A row's cells (columns of the file) and its collective calls; checked: the status of the
  * rank's arguments (an error joins the calls with no cells and is returned). */
-static polka_status write_appended(polka_h5log *log, double round, double samples,
+static polka_status write_appended(polka_runfile *log, double round, double samples,
                                    const size_t *columns, size_t count, const double *values,
                                    polka_status checked) {
     row_spaces s = {H5I_INVALID_HID, H5I_INVALID_HID, H5I_INVALID_HID, H5I_INVALID_HID};
@@ -356,14 +356,14 @@ static polka_status write_appended(polka_h5log *log, double round, double sample
         if (status != POLKA_OK) log->broken = status;
     }
     if (status == POLKA_OK) status = write_row(log, &s, round, samples, count, values);
-    if (status == POLKA_OK) status = polka_h5log_flush(log);
+    if (status == POLKA_OK) status = polka_runfile_flush(log);
     status = polka_h5_first(status, close_row(&s, log->path));
     return polka_h5_first(checked, status);
 }
 
 /* A row of a rank whose arguments were bad still joins every collective call, with no cells. */
-static polka_status append_row(polka_h5log *log, double round, double samples, const size_t *agents,
-                               size_t count, const double *values) {
+static polka_status append_row(polka_runfile *log, double round, double samples,
+                               const size_t *agents, size_t count, const double *values) {
     polka_status checked = check_append(log, agents, count, values);
     if (checked != POLKA_OK && log->broken != POLKA_OK) return checked;
     if (checked != POLKA_OK) count = 0;
@@ -385,21 +385,21 @@ static polka_status append_row(polka_h5log *log, double round, double samples, c
     return status;
 }
 
-polka_status polka_h5log_append_agents(polka_h5log *log, double round, double samples,
-                                       const size_t *agents, size_t count, const double *values) {
+polka_status polka_runfile_append_agents(polka_runfile *log, double round, double samples,
+                                         const size_t *agents, size_t count, const double *values) {
     return append_row(log, round, samples, agents, count, values);
 }
 
-polka_status polka_h5log_append(polka_h5log *log, double round, double samples, size_t first_agent,
-                                size_t count, const double *values) {
+polka_status polka_runfile_append(polka_runfile *log, double round, double samples,
+                                  size_t first_agent, size_t count, const double *values) {
     size_t *agents = malloc((count ? count : 1) * sizeof *agents);
     polka_status status =
         agents ? POLKA_OK : polka_error_set(POLKA_ERR_MEM, "out of memory for %zu agents", count);
     for (size_t a = 0; agents && a < count; a++) agents[a] = first_agent + a;
     if (status == POLKA_OK) status = check_append(log, agents, count, values);
-    status = polka_h5log_agree(log, status); /* a bad argument leaves the file as it was */
+    status = polka_runfile_agree(log, status); /* a bad argument leaves the file as it was */
     if (status == POLKA_OK) {
-        status = polka_h5log_agree(log, append_row(log, round, samples, agents, count, values));
+        status = polka_runfile_agree(log, append_row(log, round, samples, agents, count, values));
         if (status != POLKA_OK) log->broken = status; /* the ranks' rows may differ now */
     }
     free(agents);
@@ -408,7 +408,7 @@ polka_status polka_h5log_append(polka_h5log *log, double round, double samples, 
 
 /* ---- closing ------------------------------------------------------------------------------ */
 
-static polka_status close_ids(polka_h5log *log) {
+static polka_status close_ids(polka_runfile *log) {
     polka_status status = polka_h5_close(&log->round, log->path);
     status = polka_h5_first(status, polka_h5_close(&log->samples, log->path));
     for (size_t m = 0; m < log->metric_count; m++)
@@ -418,14 +418,14 @@ static polka_status close_ids(polka_h5log *log) {
     return polka_h5_first(status, polka_h5_close(&log->file, log->path));
 }
 
-polka_status polka_h5log_close(polka_h5log **log) {
+polka_status polka_runfile_close(polka_runfile **log) {
     if (log == NULL || *log == NULL) return POLKA_OK;
-    polka_h5log *l = *log;
+    polka_runfile *l = *log;
     /* after a wait gave up on the other ranks, closing (collective in HDF5) would wait for
      * them again: the job is about to be aborted, the file is left as it is */
     int stalled = polka_net_stalled();
     polka_status status = l->path != NULL && !stalled ? close_ids(l) : POLKA_OK;
-    if (l->comm != MPI_COMM_NULL && !stalled) status = polka_h5log_agree(l, status);
+    if (l->comm != MPI_COMM_NULL && !stalled) status = polka_runfile_agree(l, status);
     for (size_t m = 0; m < l->metric_count; m++) free(l->names[m]);
     free(l->names);
     free(l->columns);

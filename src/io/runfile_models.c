@@ -1,16 +1,16 @@
-/* The kernel models of a run file (h5log.h): /models of kind "kernel-expansions", every
+/* The kernel models of a run file (runfile.h): /models of kind "kernel-expansions", every
  * agent's dictionary and weights rows concatenated by agent id into /models/dictionary
  * (rows × p) and /models/weights (rows × C), agent a's rows offset[a] .. offset[a] + order[a]
  * (/models/offset, /models/order), the kernel once in /models' attributes. The datasets are
  * created by every rank; each rank writes its own agents' rows (a write per run of
  * consecutive agent ids, independent transfer) and rank 0 the order and the offsets. Files of
- * polka before this layout have a group /models/agent_NNNN per agent (h5log_read.c reads
+ * polka before this layout have a group /models/agent_NNNN per agent (runfile_read.c reads
  * both): at 10^5 agents creating those groups dominated writing the run file. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "h5log_impl.h"
+#include "runfile_impl.h"
 #include "polka/net.h"
 
 /* Rows a rank copies into one write (at least one agent's). */
@@ -24,7 +24,7 @@ typedef struct {
     uint64_t dim, outputs;
 } models_shape;
 
-static polka_status local_shape(const polka_h5log *log, const size_t *agents, size_t count,
+static polka_status local_shape(const polka_runfile *log, const size_t *agents, size_t count,
                                 const polka_model *const *models, models_shape *shape) {
     for (size_t a = 0; a < count; a++)
         POLKA_CHECK(agents[a] < log->agents && (a == 0 || agents[a] > agents[a - 1]), POLKA_ERR_ARG,
@@ -53,7 +53,7 @@ static polka_status local_shape(const polka_h5log *log, const size_t *agents, si
 
 /* The shape of the lowest rank with agents, on every rank; another shape on a rank is refused
  * (agreed by the caller). */
-static polka_status share_shape(const polka_h5log *log, models_shape *shape) {
+static polka_status share_shape(const polka_runfile *log, models_shape *shape) {
     int mine = shape->has ? log->rank : log->size, first = 0;
     models_shape own = *shape;
     POLKA_CALL(polka_net_check(MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, log->comm),
@@ -69,7 +69,7 @@ static polka_status share_shape(const polka_h5log *log, models_shape *shape) {
 
 /* Every agent's order (a sum over the ranks of each one's own, claims counted alike) and the
  * offsets of their rows, by agent id, on every rank. */
-static polka_status orders_and_offsets(const polka_h5log *log, const size_t *agents, size_t count,
+static polka_status orders_and_offsets(const polka_runfile *log, const size_t *agents, size_t count,
                                        const polka_model *const *models, uint64_t *orders,
                                        uint64_t *offsets) {
     size_t n = log->agents;
@@ -97,7 +97,7 @@ static polka_status orders_and_offsets(const polka_h5log *log, const size_t *age
     return status;
 }
 
-static polka_status models_attrs(const polka_h5log *log, hid_t group, const models_shape *s) {
+static polka_status models_attrs(const polka_runfile *log, hid_t group, const models_shape *s) {
     polka_status status = polka_h5_attr_string(group, "kind", POLKA_H5_MODELS_KERNEL, log->path);
     if (status == POLKA_OK)
         status = polka_h5_attr_string(
@@ -109,7 +109,7 @@ static polka_status models_attrs(const polka_h5log *log, hid_t group, const mode
 }
 
 /* Rows [row, row + rows) of a (· × cols) dataset from data, independently. */
-static polka_status write_rows(const polka_h5log *log, hid_t set, const char *name, uint64_t row,
+static polka_status write_rows(const polka_runfile *log, hid_t set, const char *name, uint64_t row,
                                size_t rows, size_t cols, const double *data) {
     if (rows == 0 || cols == 0) return POLKA_OK;
     hsize_t start[2] = {row, 0}, block[2] = {rows, cols};
@@ -129,7 +129,7 @@ static const double *model_rows(const polka_model *model, int part) {
 
 /* This rank's agents' rows of one dataset (dictionary: part 0; weights: 1): consecutive agents
  * copied together into one write of at most WRITE_ROWS_BYTES (an agent larger alone). */
-static polka_status write_part(const polka_h5log *log, hid_t set, int part, size_t cols,
+static polka_status write_part(const polka_runfile *log, hid_t set, int part, size_t cols,
                                const size_t *agents, size_t count, const polka_model *const *models,
                                const uint64_t *orders, const uint64_t *offsets) {
     const char *name = part == 0 ? "dictionary" : "weights";
@@ -163,7 +163,7 @@ static polka_status write_part(const polka_h5log *log, hid_t set, int part, size
 }
 
 /* Collective: /models afresh; its datasets created by all, the data written by their owners. */
-static polka_status write_layout(const polka_h5log *log, const models_shape *s,
+static polka_status write_layout(const polka_runfile *log, const models_shape *s,
                                  const size_t *agents, size_t count,
                                  const polka_model *const *models, const uint64_t *orders,
                                  const uint64_t *offsets, uint64_t rows) {
@@ -196,18 +196,18 @@ static polka_status write_layout(const polka_h5log *log, const models_shape *s,
     for (int part = 0; part < 2; part++)
         status = polka_h5_first(status, polka_h5_close(&sets[part], log->path));
     status = polka_h5_first(status, polka_h5_close(&group, log->path));
-    return polka_h5_first(status, polka_h5log_agree(log, written));
+    return polka_h5_first(status, polka_runfile_agree(log, written));
 }
 
-polka_status polka_h5log_write_models_agents(polka_h5log *log, const size_t *agents, size_t count,
-                                             const polka_model *const *models) {
+polka_status polka_runfile_write_models_agents(polka_runfile *log, const size_t *agents,
+                                               size_t count, const polka_model *const *models) {
     models_shape shape = {0};
-    polka_status status = polka_h5log_agree(log, local_shape(log, agents, count, models, &shape));
-    if (status == POLKA_OK) status = polka_h5log_agree(log, share_shape(log, &shape));
+    polka_status status = polka_runfile_agree(log, local_shape(log, agents, count, models, &shape));
+    if (status == POLKA_OK) status = polka_runfile_agree(log, share_shape(log, &shape));
     uint64_t *orders = malloc((log->agents + 1) * sizeof *orders);
     uint64_t *offsets = malloc((log->agents + 1) * sizeof *offsets);
     if (status == POLKA_OK)
-        status = polka_h5log_agree(
+        status = polka_runfile_agree(
             log, orders && offsets ? POLKA_OK : polka_error_set(POLKA_ERR_MEM, "out of memory"));
     if (status == POLKA_OK)
         status = orders_and_offsets(log, agents, count, models, orders, offsets);
@@ -216,18 +216,18 @@ polka_status polka_h5log_write_models_agents(polka_h5log *log, const size_t *age
         status = write_layout(log, &shape, agents, count, models, orders, offsets, rows);
     free(orders);
     free(offsets);
-    status = polka_h5log_agree(log, status);
-    if (status == POLKA_OK) status = polka_h5log_agree(log, polka_h5log_flush(log));
+    status = polka_runfile_agree(log, status);
+    if (status == POLKA_OK) status = polka_runfile_agree(log, polka_runfile_flush(log));
     return status;
 }
 
-polka_status polka_h5log_write_models(polka_h5log *log, size_t first_agent, size_t count,
-                                      const polka_model *const *models) {
+polka_status polka_runfile_write_models(polka_runfile *log, size_t first_agent, size_t count,
+                                        const polka_model *const *models) {
     size_t *agents = malloc((count ? count : 1) * sizeof *agents);
     for (size_t a = 0; agents && a < count; a++) agents[a] = first_agent + a;
     polka_status status =
-        agents ? polka_h5log_write_models_agents(log, agents, count, models)
-               : polka_h5log_agree(log, polka_error_set(POLKA_ERR_MEM, "out of memory"));
+        agents ? polka_runfile_write_models_agents(log, agents, count, models)
+               : polka_runfile_agree(log, polka_error_set(POLKA_ERR_MEM, "out of memory"));
     free(agents);
     return status;
 }

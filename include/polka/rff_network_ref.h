@@ -1,12 +1,13 @@
 /**
- * @file rff_network.h
- * @brief A serial, in-memory network of agents running the random-feature methods
- * (rff_methods.h) in synchronous rounds on a fixed graph without faults: the math-level
+ * @file rff_network_ref.h
+ * @brief A reference implementation (the _ref: simple, checked against, never run by a polka
+ * run): a serial, in-memory network of agents running the random-feature methods
+ * (rff_methods.h) in synchronous rounds on a fixed graph without faults, the math-level
  * reference of the unit tests and of experiments/dkla_convergence.c. The simulator's
  * methods (src/sim/method/) run the same local steps with real messages.
  */
-#ifndef POLKA_RFF_NETWORK_H
-#define POLKA_RFF_NETWORK_H
+#ifndef POLKA_RFF_NETWORK_REF_H
+#define POLKA_RFF_NETWORK_REF_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -34,13 +35,14 @@ typedef struct {
     uint64_t round;         /**< rounds done */
     uint64_t transmissions; /**< variables sent by all agents so far (one per sending agent
                                 and round, whatever its degree) */
-} polka_rff_net;
+} polka_rff_net_ref;
 
 /** Zeroed variables (θ⁰ = θ̂⁰ = γ⁰ = 0) for the graph's agents and len = D·C. */
-polka_status polka_rff_net_create(const polka_rff_graph *graph, size_t len, polka_rff_net *out);
+polka_status polka_rff_net_ref_create(const polka_rff_graph *graph, size_t len,
+                                      polka_rff_net_ref *out);
 
 /** Frees and zeroes. NULL-safe. */
-void polka_rff_net_free(polka_rff_net *net);
+void polka_rff_net_ref_free(polka_rff_net_ref *net);
 
 /** One ADMM round's knobs. exact: one decomposition per agent for the exact primal (square
  * loss, fixed data), or NULL for the linearized primal with step eta. alpha = 0: DKLA;
@@ -55,17 +57,18 @@ typedef struct {
  * on its batch data[i]. Counts the agents that transmitted into net->transmissions and
  * returns them in *sent (may be NULL).
  */
-polka_status polka_rff_net_admm_round(polka_rff_net *net, const polka_rff_graph *graph,
-                                      const polka_rff_problem *problem, const polka_rff_batch *data,
-                                      const polka_rff_admm *admm, size_t *sent);
+polka_status polka_rff_net_ref_admm_round(polka_rff_net_ref *net, const polka_rff_graph *graph,
+                                          const polka_rff_problem *problem,
+                                          const polka_rff_batch *data, const polka_rff_admm *admm,
+                                          size_t *sent);
 
 /** One synchronous rf-diffusion round: every agent adapts on data[i], then combines the ψ_j
  * with the graph's weights (graph->weight is required). Every agent transmits. */
-polka_status polka_rff_net_diffusion_round(polka_rff_net *net, const polka_rff_graph *graph,
-                                           const polka_rff_problem *problem,
-                                           const polka_rff_batch *data, double eta);
+polka_status polka_rff_net_ref_diffusion_round(polka_rff_net_ref *net, const polka_rff_graph *graph,
+                                               const polka_rff_problem *problem,
+                                               const polka_rff_batch *data, double eta);
 
 /** max_i ‖θ_i − target‖ / ‖target‖ (‖target‖ > 0). */
-double polka_rff_net_max_distance(const polka_rff_net *net, const double *target);
+double polka_rff_net_ref_max_distance(const polka_rff_net_ref *net, const double *target);
 
 #endif

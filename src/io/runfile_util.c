@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "h5log_impl.h"
+#include "runfile_impl.h"
 #include "polka/net.h"
 
 void polka_h5_library_version(char *text, size_t size) {
@@ -144,6 +144,6 @@ polka_status polka_h5_dataset(hid_t loc, const char *name, hid_t type, int rank,
     return polka_h5_first(status, polka_h5_close(&space, path));
 }
 
-polka_status polka_h5log_agree(const polka_h5log *log, polka_status local) {
+polka_status polka_runfile_agree(const polka_runfile *log, polka_status local) {
     return polka_net_agree(log->comm, local);
 }

@@ -1,5 +1,5 @@
-/* Reading a kernel model back (h5log.h): from the concatenated datasets of /models (kind
- * "kernel-expansions", h5log_models.c) or from the group /models/agent_NNNN of the files of
+/* Reading a kernel model back (runfile.h): from the concatenated datasets of /models (kind
+ * "kernel-expansions", runfile_models.c) or from the group /models/agent_NNNN of the files of
  * polka before them. Serial; every size is checked against the attributes and the storage
  * before anything is allocated, every value is finite. */
 #include <math.h>
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "h5log_impl.h"
+#include "runfile_impl.h"
 
 #define WHERE    "/models"
 #define ALL_ROWS UINT64_MAX

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "h5log_impl.h"
+#include "runfile_impl.h"
 #include "polka/net.h"
 
 /* ---- /config ----------------------------------------------------------------------------- */
@@ -16,7 +16,7 @@ typedef struct {
     uint64_t mpi_size, has_graph, nodes, edges;
 } config_header;
 
-static polka_status config_attrs(const polka_h5log *log, hid_t group, const config_header *h) {
+static polka_status config_attrs(const polka_runfile *log, hid_t group, const config_header *h) {
     size_t count = 0;
     const polka_config_key *keys = polka_config_keys(&count);
     polka_status status = POLKA_OK;
@@ -66,31 +66,32 @@ static polka_status pack_edges(const polka_graph *graph, uint64_t **edges, doubl
     return POLKA_OK;
 }
 
-static polka_status write_graph(const polka_h5log *log, hid_t config, const config_header *h,
+static polka_status write_graph(const polka_runfile *log, hid_t config, const config_header *h,
                                 const polka_graph *graph) {
     uint64_t *edges = NULL;
     double *weights = NULL;
     polka_status status = log->rank == 0 ? pack_edges(graph, &edges, &weights) : POLKA_OK;
-    status = polka_h5log_agree(log, status);
+    status = polka_runfile_agree(log, status);
     hid_t group = H5I_INVALID_HID;
     if (status == POLKA_OK)
-        status = polka_h5log_agree(log, polka_h5_group(config, "graph", log->path, &group));
+        status = polka_runfile_agree(log, polka_h5_group(config, "graph", log->path, &group));
     if (status == POLKA_OK)
-        status = polka_h5log_agree(log, polka_h5_attr_u64(group, "nodes", h->nodes, log->path));
+        status = polka_runfile_agree(log, polka_h5_attr_u64(group, "nodes", h->nodes, log->path));
     int write = log->rank == 0 && h->edges > 0;
     hsize_t dims[2] = {h->edges, 2};
     if (status == POLKA_OK)
-        status = polka_h5log_agree(log, polka_h5_dataset(group, "edges", H5T_NATIVE_UINT64, 2, dims,
-                                                         write ? edges : NULL, log->path));
+        status = polka_runfile_agree(log, polka_h5_dataset(group, "edges", H5T_NATIVE_UINT64, 2,
+                                                           dims, write ? edges : NULL, log->path));
     if (status == POLKA_OK)
-        status = polka_h5log_agree(log, polka_h5_dataset(group, "weights", H5T_NATIVE_DOUBLE, 1,
-                                                         dims, write ? weights : NULL, log->path));
+        status =
+            polka_runfile_agree(log, polka_h5_dataset(group, "weights", H5T_NATIVE_DOUBLE, 1, dims,
+                                                      write ? weights : NULL, log->path));
     free(edges);
     free(weights);
     return polka_h5_first(status, polka_h5_close(&group, log->path));
 }
 
-static polka_status share_header(const polka_h5log *log, const polka_config *config,
+static polka_status share_header(const polka_runfile *log, const polka_config *config,
                                  const polka_graph *graph, int mpi_size, config_header *h) {
     polka_status status = POLKA_OK;
     memset(h, 0, sizeof *h);
@@ -103,62 +104,63 @@ static polka_status share_header(const polka_h5log *log, const polka_config *con
         h->nodes = graph ? polka_graph_nodes(graph) : 0;
         h->edges = graph ? polka_graph_edges(graph) : 0;
     }
-    POLKA_CALL(polka_h5log_agree(log, status));
+    POLKA_CALL(polka_runfile_agree(log, status));
     return polka_net_check(MPI_Bcast(h, (int)sizeof *h, MPI_BYTE, 0, log->comm), "MPI_Bcast");
 }
 
-polka_status polka_h5log_write_config(polka_h5log *log, const polka_config *config,
-                                      const polka_graph *graph, int mpi_size) {
+polka_status polka_runfile_write_config(polka_runfile *log, const polka_config *config,
+                                        const polka_graph *graph, int mpi_size) {
     config_header *h = malloc(sizeof *h);
-    polka_status status = polka_h5log_agree(
+    polka_status status = polka_runfile_agree(
         log, h != NULL ? POLKA_OK : polka_error_set(POLKA_ERR_MEM, "out of memory"));
     if (status != POLKA_OK) {
         free(h);
         return status;
     }
-    status = polka_h5log_agree(log, share_header(log, config, graph, mpi_size, h));
+    status = polka_runfile_agree(log, share_header(log, config, graph, mpi_size, h));
     hid_t group = H5I_INVALID_HID;
     if (status == POLKA_OK)
-        status = polka_h5log_agree(log, polka_h5_unlink(log->file, "config", log->path));
+        status = polka_runfile_agree(log, polka_h5_unlink(log->file, "config", log->path));
     if (status == POLKA_OK)
-        status = polka_h5log_agree(log, polka_h5_group(log->file, "config", log->path, &group));
-    if (status == POLKA_OK) status = polka_h5log_agree(log, config_attrs(log, group, h));
+        status = polka_runfile_agree(log, polka_h5_group(log->file, "config", log->path, &group));
+    if (status == POLKA_OK) status = polka_runfile_agree(log, config_attrs(log, group, h));
     if (status == POLKA_OK && h->has_graph) status = write_graph(log, group, h, graph);
     status = polka_h5_first(status, polka_h5_close(&group, log->path));
     free(h);
-    status = polka_h5log_agree(log, status);
-    if (status == POLKA_OK) status = polka_h5log_agree(log, polka_h5log_flush(log));
+    status = polka_runfile_agree(log, status);
+    if (status == POLKA_OK) status = polka_runfile_agree(log, polka_runfile_flush(log));
     return status;
 }
 
 /* Collective: /config/NAME = the value (a u64 when integer, else a double). */
-static polka_status config_fact(polka_h5log *log, const char *name, uint64_t integer,
+static polka_status config_fact(polka_runfile *log, const char *name, uint64_t integer,
                                 const double *real) {
     hid_t group = H5I_INVALID_HID;
     polka_status status =
-        polka_h5log_agree(log, polka_h5_group(log->file, "config", log->path, &group));
+        polka_runfile_agree(log, polka_h5_group(log->file, "config", log->path, &group));
     if (status == POLKA_OK)
-        status = polka_h5log_agree(log, real ? polka_h5_attr_double(group, name, *real, log->path)
-                                             : polka_h5_attr_u64(group, name, integer, log->path));
-    status = polka_h5log_agree(log, polka_h5_first(status, polka_h5_close(&group, log->path)));
-    if (status == POLKA_OK) status = polka_h5log_agree(log, polka_h5log_flush(log));
+        status =
+            polka_runfile_agree(log, real ? polka_h5_attr_double(group, name, *real, log->path)
+                                          : polka_h5_attr_u64(group, name, integer, log->path));
+    status = polka_runfile_agree(log, polka_h5_first(status, polka_h5_close(&group, log->path)));
+    if (status == POLKA_OK) status = polka_runfile_agree(log, polka_runfile_flush(log));
     return status;
 }
 
-polka_status polka_h5log_config_u64(polka_h5log *log, const char *name, uint64_t value) {
+polka_status polka_runfile_config_u64(polka_runfile *log, const char *name, uint64_t value) {
     return config_fact(log, name, value, NULL);
 }
 
-polka_status polka_h5log_config_double(polka_h5log *log, const char *name, double value) {
+polka_status polka_runfile_config_double(polka_runfile *log, const char *name, double value) {
     return config_fact(log, name, 0, &value);
 }
 
-/* ---- /models: h5log_models.c (kernel expansions), h5log_rff.c (random features) --------- */
+/* ---- /models: runfile_models.c (kernel expansions), runfile_rff.c (random features) --------- */
 
 /* ---- /timing ----------------------------------------------------------------------------- */
 
 /* [min, mean, max] over the ranks, per stage, into stats (3 × count). */
-static polka_status reduce_timing(const polka_h5log *log, size_t count, const double *mine,
+static polka_status reduce_timing(const polka_runfile *log, size_t count, const double *mine,
                                   double *stats) {
     double *work = malloc(3 * count * sizeof *work + 1);
     POLKA_CHECK_ALLOC(work);
@@ -182,7 +184,7 @@ static polka_status reduce_timing(const polka_h5log *log, size_t count, const do
 }
 
 /* The stage count must match on every rank before the reductions. */
-static polka_status check_stages(const polka_h5log *log, size_t count, const char *const *names,
+static polka_status check_stages(const polka_runfile *log, size_t count, const char *const *names,
                                  const double *seconds) {
     unsigned long long mine[2] = {count, ~(unsigned long long)count}, all[2] = {0, 0};
     POLKA_CALL(polka_net_check(
@@ -198,40 +200,40 @@ static polka_status check_stages(const polka_h5log *log, size_t count, const cha
 }
 
 /* The attribute "ranks" of /timing, replacing the one of an earlier call. */
-static polka_status ranks_attr(const polka_h5log *log, hid_t group) {
+static polka_status ranks_attr(const polka_runfile *log, hid_t group) {
     htri_t exists = H5Aexists(group, "ranks");
     if (exists < 0 || (exists > 0 && H5Adelete(group, "ranks") < 0))
         return polka_h5_fail("replace attribute", "/timing/ranks", log->path);
     return polka_h5_attr_u64(group, "ranks", (uint64_t)log->size, log->path);
 }
 
-static polka_status write_stages(const polka_h5log *log, size_t count, const char *const *names,
+static polka_status write_stages(const polka_runfile *log, size_t count, const char *const *names,
                                  const double *stats) {
     hid_t group = H5I_INVALID_HID;
     polka_status status =
-        polka_h5log_agree(log, polka_h5_group(log->file, "timing", log->path, &group));
-    if (status == POLKA_OK) status = polka_h5log_agree(log, ranks_attr(log, group));
+        polka_runfile_agree(log, polka_h5_group(log->file, "timing", log->path, &group));
+    if (status == POLKA_OK) status = polka_runfile_agree(log, ranks_attr(log, group));
     hsize_t three = 3;
     for (size_t s = 0; s < count && status == POLKA_OK; s++) {
-        status = polka_h5log_agree(log, polka_h5_unlink(group, names[s], log->path));
+        status = polka_runfile_agree(log, polka_h5_unlink(group, names[s], log->path));
         if (status == POLKA_OK)
-            status = polka_h5log_agree(
+            status = polka_runfile_agree(
                 log, polka_h5_dataset(group, names[s], H5T_NATIVE_DOUBLE, 1, &three,
                                       log->rank == 0 ? stats + 3 * s : NULL, log->path));
     }
     return polka_h5_first(status, polka_h5_close(&group, log->path));
 }
 
-polka_status polka_h5log_write_timing(polka_h5log *log, size_t stage_count,
-                                      const char *const *stage_names, const double *my_seconds) {
-    POLKA_CALL(polka_h5log_agree(log, check_stages(log, stage_count, stage_names, my_seconds)));
+polka_status polka_runfile_write_timing(polka_runfile *log, size_t stage_count,
+                                        const char *const *stage_names, const double *my_seconds) {
+    POLKA_CALL(polka_runfile_agree(log, check_stages(log, stage_count, stage_names, my_seconds)));
     double *stats = malloc(3 * stage_count * sizeof *stats + 1);
-    polka_status status = polka_h5log_agree(
+    polka_status status = polka_runfile_agree(
         log, stats != NULL ? POLKA_OK : polka_error_set(POLKA_ERR_MEM, "out of memory"));
     if (status == POLKA_OK)
-        status = polka_h5log_agree(log, reduce_timing(log, stage_count, my_seconds, stats));
+        status = polka_runfile_agree(log, reduce_timing(log, stage_count, my_seconds, stats));
     if (status == POLKA_OK) status = write_stages(log, stage_count, stage_names, stats);
     free(stats);
-    if (status == POLKA_OK) status = polka_h5log_agree(log, polka_h5log_flush(log));
+    if (status == POLKA_OK) status = polka_runfile_agree(log, polka_runfile_flush(log));
     return status;
 }

@@ -1,4 +1,4 @@
-/* Random-feature models in the run file (h5log.h, "/models" of kind random-features): the
+/* Random-feature models in the run file (runfile.h, "/models" of kind random-features): the
  * features the agents share, once, and every agent's θ in one agents × D × C dataset that
  * each rank writes its agents' slabs of, collectively. */
 #include <math.h>
@@ -6,11 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "h5log_impl.h"
+#include "runfile_impl.h"
 #include "polka/net.h"
 
 /* This rank's arguments: agents increasing and in range, a θ for each. */
-static polka_status check_local(const polka_h5log *log, const polka_rff *rff, size_t outputs,
+static polka_status check_local(const polka_runfile *log, const polka_rff *rff, size_t outputs,
                                 const size_t *agents, size_t count, const double *const *theta) {
     POLKA_CHECK(rff != NULL && rff->omega != NULL && rff->phase != NULL && outputs >= 1,
                 POLKA_ERR_ARG, "run file '%s': no random features or no outputs", log->path);
@@ -25,7 +25,7 @@ static polka_status check_local(const polka_h5log *log, const polka_rff *rff, si
 }
 
 /* Every rank passes the same features (shape, seed, σ) and outputs: rank 0's are written. */
-static polka_status check_same_features(const polka_h5log *log, const polka_rff *rff,
+static polka_status check_same_features(const polka_runfile *log, const polka_rff *rff,
                                         size_t outputs) {
     uint64_t sigma_bits;
     memcpy(&sigma_bits, &rff->sigma, sizeof sigma_bits);
@@ -42,7 +42,7 @@ static polka_status check_same_features(const polka_h5log *log, const polka_rff 
 }
 
 /* Every agent of the file is written by exactly one rank (a missing θ would read as zeros). */
-static polka_status check_each_agent_once(const polka_h5log *log, const size_t *agents,
+static polka_status check_each_agent_once(const polka_runfile *log, const size_t *agents,
                                           size_t count) {
     int *claims = calloc(log->agents, sizeof *claims);
     POLKA_CALL(polka_net_agree(
@@ -62,7 +62,7 @@ static polka_status check_each_agent_once(const polka_h5log *log, const size_t *
 }
 
 /* /models afresh with its attributes, omega and phase (rank 0 writes their data). */
-static polka_status write_features(const polka_h5log *log, const polka_rff *rff, size_t outputs,
+static polka_status write_features(const polka_runfile *log, const polka_rff *rff, size_t outputs,
                                    hid_t *models) {
     polka_status status = polka_h5_unlink(log->file, "models", log->path);
     if (status == POLKA_OK) status = polka_h5_group(log->file, "models", log->path, models);
@@ -103,7 +103,7 @@ static int select_slabs(hid_t space, const size_t *agents, size_t count, hsize_t
 }
 
 /* Creates /models/theta and writes this rank's slabs (collective; not agreed). */
-static polka_status write_theta(const polka_h5log *log, hid_t models, size_t outputs, size_t D,
+static polka_status write_theta(const polka_runfile *log, hid_t models, size_t outputs, size_t D,
                                 const size_t *agents, size_t count, const double *const *theta) {
     size_t len = D * outputs;
     hsize_t dims[3] = {log->agents, D, outputs}, mine = count ? count * len : 1;
@@ -129,20 +129,20 @@ static polka_status write_theta(const polka_h5log *log, hid_t models, size_t out
     return polka_h5_first(status, polka_h5_close(&file, log->path));
 }
 
-polka_status polka_h5log_write_rff_models(polka_h5log *log, const polka_rff *rff, size_t outputs,
-                                          const size_t *agents, size_t count,
-                                          const double *const *theta) {
+polka_status polka_runfile_write_rff_models(polka_runfile *log, const polka_rff *rff,
+                                            size_t outputs, const size_t *agents, size_t count,
+                                            const double *const *theta) {
     polka_status status =
-        polka_h5log_agree(log, check_local(log, rff, outputs, agents, count, theta));
+        polka_runfile_agree(log, check_local(log, rff, outputs, agents, count, theta));
     if (status == POLKA_OK) status = check_same_features(log, rff, outputs);
     if (status == POLKA_OK) status = check_each_agent_once(log, agents, count);
     if (status != POLKA_OK) return status; /* the same on every rank */
     hid_t models = H5I_INVALID_HID;
-    status = polka_h5log_agree(log, write_features(log, rff, outputs, &models));
+    status = polka_runfile_agree(log, write_features(log, rff, outputs, &models));
     if (status == POLKA_OK)
-        status = polka_h5log_agree(
+        status = polka_runfile_agree(
             log, write_theta(log, models, outputs, rff->features, agents, count, theta));
-    status = polka_h5_first(status, polka_h5log_agree(log, polka_h5_close(&models, log->path)));
-    if (status == POLKA_OK) status = polka_h5log_agree(log, polka_h5log_flush(log));
+    status = polka_h5_first(status, polka_runfile_agree(log, polka_h5_close(&models, log->path)));
+    if (status == POLKA_OK) status = polka_runfile_agree(log, polka_runfile_flush(log));
     return status;
 }
