@@ -43,7 +43,7 @@ RULE = {
     "merge_smallest": LEARNER_SCRATCH,
     "polka_model_eval": "transient (a prediction's kernel block)",
     "polka_learner_create": STRUCTS, "polka_agent_init": STRUCTS,
-    "polka_agent_stale_create": LATE, "polka_agent_stale_rewire": LATE,
+    "polka_stale_create": LATE, "polka_stale_rewire": LATE,
     "alloc_slots": EXCHANGE, "init_buffers": EXCHANGE,
 }
 # Functions that allocate several parts: a word of the allocating source line decides, the

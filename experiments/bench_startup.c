@@ -6,7 +6,7 @@
  *   bench_startup N P[,P...] [--set key=value ...]
  *
  * The settings are polka run's (net.graph, net.p, net.radius, ...; net.agents = N is set here).
- * Prints the wall seconds of: generating the run's graph (polka_sim_graph: the generator, its
+ * Prints the wall seconds of: generating the run's graph (polka_network_graph: the generator, its
  * retries until connected, the weights and the connectivity check), the network check, block
  * placement and METIS placement on P ranks (polka_placement_create, as every rank does it),
  * with the edges each cuts. No MPI communication: it runs as one process.
@@ -94,12 +94,11 @@ int main(int argc, char **argv) {
     size_t agents = strtoull(argv[1], NULL, 10);
     polka_graph *graph = NULL;
     mark start = now();
-    if (polka_sim_graph(&plan, agents, &graph) != POLKA_OK) return fail("graph");
+    if (polka_network_graph(&plan, agents, &graph) != POLKA_OK) return fail("graph");
     printf("graph (%zu nodes, %zu edges) %s\n", polka_graph_nodes(graph), polka_graph_edges(graph),
            since(start));
     start = now();
-    if (polka_sim_check_network(&plan, graph, agents, polka_method_of(&plan)->check_graph) !=
-        POLKA_OK)
+    if (polka_network_check(&plan, graph, agents, polka_method_of(&plan)->check_graph) != POLKA_OK)
         return fail("network check");
     printf("network check %s\n", since(start));
     int status = 0;

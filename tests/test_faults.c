@@ -243,7 +243,7 @@ static void test_penalty_sums_over_the_neighbours_heard(void **state) {
 static void late_round(polka_agent *agent, uint64_t t, int value_in, size_t delay) {
     polka_agent_links(agent, t);
     polka_penalty_of(agent)->cand_x[0] = (double)t, polka_penalty_of(agent)->cand_x[1] = -(double)t;
-    polka_agent_stale_remember(agent);
+    polka_stale_remember(agent);
     memset(agent->in_value, 0, agent->degree);
     agent->in_value[0] = (unsigned char)value_in;
     agent->in_delay[0] = delay;
@@ -262,17 +262,17 @@ static void test_late_values_are_used_at_their_points(void **state) {
     CHECK_OK(polka_agent_init(&agent, polka_method_of(p), p, &facts, graph, &faults, 0));
     size_t added = 0;
     late_round(&agent, 0, 1, 2); /* round 0's values arrive in round 2 */
-    polka_agent_stale_receive(&agent, agent.fresh);
+    polka_stale_receive(&agent, agent.fresh);
     assert_int_equal(agent.fresh[0], 0);
-    CHECK_OK(polka_agent_stale_rows(&agent, 1, 1.0, &added));
+    CHECK_OK(polka_stale_rows(&agent, 1, 1.0, &added));
     assert_int_equal(added, 0); /* nothing has arrived */
     late_round(&agent, 1, 0, 0);
-    polka_agent_stale_receive(&agent, agent.fresh);
-    CHECK_OK(polka_agent_stale_rows(&agent, 1, 1.0, &added));
+    polka_stale_receive(&agent, agent.fresh);
+    CHECK_OK(polka_stale_rows(&agent, 1, 1.0, &added));
     assert_int_equal(added, 0);
     late_round(&agent, 2, 0, 0);
-    polka_agent_stale_receive(&agent, agent.fresh);
-    CHECK_OK(polka_agent_stale_rows(&agent, 1, 1.0, &added));
+    polka_stale_receive(&agent, agent.fresh);
+    CHECK_OK(polka_stale_rows(&agent, 1, 1.0, &added));
     assert_int_equal(added, 1); /* one row: at round 0's point (0, −0), age 2 */
     assert_true(polka_penalty_of(&agent)->cand_x[2] == 0.0 &&
                 polka_penalty_of(&agent)->cand_x[3] == 0.0);
@@ -282,14 +282,14 @@ static void test_late_values_are_used_at_their_points(void **state) {
     assert_true(polka_penalty_of(&agent)->cand_g[agent.outputs] == cw * (0.0 - 10.0));
     assert_true(agent.counters.value_age_sum == 2.0 && agent.counters.value_age_count == 1.0);
     late_round(&agent, 3, 1, 0); /* fresh values win over the late ones */
-    polka_agent_stale_receive(&agent, agent.fresh);
+    polka_stale_receive(&agent, agent.fresh);
     assert_int_equal(agent.fresh[0], 1);
-    CHECK_OK(polka_agent_stale_rows(&agent, 1, 1.0, &added));
+    CHECK_OK(polka_stale_rows(&agent, 1, 1.0, &added));
     assert_int_equal(added, 0);
     for (uint64_t t = 4; t < 7; t++) { /* round 3's values age: used at 4 and 5, dropped at 6 */
         late_round(&agent, t, 0, 0);
-        polka_agent_stale_receive(&agent, agent.fresh);
-        CHECK_OK(polka_agent_stale_rows(&agent, 1, 1.0, &added));
+        polka_stale_receive(&agent, agent.fresh);
+        CHECK_OK(polka_stale_rows(&agent, 1, 1.0, &added));
         assert_int_equal(added, t < 6 ? 1 : 0);
     }
     polka_agent_free(&agent);

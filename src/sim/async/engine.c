@@ -240,7 +240,7 @@ static polka_status keep(polka_async_engine *engine, int wish, double now, uint6
     polka_sim_point point = {.round = windows, .next_log = now, .rows = row};
     int signal = wish == POLKA_CKPT_STOP ? polka_ckpt_signal() : 0;
     if (signal) polka_ckpt_saving();
-    POLKA_CALL(polka_sim_save(plan, &driver, &point, signal));
+    POLKA_CALL(polka_ckpt_save(plan, &driver, &point, signal));
     if (wish != POLKA_CKPT_STOP) return POLKA_OK;
     char path[POLKA_PATH_LEN];
     polka_ckpt_path(plan, path, sizeof path);
@@ -257,7 +257,7 @@ static polka_status resume(polka_async_engine *engine, double horizon, size_t ro
                            uint64_t *windows, size_t *row) {
     polka_driver driver = snapshot_driver(engine);
     polka_sim_point from = {0};
-    POLKA_CALL(polka_sim_resume(engine->world->plan, &driver, &from));
+    POLKA_CALL(polka_ckpt_resume(engine->world->plan, &driver, &from));
     POLKA_CHECK(isfinite(from.next_log) && from.next_log > 0 && from.next_log < horizon &&
                     from.rows < rows,
                 POLKA_ERR_FORMAT,

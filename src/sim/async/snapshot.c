@@ -56,7 +56,7 @@ polka_status polka_async_save_agent(const polka_async_engine *engine, const polk
                                     polka_state *state) {
     const polka_agent *agent = aa->agent;
     size_t slots = agent->degree ? agent->degree : 1;
-    POLKA_CALL(polka_agent_save(agent, state));
+    POLKA_CALL(polka_ckpt_agent_save(agent, state));
     POLKA_CALL(polka_state_put_u64(state, "async.update", aa->update));
     POLKA_CALL(polka_state_put_f64(state, "async.commit", aa->commit));
     POLKA_CALL(polka_state_put_u64(state, "async.waiting", (uint64_t)aa->waiting));
@@ -146,7 +146,7 @@ polka_status polka_async_restore_agent(polka_async_engine *engine, polka_async_a
     aa->waiting = (int)waiting;
     agent->round = update; /* the update's links: what the method's restore needs of them */
     agent->this_round = polka_fault_agent_state(agent->faults, update, agent->id);
-    POLKA_CALL(polka_agent_restore(agent, state));
+    POLKA_CALL(polka_ckpt_agent_restore(agent, state));
     POLKA_CALL(polka_state_get(state, "async.heard", POLKA_STATE_U64, aa->heard, slots));
     POLKA_CALL(polka_state_get(state, "async.version", POLKA_STATE_U64, aa->version, slots));
     POLKA_CALL(polka_state_get(state, "async.heard_at", POLKA_STATE_F64, aa->heard_at, slots));

@@ -8,18 +8,18 @@
 
 /* The method saves the agent's model and state and its counters, which include what the network
  * did to the agent so far (the faults themselves are drawn anew). */
-polka_status polka_agent_save(const polka_agent *agent, polka_state *state) {
+polka_status polka_ckpt_agent_save(const polka_agent *agent, polka_state *state) {
     POLKA_CALL(agent->method->save(agent, state));
     return polka_agent_codec_save(agent, state);
 }
 
-polka_status polka_agent_restore(polka_agent *agent, const polka_state *state) {
+polka_status polka_ckpt_agent_restore(polka_agent *agent, const polka_state *state) {
     POLKA_CALL(agent->method->restore(agent, state));
     return polka_agent_codec_restore(agent, state);
 }
 
-polka_status polka_sim_save(const polka_plan *plan, const polka_driver *driver,
-                            const polka_sim_point *point, int signal) {
+polka_status polka_ckpt_save(const polka_plan *plan, const polka_driver *driver,
+                             const polka_sim_point *point, int signal) {
     size_t count = driver->count;
     polka_state **states = calloc(count ? count : 1, sizeof *states);
     polka_status status = states ? POLKA_OK : polka_error_set(POLKA_ERR_MEM, "out of memory");
@@ -71,7 +71,7 @@ polka_status polka_sim_resume_settings(const char *path, polka_config *config) {
     return status;
 }
 
-polka_status polka_sim_resume_round(const polka_plan *plan, size_t agents, uint64_t *round) {
+polka_status polka_ckpt_resume_round(const polka_plan *plan, size_t agents, uint64_t *round) {
     *round = 0;
     if (plan->run.resume[0] == '\0') return POLKA_OK;
     polka_ckpt *ckpt = NULL;
@@ -102,8 +102,8 @@ static polka_status restore_agents(polka_ckpt *ckpt, const polka_driver *driver,
     return polka_ckpt_history(ckpt, rows);
 }
 
-polka_status polka_sim_resume(const polka_plan *plan, const polka_driver *driver,
-                              polka_sim_point *from) {
+polka_status polka_ckpt_resume(const polka_plan *plan, const polka_driver *driver,
+                               polka_sim_point *from) {
     if (plan->run.resume[0] == '\0') return POLKA_OK;
     polka_ckpt *ckpt = NULL;
     const polka_history *rows = NULL;

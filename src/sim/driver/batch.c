@@ -29,7 +29,7 @@ typedef struct {
 /* Mean squared error of a one-output model on data, and its mean square loss. */
 static polka_status model_mse(const polka_model *model, const polka_dataset *data, double *f,
                               double *mse, double *mean_loss) {
-    POLKA_CALL(polka_model_data_values(model, data, f));
+    POLKA_CALL(polka_metrics_model_values(model, data, f));
     polka_loss square = {.kind = POLKA_LOSS_SQUARE};
     *mse = polka_loss_score(&square, 0, f, data->y, data->n, NULL, mean_loss);
     return POLKA_OK;

@@ -75,8 +75,8 @@ static polka_status central_log(void *context, size_t round, double samples,
                                 polka_sim_summary *summary) {
     central_run *run = context;
     polka_stream_test_now(run->stream, samples, run->test); /* drift: the present distribution */
-    polka_dataset scored = polka_sim_log_test(run->plan, run->test, round, summary);
-    POLKA_CALL(polka_learner_data_values(run->learner, &scored, run->f));
+    polka_dataset scored = polka_metrics_log_test(run->plan, run->test, round, summary);
+    POLKA_CALL(polka_metrics_learner_values(run->learner, &scored, run->f));
     double loss = 0.0;
     double score = polka_learner_score(run->learner, run->f, scored.y, scored.n, &loss);
     polka_agent_metrics metrics = {
@@ -84,7 +84,7 @@ static polka_status central_log(void *context, size_t round, double samples,
         .loss = loss,
         .order = (double)polka_model_order(polka_learner_model(run->learner)),
     };
-    polka_counters_collect(&run->counters, &metrics);
+    polka_metrics_counters_collect(&run->counters, &metrics);
     metrics.wall_time = polka_now() - run->start;
     POLKA_CALL(
         polka_netlog_step(&run->log, round, samples, &metrics, scored.n == run->test->n, summary));
@@ -171,7 +171,7 @@ polka_status polka_sim_run_centralized(const polka_plan *plan, size_t agents,
                            .agents = 1,
                            .count = 1,
                            .log = &run.log};
-    if (status == POLKA_OK) status = polka_sim_resume(plan, &driver, &from);
+    if (status == POLKA_OK) status = polka_ckpt_resume(plan, &driver, &from);
     if (status == POLKA_OK)
         status = polka_sim_loop(plan, &driver, polka_stream_facts(stream)->n_train, batch, &from,
                                 hooks, summary);

@@ -64,8 +64,8 @@ static polka_status next_epoch(mpi_run *run, uint64_t t) {
     size_t every = run->plan->net.resample_every;
     if (every == 0 || t == 0 || t % every != 0) return POLKA_OK;
     polka_graph *graph = NULL;
-    polka_status status = polka_sim_epoch_graph(run->plan, run->agents, t,
-                                                polka_method_of(run->plan)->check_graph, &graph);
+    polka_status status = polka_network_epoch_graph(
+        run->plan, run->agents, t, polka_method_of(run->plan)->check_graph, &graph);
     for (size_t a = 0; a < run->halo.count && status == POLKA_OK; a++)
         status = polka_agent_rewire(&run->local[a], graph);
     status = polka_net_agree(run->comm, status);
@@ -86,8 +86,8 @@ static polka_status next_epoch(mpi_run *run, uint64_t t) {
 /* A resumed run of a time-varying network: the graph of the checkpoint's last round. */
 static polka_status resume_epoch(mpi_run *run) {
     uint64_t round = 0;
-    POLKA_CALL(polka_net_agree(run->comm, polka_sim_resume_round(run->plan, run->agents, &round)));
-    uint64_t drawn = polka_sim_epoch_drawn(run->plan, round);
+    POLKA_CALL(polka_net_agree(run->comm, polka_ckpt_resume_round(run->plan, run->agents, &round)));
+    uint64_t drawn = polka_network_epoch_drawn(run->plan, round);
     return drawn ? next_epoch(run, drawn) : POLKA_OK; /* 0: the first graph */
 }
 
@@ -112,8 +112,8 @@ static polka_status mpi_round(mpi_run *run, uint64_t t, int *wish) {
 
 /*
  * The first pass (collective): every agent's values on the scored points give its score and
- * loss (polka_agent_collect), and their sum over the first `points` points the network average
- * f̄ there; the values are kept where they fit.
+ * loss (polka_metrics_agent_collect), and their sum over the first `points` points the network
+ * average f̄ there; the values are kept where they fit.
  */
 static polka_status score_and_average(mpi_run *run, size_t points) {
     size_t len = run->scored.n * run->outputs, averaged = points * run->outputs;
@@ -122,9 +122,9 @@ static polka_status score_and_average(mpi_run *run, size_t points) {
     polka_status status = POLKA_OK;
     for (size_t a = 0; a < run->halo.count && status == POLKA_OK; a++) {
         double *f = run->keep ? run->f + a * len : run->f;
-        status = polka_agent_test_values(&run->local[a], &run->scored, f);
+        status = polka_metrics_test_values(&run->local[a], &run->scored, f);
         if (status != POLKA_OK) break;
-        polka_agent_collect(&run->local[a], &run->scored, f, &run->mine[a]);
+        polka_metrics_agent_collect(&run->local[a], &run->scored, f, &run->mine[a]);
         for (size_t e = 0; e < averaged; e++) sum[e] += f[e];
     }
     POLKA_CALL(polka_net_allreduce(sum, run->fbar, (int)averaged, MPI_DOUBLE, MPI_SUM, run->comm,
@@ -141,7 +141,7 @@ static polka_status measure_disagreement(mpi_run *run, size_t points) {
     size_t len = run->scored.n * run->outputs;
     for (size_t a = 0; a < run->halo.count; a++) {
         double *f = run->keep ? run->f + a * len : run->f;
-        if (!run->keep) POLKA_CALL(polka_agent_test_values(&run->local[a], &view, f));
+        if (!run->keep) POLKA_CALL(polka_metrics_test_values(&run->local[a], &view, f));
         run->mine[a].disagreement = polka_disagreement(f, run->fbar, points, run->outputs);
     }
     return POLKA_OK;
@@ -154,13 +154,13 @@ static polka_status measure_disagreement(mpi_run *run, size_t points) {
  * (polka_netlog_write_h5), so a log step costs three collectives of polka's (and the run
  * file's HDF5 calls), not one agreement per HDF5 call. Where the values do not fit (many
  * agents per rank), the second pass evaluates them again on the disagreement's points only
- * (polka_sim_disagreement_points).
+ * (polka_metrics_disagreement_points).
  */
 static polka_status mpi_log_step(mpi_run *run, size_t round, double samples,
                                  polka_sim_summary *summary) {
     polka_stream_test_now(run->stream, samples, &run->test); /* drift: the present distribution */
-    run->scored = polka_sim_log_test(run->plan, &run->test, round, summary);
-    size_t points = polka_sim_disagreement_points(run->plan, &run->scored);
+    run->scored = polka_metrics_log_test(run->plan, &run->test, round, summary);
+    size_t points = polka_metrics_disagreement_points(run->plan, &run->scored);
     polka_status status = score_and_average(run, points);
     if (status == POLKA_OK) status = measure_disagreement(run, points);
     int count = (int)(run->halo.count * POLKA_METRICS_DOUBLES);
@@ -186,11 +186,11 @@ static polka_status mpi_log_fn(void *context, size_t round, double samples,
 }
 
 static polka_status mpi_save_agent(void *context, size_t k, polka_state *state) {
-    return polka_agent_save(&((mpi_run *)context)->local[k], state);
+    return polka_ckpt_agent_save(&((mpi_run *)context)->local[k], state);
 }
 
 static polka_status mpi_restore_agent(void *context, size_t k, const polka_state *state) {
-    return polka_agent_restore(&((mpi_run *)context)->local[k], state);
+    return polka_ckpt_agent_restore(&((mpi_run *)context)->local[k], state);
 }
 
 static const polka_driver_ops mpi_ops = {.round = mpi_round_fn,
@@ -376,10 +376,10 @@ static polka_status placement_attrs(mpi_run *run) {
 
 /* The graph, checked for this run; the status is the same on every rank. */
 static polka_status network(mpi_run *run) {
-    polka_status status = polka_sim_graph(run->plan, run->agents, &run->graph);
+    polka_status status = polka_network_graph(run->plan, run->agents, &run->graph);
     if (status == POLKA_OK)
-        status = polka_sim_check_network(run->plan, run->graph, run->agents,
-                                         polka_method_of(run->plan)->check_graph);
+        status = polka_network_check(run->plan, run->graph, run->agents,
+                                     polka_method_of(run->plan)->check_graph);
     return status;
 }
 
@@ -388,7 +388,7 @@ static polka_status lockstep_loop(mpi_run *run, polka_sim_point *from, const pol
                                   polka_sim_summary *summary) {
     POLKA_CALL(resume_epoch(run));
     polka_driver driver = mpi_driver(run);
-    POLKA_CALL(polka_sim_resume(run->plan, &driver, from));
+    POLKA_CALL(polka_ckpt_resume(run->plan, &driver, from));
     if (run->halo.count > 0) run->now = run->local[0].counters.clock; /* resumed: its time */
     return polka_sim_loop(run->plan, &driver, run->facts->n_train,
                           run->agents * run->plan->learner.batch, from, hooks, summary);
@@ -426,7 +426,7 @@ polka_status polka_sim_run_decentralized(const polka_plan *plan, MPI_Comm comm,
     MPI_Comm_rank(comm, &run.rank);
     MPI_Comm_size(comm, &run.size);
     *summary = (polka_sim_summary){0};
-    polka_status status = polka_sim_network_agents(plan, (size_t)run.size, &run.agents);
+    polka_status status = polka_network_agents(plan, (size_t)run.size, &run.agents);
     if (status == POLKA_OK) status = network(&run);
     if (status == POLKA_OK) status = mpi_setup(&run, hooks);
     status = polka_net_agree(comm, status);

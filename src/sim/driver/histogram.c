@@ -8,7 +8,7 @@ polka_status polka_sim_class_histogram(const polka_plan *plan, size_t ranks,
                                        polka_class_histogram *out) {
     *out = (polka_class_histogram){0};
     size_t agents = 1;
-    POLKA_CALL(polka_sim_network_agents(plan, ranks, &agents));
+    POLKA_CALL(polka_network_agents(plan, ranks, &agents));
     polka_stream *stream = NULL;
     POLKA_CALL(polka_stream_create(plan, agents, plan->learner.batch, &stream));
     const polka_data_facts *facts = polka_stream_facts(stream);

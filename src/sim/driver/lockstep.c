@@ -106,11 +106,12 @@ static polka_status check_epochs(const polka_plan *plan, const polka_driver *dri
     if (plan->run.mode == POLKA_MODE_CENTRALIZED || driver->agents < 2) return POLKA_OK;
     polka_graph_check check = polka_method_of(plan)->check_graph;
     if (driver->comm == MPI_COMM_SELF) /* the serial reference (also without MPI) */
-        return polka_sim_check_epochs(plan, driver->agents, first, rounds, check);
+        return polka_network_check_epochs(plan, driver->agents, first, rounds, check);
     int rank = 0;
     MPI_Comm_rank(driver->comm, &rank);
     polka_status status =
-        rank == 0 ? polka_sim_check_epochs(plan, driver->agents, first, rounds, check) : POLKA_OK;
+        rank == 0 ? polka_network_check_epochs(plan, driver->agents, first, rounds, check)
+                  : POLKA_OK;
     return polka_net_agree(driver->comm, status);
 }
 
@@ -121,7 +122,7 @@ static polka_status keep_before_epoch(const polka_plan *plan, const polka_driver
     char why[768], path[POLKA_PATH_LEN];
     snprintf(why, sizeof why, "%s", polka_error_message());
     polka_ckpt_path(plan, path, sizeof path);
-    POLKA_CALL(polka_sim_save(plan, driver, at, 0));
+    POLKA_CALL(polka_ckpt_save(plan, driver, at, 0));
     return polka_error_set(status, "%s; the %llu rounds before it are in the checkpoint '%s'", why,
                            (unsigned long long)at->round, path);
 }
@@ -144,7 +145,7 @@ polka_status polka_sim_loop(const polka_plan *plan, const polka_driver *driver, 
     for (size_t t = (size_t)at.round; t < rounds; t++) {
         int wish = saves ? polka_ckpt_wish(plan, t + 1, rounds, last_save) : POLKA_CKPT_NONE;
         polka_status status = ops->round(driver->context, t, &wish);
-        if (status != POLKA_OK && saves && polka_sim_epoch_failed(t)) {
+        if (status != POLKA_OK && saves && polka_network_epoch_failed(t)) {
             at.round = t;
             return keep_before_epoch(plan, driver, &at, status);
         }
@@ -163,7 +164,7 @@ polka_status polka_sim_loop(const polka_plan *plan, const polka_driver *driver, 
         int signal = wish == POLKA_CKPT_STOP ? polka_ckpt_signal() : 0;
         if (signal) polka_ckpt_saving();
         double began = polka_now();
-        status = polka_sim_save(plan, driver, &at, signal);
+        status = polka_ckpt_save(plan, driver, &at, signal);
         last_save = polka_now();
         if (status != POLKA_OK) {
             POLKA_CALL(not_saved(plan, hooks, status, wish, at.round, saved));

@@ -30,8 +30,8 @@ typedef struct {
 /* net.resample_every: a new epoch's graph, and the agents' neighbours from it. */
 static polka_status next_epoch(reference_run *run, uint64_t t) {
     polka_graph *graph = NULL;
-    POLKA_CALL(polka_sim_epoch_graph(run->plan, run->n, t, polka_method_of(run->plan)->check_graph,
-                                     &graph));
+    POLKA_CALL(polka_network_epoch_graph(run->plan, run->n, t,
+                                         polka_method_of(run->plan)->check_graph, &graph));
     if (graph == NULL) return POLKA_OK;
     polka_status status = POLKA_OK;
     for (size_t a = 0; a < run->n && status == POLKA_OK; a++)
@@ -44,8 +44,8 @@ static polka_status next_epoch(reference_run *run, uint64_t t) {
 /* A resumed run of a time-varying network: the graph of the checkpoint's last round. */
 static polka_status resume_epoch(reference_run *run) {
     uint64_t round = 0;
-    POLKA_CALL(polka_sim_resume_round(run->plan, run->n, &round));
-    uint64_t drawn = polka_sim_epoch_drawn(run->plan, round);
+    POLKA_CALL(polka_ckpt_resume_round(run->plan, run->n, &round));
+    uint64_t drawn = polka_network_epoch_drawn(run->plan, round);
     return drawn ? next_epoch(run, drawn) : POLKA_OK; /* 0: the first graph */
 }
 
@@ -103,13 +103,13 @@ static polka_status reference_round(reference_run *run, uint64_t t) {
 static polka_status reference_log_step(reference_run *run, size_t round, double samples,
                                        polka_sim_summary *summary) {
     polka_stream_test_now(run->stream, samples, &run->test); /* drift: the present distribution */
-    polka_dataset scored = polka_sim_log_test(run->plan, &run->test, round, summary);
+    polka_dataset scored = polka_metrics_log_test(run->plan, &run->test, round, summary);
     size_t outputs = run->agents[0].outputs, len = scored.n * outputs;
-    size_t points = polka_sim_disagreement_points(run->plan, &scored);
+    size_t points = polka_metrics_disagreement_points(run->plan, &scored);
     memset(run->fbar, 0, points * outputs * sizeof *run->fbar);
     for (size_t a = 0; a < run->n; a++) {
-        POLKA_CALL(polka_agent_test_values(&run->agents[a], &scored, run->f + a * len));
-        polka_agent_collect(&run->agents[a], &scored, run->f + a * len, &run->metrics[a]);
+        POLKA_CALL(polka_metrics_test_values(&run->agents[a], &scored, run->f + a * len));
+        polka_metrics_agent_collect(&run->agents[a], &scored, run->f + a * len, &run->metrics[a]);
         for (size_t e = 0; e < points * outputs; e++) run->fbar[e] += run->f[a * len + e];
     }
     for (size_t e = 0; e < points * outputs; e++) run->fbar[e] /= (double)run->n;
@@ -131,11 +131,11 @@ static polka_status reference_log_fn(void *context, size_t round, double samples
 }
 
 static polka_status reference_save_agent(void *context, size_t k, polka_state *state) {
-    return polka_agent_save(&((reference_run *)context)->agents[k], state);
+    return polka_ckpt_agent_save(&((reference_run *)context)->agents[k], state);
 }
 
 static polka_status reference_restore_agent(void *context, size_t k, const polka_state *state) {
-    return polka_agent_restore(&((reference_run *)context)->agents[k], state);
+    return polka_ckpt_agent_restore(&((reference_run *)context)->agents[k], state);
 }
 
 static const polka_driver_ops reference_ops = {.round = reference_round_fn,
@@ -184,9 +184,9 @@ polka_status polka_sim_run_reference(const polka_plan *plan, size_t agents,
     *summary = (polka_sim_summary){0};
     if (polka_async_enabled(plan)) /* one process plays every agent's events (async_impl.h) */
         return polka_sim_run_decentralized(plan, MPI_COMM_SELF, hooks, summary, models);
-    POLKA_CALL(polka_sim_graph(plan, agents, &run.graph));
+    POLKA_CALL(polka_network_graph(plan, agents, &run.graph));
     polka_status status =
-        polka_sim_check_network(plan, run.graph, agents, polka_method_of(plan)->check_graph);
+        polka_network_check(plan, run.graph, agents, polka_method_of(plan)->check_graph);
     if (status == POLKA_OK) status = reference_setup(&run, hooks);
     polka_sim_point from = {.next_log = (double)plan->run.log_every};
     if (status == POLKA_OK) status = resume_epoch(&run);
@@ -196,7 +196,7 @@ polka_status polka_sim_run_reference(const polka_plan *plan, size_t agents,
                            .agents = agents,
                            .count = agents,
                            .log = &run.log};
-    if (status == POLKA_OK) status = polka_sim_resume(plan, &driver, &from);
+    if (status == POLKA_OK) status = polka_ckpt_resume(plan, &driver, &from);
     if (status == POLKA_OK)
         status = polka_sim_loop(plan, &driver, polka_stream_facts(run.stream)->n_train,
                                 agents * plan->learner.batch, &from, hooks, summary);

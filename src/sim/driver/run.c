@@ -49,7 +49,7 @@ static polka_status run_centralized_on_root(const polka_plan *plan, MPI_Comm com
     MPI_Comm_size(comm, &size);
     polka_status status = POLKA_OK;
     size_t agents = 1;
-    if (rank == 0) status = polka_sim_network_agents(plan, (size_t)size, &agents);
+    if (rank == 0) status = polka_network_agents(plan, (size_t)size, &agents);
     int kernel = polka_method_of(plan)->central_kernel;
     if (rank == 0 && status == POLKA_OK)
         status = kernel ? polka_sim_run_centralized(plan, agents, hooks, summary)
@@ -110,8 +110,8 @@ static polka_status check_checkpoints(const polka_plan *plan, MPI_Comm comm) {
     uint64_t round = 0;
     if (rank == 0 && status == POLKA_OK && plan->run.mode != POLKA_MODE_CENTRALIZED &&
         plan->run.resume[0] != '\0')
-        status = polka_sim_network_agents(plan, (size_t)size, &agents);
-    if (rank == 0 && status == POLKA_OK) status = polka_sim_resume_round(plan, agents, &round);
+        status = polka_network_agents(plan, (size_t)size, &agents);
+    if (rank == 0 && status == POLKA_OK) status = polka_ckpt_resume_round(plan, agents, &round);
     return polka_net_agree(comm, status);
 }
 

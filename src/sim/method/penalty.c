@@ -82,7 +82,7 @@ static polka_status penalty_buffers(polka_agent *agent) {
     POLKA_CHECK(pen->y && pen->f_own && pen->shared_g && pen->shared_sent, POLKA_ERR_MEM,
                 "out of memory for agent %zu's buffers", agent->id);
     POLKA_CALL(alloc_rows(agent));
-    return pen->late > 0 ? polka_agent_stale_create(agent, pen->late) : POLKA_OK;
+    return pen->late > 0 ? polka_stale_create(agent, pen->late) : POLKA_OK;
 }
 
 static polka_status penalty_init(polka_agent *agent, const polka_plan *plan,
@@ -108,7 +108,7 @@ static void penalty_free(polka_agent *agent) {
     polka_penalty *pen = polka_penalty_of(agent);
     if (pen == NULL) return;
     polka_learner_free(&pen->learner);
-    polka_agent_stale_free(agent);
+    polka_stale_free(agent);
     free(pen->y);
     free(pen->f_own);
     free(pen->shared_g);
@@ -122,9 +122,8 @@ static void penalty_free(polka_agent *agent) {
 static polka_status penalty_rewire(polka_agent *agent, const size_t *old_neighbors,
                                    size_t old_degree) {
     POLKA_CALL(alloc_rows(agent));
-    return polka_penalty_of(agent)->stale
-               ? polka_agent_stale_rewire(agent, old_neighbors, old_degree)
-               : POLKA_OK;
+    return polka_penalty_of(agent)->stale ? polka_stale_rewire(agent, old_neighbors, old_degree)
+                                          : POLKA_OK;
 }
 
 static polka_status penalty_prepare(polka_agent *agent, const polka_stream *stream) {
@@ -145,7 +144,7 @@ static polka_status penalty_prepare(polka_agent *agent, const polka_stream *stre
         if (pen->shares_samples) row[pen->payload - 1] = learns ? pen->y[r] : NAN;
     }
     polka_agent_encode(agent); /* sent: what the neighbours decode */
-    if (pen->stale) polka_agent_stale_remember(agent);
+    if (pen->stale) polka_stale_remember(agent);
     agent->counters.time_compute += polka_now() - start;
     return POLKA_OK;
 }
@@ -266,9 +265,9 @@ static void own_point_penalty(polka_agent *agent, double scale) {
 static void mark_values(polka_agent *agent) {
     polka_penalty *pen = polka_penalty_of(agent);
     if (agent->async) /* the event engine filed the answers as they arrived */
-        polka_agent_stale_classify(agent, agent->fresh);
+        polka_stale_classify(agent, agent->fresh);
     else if (pen->stale)
-        polka_agent_stale_receive(agent, agent->fresh);
+        polka_stale_receive(agent, agent->fresh);
     else
         memcpy(agent->fresh, agent->in_value, agent->degree);
 }
@@ -278,8 +277,8 @@ static void penalty_scales(const polka_agent *agent, double *values, double *poi
     polka_penalty *pen = polka_penalty_of(agent);
     *values = *points = 1.0;
     if (!agent->faults || !agent->faults->spec.renormalise) return;
-    *values = to_row_sum(agent, pen->stale ? polka_agent_stale_weight(agent)
-                                           : weight_of(agent, agent->fresh));
+    *values =
+        to_row_sum(agent, pen->stale ? polka_stale_weight(agent) : weight_of(agent, agent->fresh));
     *points = to_row_sum(agent, weight_of(agent, agent->in_point));
 }
 
@@ -303,7 +302,7 @@ static polka_status penalty_update(polka_agent *agent) {
     if (pen->shares_samples && agent->points_in > 0) shared_sample_rows(agent);
     if (pen->symmetric || pen->shares_samples) rows += agent->points_in * b;
     size_t late = 0;
-    polka_status status = pen->stale ? polka_agent_stale_rows(agent, rows, scale, &late) : POLKA_OK;
+    polka_status status = pen->stale ? polka_stale_rows(agent, rows, scale, &late) : POLKA_OK;
     if (status == POLKA_OK)
         status = polka_learner_update_batch(pen->learner, pen->cand_x, rows + late, g, (double)b);
     agent->counters.time_update += polka_now() - start;
@@ -365,7 +364,7 @@ static polka_status penalty_save(const polka_agent *agent, polka_state *state) {
     if (agent->async) POLKA_CALL(save_batch(agent, state));
     POLKA_CALL(polka_learner_save(pen->learner, state));
     POLKA_CALL(polka_counters_save(&agent->counters, state));
-    return pen->stale ? polka_agent_stale_save(agent, state) : POLKA_OK;
+    return pen->stale ? polka_stale_save(agent, state) : POLKA_OK;
 }
 
 static polka_status penalty_restore(polka_agent *agent, const polka_state *state) {
@@ -373,7 +372,7 @@ static polka_status penalty_restore(polka_agent *agent, const polka_state *state
     POLKA_CALL(polka_learner_restore(pen->learner, state));
     POLKA_CALL(polka_counters_restore(&agent->counters, state));
     if (agent->async) POLKA_CALL(restore_batch(agent, state)); /* this_round set: engine.c */
-    return pen->stale ? polka_agent_stale_restore(agent, state) : POLKA_OK;
+    return pen->stale ? polka_stale_restore(agent, state) : POLKA_OK;
 }
 
 const polka_method_ops polka_method_penalty = {
@@ -385,13 +384,13 @@ const polka_method_ops polka_method_penalty = {
     .layout = penalty_layout,
     .check = penalty_check,
     .check_graph = penalty_check_graph,
-    .fit = polka_agents_stale_fit,
+    .fit = polka_stale_fit,
     .init = penalty_init,
     .free = penalty_free,
     .rewire = penalty_rewire,
     .prepare = penalty_prepare,
     .answer = penalty_answer,
-    .answer_arrived = polka_agent_stale_arrive,
+    .answer_arrived = polka_stale_arrive,
     .update = penalty_update,
     .predict = penalty_predict,
     .score = penalty_score,

@@ -41,33 +41,32 @@ static inline polka_penalty *polka_penalty_of(const polka_agent *agent) {
 /** How many rounds old a value may be: fault.delay, or async.max_age with the event engine. */
 size_t polka_penalty_late_rounds(const polka_plan *plan);
 /** The event engine: slot k's answer to the own block of update `sent` arrived (values). */
-void polka_agent_stale_arrive(polka_agent *agent, size_t k, uint64_t sent, const double *values);
+void polka_stale_arrive(polka_agent *agent, size_t k, uint64_t sent, const double *values);
 /** The event engine: which slots' newest values are of this update (fresh) and which are
  * late but young enough to use. */
-void polka_agent_stale_classify(polka_agent *agent, unsigned char *fresh);
+void polka_stale_classify(polka_agent *agent, unsigned char *fresh);
 /* POLKA_ERR_MEM when the late values of fault.delay for `count` agents (ids, or 0..count-1 when
  * NULL) on graph would take more than the memory limit (data.memory, as the data's). */
-polka_status polka_agents_stale_fit(const polka_plan *plan, const polka_graph *graph,
-                                    const size_t *ids, size_t count, size_t dim, size_t outputs);
-polka_status polka_agent_stale_create(polka_agent *agent, size_t delay);
-void polka_agent_stale_free(polka_agent *agent);
+polka_status polka_stale_fit(const polka_plan *plan, const polka_graph *graph, const size_t *ids,
+                             size_t count, size_t dim, size_t outputs);
+polka_status polka_stale_create(polka_agent *agent, size_t delay);
+void polka_stale_free(polka_agent *agent);
 /** Keeps round t's own points (the agent is online). */
-void polka_agent_stale_remember(polka_agent *agent);
+void polka_stale_remember(polka_agent *agent);
 /** Files the values that came this round (answered) by arrival, takes the newest arrived,
  * and marks in `fresh` the slots whose values are of this round. */
-void polka_agent_stale_receive(polka_agent *agent, unsigned char *fresh);
+void polka_stale_receive(polka_agent *agent, unsigned char *fresh);
 /** Slots of the old neighbour list (ids) keep their values in flight under the new list. */
-polka_status polka_agent_stale_rewire(polka_agent *agent, const size_t *old_neighbors,
-                                      size_t old_degree);
+polka_status polka_stale_rewire(polka_agent *agent, const size_t *old_neighbors, size_t old_degree);
 /** Appends the rows of late values after `rows` rows of cand_x/cand_g: per round s of
  * the own points they were computed at, c·Σ_k w'_k (f_i(x_s) − f_k(x_s)), w' = scale·w.
  * Returns the rows added (0 when no late value is used). */
-polka_status polka_agent_stale_rows(polka_agent *agent, size_t rows, double scale, size_t *added);
+polka_status polka_stale_rows(polka_agent *agent, size_t rows, double scale, size_t *added);
 /** The late values' state into / from a checkpoint (entries "stale.*"); the agent's
  * neighbours must be those it had when it was saved. */
-polka_status polka_agent_stale_save(const polka_agent *agent, polka_state *state);
-polka_status polka_agent_stale_restore(polka_agent *agent, const polka_state *state);
+polka_status polka_stale_save(const polka_agent *agent, polka_state *state);
+polka_status polka_stale_restore(polka_agent *agent, const polka_state *state);
 /** The weights of the slots whose values (fresh or late) enter this round's update. */
-double polka_agent_stale_weight(const polka_agent *agent);
+double polka_stale_weight(const polka_agent *agent);
 
 #endif

@@ -62,8 +62,8 @@ static double stale_bytes(size_t delay, size_t batch, size_t dim, size_t outputs
     return own + (double)degree * per_neighbour;
 }
 
-polka_status polka_agents_stale_fit(const polka_plan *plan, const polka_graph *graph,
-                                    const size_t *ids, size_t count, size_t dim, size_t outputs) {
+polka_status polka_stale_fit(const polka_plan *plan, const polka_graph *graph, const size_t *ids,
+                             size_t count, size_t dim, size_t outputs) {
     size_t delay = polka_penalty_late_rounds(plan), batch = plan->learner.batch;
     if (delay == 0) return POLKA_OK;
     double bytes = 0.0;
@@ -83,7 +83,7 @@ polka_status polka_agents_stale_fit(const polka_plan *plan, const polka_graph *g
                            polka_data_memory_origin(limit), key);
 }
 
-polka_status polka_agent_stale_create(polka_agent *agent, size_t delay) {
+polka_status polka_stale_create(polka_agent *agent, size_t delay) {
     polka_agent_stale *s = calloc(1, sizeof *s);
     POLKA_CHECK_ALLOC(s);
     polka_penalty_of(agent)->stale = s;
@@ -98,7 +98,7 @@ polka_status polka_agent_stale_create(polka_agent *agent, size_t delay) {
     return alloc_slots(s, agent->degree, block);
 }
 
-void polka_agent_stale_free(polka_agent *agent) {
+void polka_stale_free(polka_agent *agent) {
     polka_agent_stale *s = polka_penalty_of(agent)->stale;
     if (s == NULL) return;
     free_slots(s);
@@ -109,7 +109,7 @@ void polka_agent_stale_free(polka_agent *agent) {
     polka_penalty_of(agent)->stale = NULL;
 }
 
-void polka_agent_stale_remember(polka_agent *agent) {
+void polka_stale_remember(polka_agent *agent) {
     polka_agent_stale *s = polka_penalty_of(agent)->stale;
     size_t e = agent->round % s->depth, len = agent->batch * agent->dim;
     memcpy(s->own_x + e * len, polka_penalty_of(agent)->cand_x, len * sizeof *s->own_x);
@@ -155,7 +155,7 @@ static void classify_slot(polka_agent *agent, size_t k, unsigned char *fresh) {
     s->late[k] = sent < t;
 }
 
-void polka_agent_stale_receive(polka_agent *agent, unsigned char *fresh) {
+void polka_stale_receive(polka_agent *agent, unsigned char *fresh) {
     polka_agent_stale *s = polka_penalty_of(agent)->stale;
     uint64_t t = agent->round;
     size_t block = agent->batch * agent->outputs;
@@ -177,7 +177,7 @@ size_t polka_penalty_late_rounds(const polka_plan *plan) {
     return plan->fault.delay;
 }
 
-void polka_agent_stale_arrive(polka_agent *agent, size_t k, uint64_t sent, const double *values) {
+void polka_stale_arrive(polka_agent *agent, size_t k, uint64_t sent, const double *values) {
     polka_agent_stale *s = polka_penalty_of(agent)->stale;
     if (s->newest_sent[k] != NONE && sent <= s->newest_sent[k]) return; /* overtaken */
     size_t block = agent->batch * agent->outputs;
@@ -185,11 +185,11 @@ void polka_agent_stale_arrive(polka_agent *agent, size_t k, uint64_t sent, const
     memcpy(s->newest_values + k * block, values, block * sizeof *s->newest_values);
 }
 
-void polka_agent_stale_classify(polka_agent *agent, unsigned char *fresh) {
+void polka_stale_classify(polka_agent *agent, unsigned char *fresh) {
     for (size_t k = 0; k < agent->degree; k++) classify_slot(agent, k, fresh);
 }
 
-double polka_agent_stale_weight(const polka_agent *agent) {
+double polka_stale_weight(const polka_agent *agent) {
     double sum = 0.0;
     for (size_t k = 0; k < agent->degree; k++)
         if (agent->fresh[k] || polka_penalty_of(agent)->stale->late[k]) sum += agent->weights[k];
@@ -217,7 +217,7 @@ static polka_status late_round_rows(polka_agent *agent, uint64_t sent, size_t ro
     return POLKA_OK;
 }
 
-polka_status polka_agent_stale_rows(polka_agent *agent, size_t rows, double scale, size_t *added) {
+polka_status polka_stale_rows(polka_agent *agent, size_t rows, double scale, size_t *added) {
     polka_agent_stale *s = polka_penalty_of(agent)->stale;
     *added = 0;
     for (uint64_t age = 1; age < s->depth && age <= agent->round; age++) {
@@ -256,7 +256,7 @@ static size_t stale_entries(const polka_agent *agent, stale_entry *out) {
     return sizeof entries / sizeof *entries;
 }
 
-polka_status polka_agent_stale_save(const polka_agent *agent, polka_state *state) {
+polka_status polka_stale_save(const polka_agent *agent, polka_state *state) {
     stale_entry entries[8];
     size_t n = stale_entries(agent, entries);
     for (size_t k = 0; k < n; k++)
@@ -265,7 +265,7 @@ polka_status polka_agent_stale_save(const polka_agent *agent, polka_state *state
     return POLKA_OK;
 }
 
-polka_status polka_agent_stale_restore(polka_agent *agent, const polka_state *state) {
+polka_status polka_stale_restore(polka_agent *agent, const polka_state *state) {
     stale_entry entries[8];
     size_t n = stale_entries(agent, entries);
     for (size_t k = 0; k < n; k++)
@@ -281,8 +281,8 @@ static size_t old_slot(const size_t *old_neighbors, size_t old_degree, size_t id
     return k;
 }
 
-polka_status polka_agent_stale_rewire(polka_agent *agent, const size_t *old_neighbors,
-                                      size_t old_degree) {
+polka_status polka_stale_rewire(polka_agent *agent, const size_t *old_neighbors,
+                                size_t old_degree) {
     polka_agent_stale *s = polka_penalty_of(agent)->stale, old = *s;
     size_t block = agent->batch * agent->outputs, depth = s->depth;
     polka_status status = alloc_slots(s, agent->degree, block);

@@ -10,7 +10,7 @@
 #include "polka/paths.h"
 #include "sim/plan/plan_impl.h"
 
-void polka_counters_collect(polka_agent_counters *c, polka_agent_metrics *out) {
+void polka_metrics_counters_collect(polka_agent_counters *c, polka_agent_metrics *out) {
 #define COLLECT_TOTAL(field, metric) out->metric = c->field;
 #define COLLECT_MEAN(name, metric, reset)                                                          \
     out->metric = c->name##_count > 0 ? c->name##_sum / c->name##_count : 0.0;                     \
@@ -32,18 +32,18 @@ static polka_status agent_rows(const void *agent, const double *x, size_t n, dou
     return ((const polka_agent *)agent)->method->predict(agent, x, n, f);
 }
 
-polka_status polka_learner_data_values(const polka_learner *learner, const polka_dataset *data,
-                                       double *f) {
+polka_status polka_metrics_learner_values(const polka_learner *learner, const polka_dataset *data,
+                                          double *f) {
     return polka_dataset_eval(data, polka_learner_outputs(learner), learner_rows, learner, f);
 }
 
-polka_status polka_model_data_values(const polka_model *model, const polka_dataset *data,
-                                     double *f) {
+polka_status polka_metrics_model_values(const polka_model *model, const polka_dataset *data,
+                                        double *f) {
     return polka_dataset_eval(data, polka_model_outputs(model), model_rows, model, f);
 }
 
-polka_status polka_agent_test_values(const polka_agent *agent, const polka_dataset *test,
-                                     double *f) {
+polka_status polka_metrics_test_values(const polka_agent *agent, const polka_dataset *test,
+                                       double *f) {
     if (agent->method->test_values) return agent->method->test_values(agent, test, f);
     return polka_dataset_eval(test, agent->outputs, agent_rows, agent, f);
 }
@@ -54,8 +54,8 @@ double polka_disagreement(const double *f, const double *fbar, size_t points, si
     return points > 0 ? sq / (double)points : 0.0;
 }
 
-void polka_agent_collect(polka_agent *agent, const polka_dataset *test, const double *f,
-                         polka_agent_metrics *out) {
+void polka_metrics_agent_collect(polka_agent *agent, const polka_dataset *test, const double *f,
+                                 polka_agent_metrics *out) {
     double loss = 0.0;
     double score = agent->method->score(agent, f, test->y, test->n, &loss);
     *out = (polka_agent_metrics){
@@ -64,7 +64,7 @@ void polka_agent_collect(polka_agent *agent, const polka_dataset *test, const do
         .order = (double)agent->method->order(agent),
         .wall_time = polka_now() - agent->start,
     };
-    polka_counters_collect(&agent->counters, out);
+    polka_metrics_counters_collect(&agent->counters, out);
 }
 
 /* The columns of the run file's /metrics and of the CSV file, from the one list (metrics_impl.h).

@@ -88,28 +88,28 @@ typedef struct {
 
 /** The counters' metrics into out (the other fields untouched); resets the sums since the
  * previous log step. */
-void polka_counters_collect(polka_agent_counters *counters, polka_agent_metrics *out);
+void polka_metrics_counters_collect(polka_agent_counters *counters, polka_agent_metrics *out);
 
 /** f_i on the test set into f (n_test × C). */
-polka_status polka_agent_test_values(const polka_agent *agent, const polka_dataset *test,
-                                     double *f);
+polka_status polka_metrics_test_values(const polka_agent *agent, const polka_dataset *test,
+                                       double *f);
 
 /** A learner's outputs (polka_learner_predict_output) on data into f (n × C), dense or sparse
  *  storage (polka_dataset_eval). */
-polka_status polka_learner_data_values(const polka_learner *learner, const polka_dataset *data,
-                                       double *f);
+polka_status polka_metrics_learner_values(const polka_learner *learner, const polka_dataset *data,
+                                          double *f);
 
 /** A model's outputs (polka_model_eval) on data into f (n × C), dense or sparse storage. */
-polka_status polka_model_data_values(const polka_model *model, const polka_dataset *data,
-                                     double *f);
+polka_status polka_metrics_model_values(const polka_model *model, const polka_dataset *data,
+                                        double *f);
 
 /**
  * The agent's metrics from its test values f (n×C): score, loss, order, bytes sent (the
  * messages it really sent); the disagreement is left 0 (polka_disagreement). Resets the sums
  * since the previous log step.
  */
-void polka_agent_collect(polka_agent *agent, const polka_dataset *test, const double *f,
-                         polka_agent_metrics *out);
+void polka_metrics_agent_collect(polka_agent *agent, const polka_dataset *test, const double *f,
+                                 polka_agent_metrics *out);
 
 /** The disagreement of test values f with the network average fbar on their first `points`
  *  points (both row-major, C = outputs per point): mean over them of ‖f_i(x) − f̄(x)‖². */
@@ -135,7 +135,7 @@ polka_status polka_netlog_open(polka_netlog *log, const polka_plan *plan,
 polka_status polka_netlog_close(polka_netlog *log);
 
 /** Writes one log step of all agents, and folds it into the summary. whole_test: the step
- * scored the whole test set (polka_sim_log_test gave all of it); only such steps set the
+ * scored the whole test set (polka_metrics_log_test gave all of it); only such steps set the
  * lowest loss the divergence check compares the last with. */
 polka_status polka_netlog_step(polka_netlog *log, size_t round, double samples,
                                const polka_agent_metrics *metrics, int whole_test,
@@ -184,12 +184,12 @@ polka_status polka_netlog_replay(polka_netlog *log, const polka_history *rows, c
  * The test points a log step scores: the first run.log_test of test before the last round
  * (summary->rounds, set by polka_sim_loop), the whole set at the last (a view, no copy).
  */
-polka_dataset polka_sim_log_test(const polka_plan *plan, const polka_dataset *test, size_t round,
-                                 const polka_sim_summary *summary);
+polka_dataset polka_metrics_log_test(const polka_plan *plan, const polka_dataset *test,
+                                     size_t round, const polka_sim_summary *summary);
 
 /** The test points a log step measures the disagreement on: the first run.log_test of
  *  `scored` at every log step, the last included (one curve on the same points, and at the
  *  last step a second pass over 200 points instead of the whole set); all when 0. */
-size_t polka_sim_disagreement_points(const polka_plan *plan, const polka_dataset *scored);
+size_t polka_metrics_disagreement_points(const polka_plan *plan, const polka_dataset *scored);
 
 #endif

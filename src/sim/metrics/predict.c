@@ -100,7 +100,7 @@ static polka_status score_values(const polka_plan *plan, const polka_dataset *da
 }
 
 static polka_status kernel_values(const void *model, const polka_dataset *data, double *f) {
-    return polka_model_data_values(model, data, f);
+    return polka_metrics_model_values(model, data, f);
 }
 
 polka_status polka_sim_predict(const polka_plan *plan, const polka_model *model,

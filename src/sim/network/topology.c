@@ -39,21 +39,21 @@ static polka_status epoch_graph(const polka_plan *plan, size_t agents, uint64_t 
     return POLKA_OK;
 }
 
-polka_status polka_sim_graph(const polka_plan *plan, size_t agents, polka_graph **out) {
+polka_status polka_network_graph(const polka_plan *plan, size_t agents, polka_graph **out) {
     return epoch_graph(plan, agents, 0, out);
 }
 
-/* The round whose epoch graph failed (polka_sim_epoch_failed), UINT64_MAX when none. */
+/* The round whose epoch graph failed (polka_network_epoch_failed), UINT64_MAX when none. */
 static uint64_t failed_round = UINT64_MAX;
 
-polka_status polka_sim_epoch_graph(const polka_plan *plan, size_t agents, uint64_t round,
-                                   polka_graph_check check, polka_graph **out) {
+polka_status polka_network_epoch_graph(const polka_plan *plan, size_t agents, uint64_t round,
+                                       polka_graph_check check, polka_graph **out) {
     *out = NULL;
     size_t every = plan->net.resample_every;
     if (every == 0 || round == 0 || round % every != 0) return POLKA_OK;
     polka_graph *graph = NULL;
     polka_status status = epoch_graph(plan, agents, round / every, &graph);
-    if (status == POLKA_OK) status = polka_sim_check_network(plan, graph, agents, check);
+    if (status == POLKA_OK) status = polka_network_check(plan, graph, agents, check);
     if (status != POLKA_OK) {
         char why[512];
         snprintf(why, sizeof why, "%s", polka_error_message());
@@ -69,7 +69,7 @@ polka_status polka_sim_epoch_graph(const polka_plan *plan, size_t agents, uint64
     return POLKA_OK;
 }
 
-int polka_sim_epoch_failed(uint64_t round) {
+int polka_network_epoch_failed(uint64_t round) {
     return failed_round == round;
 }
 
@@ -77,8 +77,8 @@ int polka_sim_epoch_failed(uint64_t round) {
  * second of generation. */
 #define EPOCH_CHECK_BUDGET 1e8
 
-polka_status polka_sim_check_epochs(const polka_plan *plan, size_t agents, uint64_t first,
-                                    uint64_t rounds, polka_graph_check check) {
+polka_status polka_network_check_epochs(const polka_plan *plan, size_t agents, uint64_t first,
+                                        uint64_t rounds, polka_graph_check check) {
     size_t every = plan->net.resample_every;
     if (every == 0 || !plan->net.generated || !polka_graph_kind_is_random(plan->net.spec.kind))
         return POLKA_OK; /* every epoch has the first graph, checked at the start */
@@ -86,13 +86,13 @@ polka_status polka_sim_check_epochs(const polka_plan *plan, size_t agents, uint6
     if (epochs * (double)agents * (double)agents > EPOCH_CHECK_BUDGET) return POLKA_OK;
     for (uint64_t t = (first / every + 1) * every; t < rounds; t += every) {
         polka_graph *graph = NULL;
-        POLKA_CALL(polka_sim_epoch_graph(plan, agents, t, check, &graph));
+        POLKA_CALL(polka_network_epoch_graph(plan, agents, t, check, &graph));
         polka_graph_free(&graph);
     }
     return POLKA_OK;
 }
 
-uint64_t polka_sim_epoch_drawn(const polka_plan *plan, uint64_t rounds) {
+uint64_t polka_network_epoch_drawn(const polka_plan *plan, uint64_t rounds) {
     size_t every = plan->net.resample_every;
     if (every == 0 || rounds <= every) return 0;
     return (rounds - 1) / every * every;
@@ -112,7 +112,7 @@ static polka_status count_agents(const polka_plan *plan, size_t ranks, size_t *a
     return POLKA_OK;
 }
 
-polka_status polka_sim_network_agents(const polka_plan *plan, size_t ranks, size_t *agents) {
+polka_status polka_network_agents(const polka_plan *plan, size_t ranks, size_t *agents) {
     POLKA_CALL(count_agents(plan, ranks, agents));
     POLKA_CHECK(plan->run.mode == POLKA_MODE_CENTRALIZED || *agents >= ranks, POLKA_ERR_ARG,
                 "the network has %zu agents but the run %zu ranks: every rank needs at least one "
@@ -121,8 +121,8 @@ polka_status polka_sim_network_agents(const polka_plan *plan, size_t ranks, size
     return POLKA_OK;
 }
 
-polka_status polka_sim_check_network(const polka_plan *plan, const polka_graph *graph,
-                                     size_t agents, polka_graph_check check) {
+polka_status polka_network_check(const polka_plan *plan, const polka_graph *graph, size_t agents,
+                                 polka_graph_check check) {
     size_t nodes = polka_graph_nodes(graph);
     POLKA_CHECK(nodes == agents, POLKA_ERR_ARG,
                 "graph '%s' has %zu nodes but the run has %zu agents (net.agents = %zu, or leave "

@@ -3,7 +3,7 @@
  * log step, one agent's state out and back) and where its agents are. The three drivers —
  * decentralized over MPI (decentral.c), the serial reference (reference.c) and centralized
  * POLK (central.c) — each fill one polka_driver_ops table and one polka_driver; the loop
- * (polka_sim_loop), the checkpoint (polka_sim_save) and the resume (polka_sim_resume) take
+ * (polka_sim_loop), the checkpoint (polka_ckpt_save) and the resume (polka_ckpt_resume) take
  * nothing else from them.
  */
 #ifndef POLKA_SIM_DRIVER_IMPL_H
