@@ -5,7 +5,7 @@
 # each, every rank reads the whole test set); an explicit data.memory overrides the share.
 set -euo pipefail
 polka=$1 mpiexec=$2 dir=$3
-here=$(cd "$(dirname "$0")" && pwd)
+tests=$(cd "$(dirname "$0")/.." && pwd)
 mkdir -p "$dir" && cd "$dir"
 # 400 samples of 3000 listed features: dense, 9.6 MB held
 awk 'BEGIN { srand(1); for (i = 0; i < 400; i++) { line = i % 2;
@@ -16,10 +16,10 @@ run=(run --quiet --set data.source=file --set data.train=wide.svm --set data.tes
 export SLURM_MEM_PER_NODE=14
 "$mpiexec" -x SLURM_MEM_PER_NODE --oversubscribe -n 1 "$polka" "${run[@]}" >/dev/null
 echo "one rank: the 14 MB are its own"
-sh "$here/expect_fail.sh" \
+sh "$tests/lib/expect_fail.sh" \
     'over the memory limit of 7.0 MB \(data.memory = auto: 14 MB of the Slurm job on this node, shared by 2 processes\)' \
     "$mpiexec" -x SLURM_MEM_PER_NODE --oversubscribe -n 2 "$polka" "${run[@]}"
-sh "$here/expect_fail.sh" 'wide.svm:[0-9]+: .* over the memory limit of 5.0 MB$' \
+sh "$tests/lib/expect_fail.sh" 'wide.svm:[0-9]+: .* over the memory limit of 5.0 MB$' \
     "$mpiexec" -x SLURM_MEM_PER_NODE --oversubscribe -n 2 "$polka" "${run[@]}" --set data.memory=5M
 "$mpiexec" -x SLURM_MEM_PER_NODE --oversubscribe -n 2 "$polka" "${run[@]}" --set data.memory=64M \
     >/dev/null

@@ -1,33 +1,33 @@
 #!/usr/bin/env bash
-# The batch scripts as users submit them, under the private Slurm of tests/slurm_cluster.sh:
+# The batch scripts as users submit them, under the private Slurm of tests/slurm/slurm_cluster.sh:
 #
-#   tests/slurm_cluster.sh tests/slurm_jobs_test.sh run POLKA WORK    sbatch slurm/run.sbatch
-#   tests/slurm_cluster.sh tests/slurm_jobs_test.sh sweep POLKA WORK  sbatch --array sweep.sbatch
-#   tests/slurm_cluster.sh tests/slurm_jobs_test.sh million POLKA WORK
+#   tests/slurm/slurm_cluster.sh tests/slurm/slurm_jobs_test.sh run POLKA WORK    sbatch slurm/run.sbatch
+#   tests/slurm/slurm_cluster.sh tests/slurm/slurm_jobs_test.sh sweep POLKA WORK  sbatch --array sweep.sbatch
+#   tests/slurm/slurm_cluster.sh tests/slurm/slurm_jobs_test.sh million POLKA WORK
 #       AGENTS=64 GRAPH=rgg sbatch --ntasks=4 slurm/million.sbatch (10^6 agents' settings)
-#   tests/slurm_cluster.sh tests/slurm_jobs_test.sh memory POLKA WORK
+#   tests/slurm/slurm_cluster.sh tests/slurm/slurm_jobs_test.sh memory POLKA WORK
 #       sbatch --mem=14M slurm/run.sbatch on a 9.6 MB file: one task reads it, two tasks (7 MB
 #       each: data.memory = auto shares the job's memory among its ranks) are refused by name
-#   tests/slurm_cluster.sh tests/slurm_jobs_test.sh preempt POLKA WORK
+#   tests/slurm/slurm_cluster.sh tests/slurm/slurm_jobs_test.sh preempt POLKA WORK
 #       sbatch slurm/run.sbatch, signalled (scancel --signal=USR1 --batch) midway: it checkpoints,
 #       requeues itself, resumes and ends with the run file of an uninterrupted job (the same
 #       metric rows but the timers, the same final models byte for byte: compare_runs.py)
-#   tests/slurm_cluster.sh tests/slurm_jobs_test.sh term|cancel POLKA WORK
+#   tests/slurm/slurm_cluster.sh tests/slurm/slurm_jobs_test.sh term|cancel POLKA WORK
 #       sbatch slurm/run.sbatch, then `scancel --signal=TERM --full` (preemption's signal):
 #       a checkpoint, no requeue, resumed by the next submission; or a plain `scancel`:
 #       CANCELLED, not requeued
 #
 # submits from the repository's root with the job logs and run files under WORK, waits for
 # the jobs (scontrol: no accounting here), says which launcher the job picked and reads every
-# run file with h5py (tests/check_run.py). LAUNCH in the environment overrides the launcher;
+# run file with h5py (tests/python/check_run.py). LAUNCH in the environment overrides the launcher;
 # EXPECT_LAUNCHER, when set, is the launcher every job must have picked.
 set -euo pipefail
-tests=$(cd "$(dirname "$0")" && pwd)
+tests=$(cd "$(dirname "$0")/.." && pwd)
 root=$(dirname "$tests")
-# shellcheck source=tests/slurm_cluster.sh
-. "$tests/slurm_cluster.sh"
+# shellcheck source=tests/slurm/slurm_cluster.sh
+. "$tests/slurm/slurm_cluster.sh"
 mode=$1 polka=$2 work=$3
-[ -n "${SLURM_CONF:-}" ] || { echo "run me under tests/slurm_cluster.sh" >&2; exit 2; }
+[ -n "${SLURM_CONF:-}" ] || { echo "run me under tests/slurm/slurm_cluster.sh" >&2; exit 2; }
 rm -rf "$work"
 mkdir -p "$work"
 cd "$root"
@@ -39,7 +39,7 @@ long="--set data.n_train=120000 --set data.n_test=400 --set run.log_every=3000 -
 
 check() { # FILE AGENTS: the run file read with h5py
     echo "reading $1"
-    /usr/bin/python3 "$tests/check_run.py" "$1" "$2"
+    /usr/bin/python3 "$tests/python/check_run.py" "$1" "$2"
 }
 
 finish() { # JOB LOGS...: waits for the job(s), prints the launcher lines, fails with the logs
@@ -136,7 +136,7 @@ case $mode in
             { echo "FAIL: the requeued job did not resume"; exit 1; }
         [ ! -e "$work/cut.h5.ckpt" ] || { echo "FAIL: the finished job left its checkpoint"; exit 1; }
         check "$work/cut.h5" 6
-        /usr/bin/python3 "$tests/compare_runs.py" "$work/full.h5" "$work/cut.h5"
+        /usr/bin/python3 "$tests/python/compare_runs.py" "$work/full.h5" "$work/cut.h5"
         ;;
     term | cancel)
         # term: `scancel --signal=TERM --full`, what every process of a job gets on preemption
@@ -178,7 +178,7 @@ case $mode in
             --output="$work/full-%j.out" slurm/run.sbatch)
         finish "$full" "$work/full-$full.out"
         check "$work/cut.h5" 6
-        /usr/bin/python3 "$tests/compare_runs.py" "$work/full.h5" "$work/cut.h5"
+        /usr/bin/python3 "$tests/python/compare_runs.py" "$work/full.h5" "$work/cut.h5"
         ;;
     *)
         echo "usage: $0 run|million|sweep|memory|preempt|term|cancel POLKA WORK" >&2

@@ -2,7 +2,7 @@
 # partial_read_test.sh POLKA MPIEXEC: each rank reads only its agents' samples of a plain
 # LIBSVM or IDX training file (polka/dataio.h, Partial reads), and the run is the one a whole
 # read gives. For each file, split and placement, runs on P = 1, 2 and 3 ranks are compared with
-# tests/compare_runs.py (every metric row but the timers and the disagreement, whose last bits
+# tests/python/compare_runs.py (every metric row but the timers and the disagreement, whose last bits
 # depend on the ranks, and every model, bit for bit) against the same run on a gzipped copy
 # under the same name (a gzipped file cannot be read in part: every rank reads it whole, as
 # every file was read before partial reads). The LIBSVM file has comment and blank lines
@@ -12,7 +12,7 @@
 set -eu
 polka=$1
 mpiexec=$2
-here=$(cd "$(dirname "$0")" && pwd)
+tests=$(cd "$(dirname "$0")/.." && pwd)
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OPENBLAS_NUM_THREADS=1
@@ -60,7 +60,7 @@ run() {
 }
 
 compare() {
-    /usr/bin/python3 "$here/compare_runs.py" "$dir/$1.h5" "$dir/$2.h5" --except disagreement \
+    /usr/bin/python3 "$tests/python/compare_runs.py" "$dir/$1.h5" "$dir/$2.h5" --except disagreement \
         >"$dir/compare.log" || { cat "$dir/compare.log" >&2; echo "$1 != $2" >&2; exit 1; }
 }
 

@@ -1,5 +1,5 @@
 """The rounding terms the Python checks' tolerances are derived from (docs/design.md, "Tests");
-tests/rounding.h has them for C."""
+tests/lib/rounding.h has them for C."""
 import sys
 
 U = sys.float_info.epsilon / 2  # u, the unit roundoff

@@ -18,11 +18,11 @@ run full
 run some --set run.log_agents=3
 diff <(grep "^summary: test error" "$dir/full.out") <(grep "^summary: test error" "$dir/some.out") ||
     { echo "the summary does not cover every agent"; exit 1; }
-"$python" - "$dir" "$(cd "$(dirname "$0")" && pwd)" <<'PY'
+"$python" - "$dir" "$(cd "$(dirname "$0")/../python" && pwd)" <<'PY'
 import csv, sys
 import h5py, numpy as np
 import polka
-sys.path.insert(0, sys.argv[2])  # tests/: run_models
+sys.path.insert(0, sys.argv[2])  # tests/python: run_models
 import run_models  # noqa: E402
 
 d = sys.argv[1]

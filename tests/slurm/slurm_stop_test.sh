@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
-# tests/slurm_cluster.sh stops everything it started whatever happens: killed (TERM) while a
+# tests/slurm/slurm_cluster.sh stops everything it started whatever happens: killed (TERM) while a
 # job runs, it leaves no daemon, job step or job process of its cluster, nor its folder.
 set -uo pipefail
-tests=$(cd "$(dirname "$0")" && pwd)
+here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-bash "$tests/slurm_cluster.sh" bash -c '
+bash "$here/slurm_cluster.sh" bash -c '
     . "$0"
     job=$(slurm_submit --output=/dev/null --wrap "sleep 300")
     slurm_wait "$job" RUNNING 60 || exit 1
     echo "$SLURM_CLUSTER_DIR" >"$1/dir"
-    sleep 300' "$tests/slurm_cluster.sh" "$work" &
+    sleep 300' "$here/slurm_cluster.sh" "$work" &
 wrapper=$!
 for _ in $(seq 600); do
     [ -s "$work/dir" ] && break

@@ -4,7 +4,7 @@
 # (NAME.XXXXXX.tmp), which h5py reads, with every row written before the kill complete.
 set -u
 polka=$1 python=$2 dir=$3
-here=$(cd "$(dirname "$0")" && pwd)
+tests=$(cd "$(dirname "$0")/.." && pwd)
 mkdir -p "$dir"
 file=$dir/killed.h5
 rm -f "$file" "$file".*.tmp "$file".lock
@@ -30,4 +30,4 @@ sleep 0.5
 pkill -KILL -f -- "run.output=$file" 2>/dev/null
 if [ "${rows:-0}" -lt 2 ]; then echo "FAIL: the run never logged two rows"; exit 1; fi
 if [ "$(sha256sum < "$file")" != "$before" ]; then echo "FAIL: the earlier file changed"; exit 1; fi
-"$python" "$here/check_run.py" "$tmp" 2 --partial
+"$python" "$tests/python/check_run.py" "$tmp" 2 --partial

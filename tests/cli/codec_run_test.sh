@@ -44,11 +44,11 @@ run 2 randk "${rf[@]}" --set net.codec_vectors=random-k --set net.codec_k=0.25
 run 1 randk_np1 "${rf[@]}" --set net.codec_vectors=random-k --set net.codec_k=0.25
 "$polka" report "$work/f64.h5" "$work/topk.h5" > "$work/report.txt"
 grep -q "samples_out *receivers" "$work/report.txt" || { echo "report: no privacy columns"; exit 1; }
-/usr/bin/python3 - "$work" "$(cd "$(dirname "$0")" && pwd)" <<'PY'
+/usr/bin/python3 - "$work" "$(cd "$(dirname "$0")/../python" && pwd)" <<'PY'
 import sys
 import h5py
 import numpy as np
-sys.path.insert(0, sys.argv[2])  # tests/: run_models
+sys.path.insert(0, sys.argv[2])  # tests/python: run_models
 import run_models  # noqa: E402
 
 work = sys.argv[1]

@@ -46,7 +46,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]  # tests/python/ -> the repository
 FENCE = re.compile(r"^```floors[ \t]*\n(.*?)^```", re.S | re.M)
 FLOOR_LINE = re.compile(r"( *)(\S+/)(\s.*)?")
 CONTINUED = re.compile(r" {6,}\S")  # floors are indented 0 or 2; a description goes on deeper

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """ckpt_digest.py FILE [--write]: the digest of a polka checkpoint as polka computes it
 (src/sim/checkpoint/checkpoint_digest.c), printed beside the one the file holds; --write
-stores it (tests/craft_checkpoints.py uses this to make crafted checkpoints that pass the
+stores it (tests/python/craft_checkpoints.py uses this to make crafted checkpoints that pass the
 digest, so that the checks behind it are what refuses them).
 
 The digest: 64-bit FNV-1a over every root attribute but "digest" (strcmp order of names),

@@ -3,7 +3,7 @@
  *                                  (rank 0 writes every agent) and DIR/partial.h5 (one
  *                                  metric, no models), reads them back and checks
  *                                  every value; without DIR, a temporary directory is used
- *                                  and removed. tests/check_h5.py DIR K checks the files.
+ *                                  and removed. tests/python/check_h5.py DIR K checks the files.
  *   test_h5log --slow FILE SECONDS [PERIOD_MS]
  *                                  appends a row every PERIOD_MS (50) ms for SECONDS (the
  *                                  SIGKILL test); each rank writes its pid into FILE.pid.RANK,

@@ -6,7 +6,7 @@
 # however loaded the machine (proc_clock.sh); the watchdog's 5 s are wall time by design.
 set -u
 polka=$1 dir=$2 stop=$3
-. "$(cd "$(dirname "$0")" && pwd)/proc_clock.sh"
+. "$(cd "$(dirname "$0")/../lib" && pwd)/proc_clock.sh"
 mkdir -p "$dir"
 err=$dir/watchdog_rank$stop.err
 tag=watchdog-test-$stop-$$

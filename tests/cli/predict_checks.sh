@@ -10,7 +10,7 @@
 #              and sparse files); sparse test rows a scaling gave a base are refused by name
 set -euo pipefail
 polka=$1 python=$2 dir=$3/$4 case=$4
-expect_fail=$(dirname "$0")/expect_fail.sh
+expect_fail=$(dirname "$0")/../lib/expect_fail.sh
 rm -rf "$dir"
 mkdir -p "$dir"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OPENBLAS_NUM_THREADS=1

@@ -18,7 +18,7 @@
 # design (wait: POLKA_NET_STOP_WAIT).
 set -u
 mode=$1 polka=$2 dir=$3
-. "$(cd "$(dirname "$0")" && pwd)/proc_clock.sh"
+. "$(cd "$(dirname "$0")/../lib" && pwd)/proc_clock.sh"
 rm -rf "$dir"
 mkdir -p "$dir"
 cd "$dir" || exit 1

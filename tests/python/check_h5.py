@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Reads run files written by tests/test_h5log.c with h5py and checks them.
+"""Reads run files written by tests/mpi/test_h5log.c with h5py and checks them.
 
   check_h5.py DIR K        DIR/split.h5 and DIR/root.h5, written under K MPI ranks
   check_h5.py --killed F   F, whose writer (test_h5log --slow) was killed: every metric
@@ -20,7 +20,7 @@ AGENTS, ROWS, DIM, OUTPUTS = 7, 5, 2, 3
 METRICS = ["test_score", "test_loss", "train_loss", "model_order", "disagreement",
            "bytes_sent", "wall_time", "time_compute", "time_exchange", "time_update"]
 STAGES = ["compute", "exchange", "io"]
-KERNEL = "polynomial"  # every agent's (tests/test_h5log.c: kernel_of)
+KERNEL = "polynomial"  # every agent's (tests/mpi/test_h5log.c: kernel_of)
 
 
 def fail(message):

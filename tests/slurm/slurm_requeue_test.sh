@@ -3,11 +3,11 @@
 # slurm_jobs_test.sh preempt): the batch script gets USR1 from `scancel --signal=USR1 --batch`,
 # requeues itself (scontrol requeue) and its second run (SLURM_RESTART_COUNT=1) completes.
 #
-#   tests/slurm_cluster.sh tests/slurm_requeue_test.sh WORK
+#   tests/slurm/slurm_cluster.sh tests/slurm/slurm_requeue_test.sh WORK
 set -euo pipefail
-tests=$(cd "$(dirname "$0")" && pwd)
-# shellcheck source=tests/slurm_cluster.sh
-. "$tests/slurm_cluster.sh"
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=tests/slurm/slurm_cluster.sh
+. "$here/slurm_cluster.sh"
 work=$1
 rm -rf "$work"
 mkdir -p "$work"

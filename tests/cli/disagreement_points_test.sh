@@ -28,11 +28,11 @@ mpiexec --oversubscribe -n 4 "$polka" run "${common[@]}" --set run.log_test=100 
 mpiexec --oversubscribe -n 4 "$polka" run "${common[@]}" --set run.csv="$dir/c.csv" > /dev/null
 "$polka" data multidist -o "$dir/md.svm" --set net.agents=64 --set data.n_train=2560 \
     --set data.n_test=100 > /dev/null # the runs' first 100 test points (a counter-based stream)
-/usr/bin/python3 - "$dir" "$(cd "$(dirname "$0")" && pwd)" <<'PY'
+/usr/bin/python3 - "$dir" "$(cd "$(dirname "$0")/../python" && pwd)" <<'PY'
 import csv, math, sys
 import h5py
 d = sys.argv[1]
-sys.path.insert(0, sys.argv[2])  # tests/: run_models, rounding
+sys.path.insert(0, sys.argv[2])  # tests/python: run_models, rounding
 import run_models  # noqa: E402
 from rounding import U, gamma  # noqa: E402
 def rows(name):

@@ -14,7 +14,7 @@
 # Environment: POLKA, PY (python3 with h5py), MPIEXEC, EVERY (rounds), HERE (tests dir),
 # RESUME_SET (settings of the resumed run only, e.g. "--set net.placement=block").
 set -u
-. "$HERE/proc_clock.sh"
+. "$HERE/lib/proc_clock.sh"
 mode=$1 dir=$2 ranks=$3 resume_ranks=$4
 shift 4
 settings=("$@")
@@ -53,8 +53,8 @@ case $mode in
 periodic)
     launch "$ranks" "${run_args[@]}" --set run.checkpoint_every="$EVERY" >"$dir/cut.out" 2>&1 ||
         fail "the checkpointing run failed: $(cat "$dir/cut.out")"
-    "$PY" "$HERE/compare_runs.py" "$dir/full.h5" "$dir/cut.h5" >/dev/null ||
-        fail "checkpointing changed the run: $("$PY" "$HERE/compare_runs.py" "$dir/full.h5" "$dir/cut.h5")"
+    "$PY" "$HERE/python/compare_runs.py" "$dir/full.h5" "$dir/cut.h5" >/dev/null ||
+        fail "checkpointing changed the run: $("$PY" "$HERE/python/compare_runs.py" "$dir/full.h5" "$dir/cut.h5")"
     ;;
 signal | kill9)
     target=$(( 1 + RANDOM % (rows > 4 ? rows / 2 : 1) ))
@@ -98,5 +98,5 @@ launch "$resume_ranks" run --quiet "${settings[@]}" "${resume_set[@]}" \
     fail "the resumed run failed: $(cat "$dir/resumed.out")"
 except=()
 [ "$resume_ranks" = "$ranks" ] && [ -z "${RESUME_SET:-}" ] || except=(--except disagreement)
-"$PY" "$HERE/compare_runs.py" "$dir/full.h5" "$dir/resumed.h5" "${except[@]}" ||
+"$PY" "$HERE/python/compare_runs.py" "$dir/full.h5" "$dir/resumed.h5" "${except[@]}" ||
     fail "the resumed run differs from the uninterrupted one"

@@ -6,7 +6,7 @@
 set -u
 dir=$1
 fail() { echo "FAIL: $*"; exit 1; }
-here=$(cd "$(dirname "$0")" && pwd)
+tests=$(cd "$(dirname "$0")/.." && pwd)
 rm -rf "$dir" && mkdir -p "$dir" && cd "$dir" || exit 1
 "$PY" - <<'PY'
 import random
@@ -25,7 +25,7 @@ out=$(resume same.h5) || fail "the same files: $out"
 cp train.svm copy.svm && mv copy.svm train.svm # the same bytes, another mtime
 touch -d '2001-01-01' train.svm
 out=$(resume touched.h5) || fail "a copy of the same bytes: $out"
-"$PY" "$here/compare_runs.py" full.h5 touched.h5 || fail "the resumed run differs"
+"$PY" "$tests/python/compare_runs.py" full.h5 touched.h5 || fail "the resumed run differs"
 sed -i '1s/^./7/' train.svm # regenerated: the same size, other bytes
 out=$(resume other.h5) && fail "a regenerated data file of the same size was resumed"
 echo "$out"

@@ -26,10 +26,10 @@ cat "$dir/cut.err"
 grep -q "^polka run: warning: the checkpoint after round 400 was not written (cannot .* checkpoint '.*run\.ckpt\.[A-Za-z0-9]*\.tmp': No space left on device); the run goes on, and '.*run\.ckpt' keeps the one of round 200$" "$dir/cut.err" ||
     fail "no warning for the checkpoint of round 400"
 [ "$(ls "$dir/small")" = run.ckpt ] || fail "a temporary file was left: $(ls "$dir/small")"
-"$PY" "$HERE/compare_runs.py" "$dir/full.h5" "$dir/cut.h5" || fail "the run went on differently"
+"$PY" "$HERE/python/compare_runs.py" "$dir/full.h5" "$dir/cut.h5" || fail "the run went on differently"
 round=$("$PY" -c "import h5py,sys; print(h5py.File(sys.argv[1]).attrs['round'])" "$ck")
 [ "$round" = 200 ] || fail "the checkpoint on the full disk is of round $round, not 200"
 "$POLKA" run --quiet "${settings[@]}" --resume "$ck" --set run.checkpoint="$dir/again.ckpt" \
     --set run.output="$dir/resumed.h5" >/dev/null || fail "the resume from the kept checkpoint failed"
-"$PY" "$HERE/compare_runs.py" "$dir/full.h5" "$dir/resumed.h5" || fail "the resumed run differs"
+"$PY" "$HERE/python/compare_runs.py" "$dir/full.h5" "$dir/resumed.h5" || fail "the resumed run differs"
 echo "PASS"

@@ -4,7 +4,7 @@
  *                        square loss, sinc source; θ_a[d] = a + d/100), reads every agent
  *                        back on rank 0 and compares bit for bit, checks the refusals, and
  *                        writes DIR/points.svm and DIR/values.txt (agent 3's f at the points,
- *                        %.17g) for tests/check_rff_h5.py, polka predict and the Python Model.
+ *                        %.17g) for tests/python/check_rff_h5.py, polka predict and the Python Model.
  * Prints "FAIL ..." lines and exits 1 on any failure, else prints "PASS: 0 failures". */
 #include <mpi.h>
 #include <stdio.h>

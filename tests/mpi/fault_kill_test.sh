@@ -6,7 +6,7 @@
 # kill (mpiexec ends the other ranks too, so the file stays as they left it).
 set -u
 polka=$1 python=$2 dir=$3
-here=$(cd "$(dirname "$0")" && pwd)
+tests=$(cd "$(dirname "$0")/.." && pwd)
 mkdir -p "$dir"
 file=$dir/fault_killed.h5
 rm -f "$file" "$file".*.tmp "$file".lock
@@ -38,4 +38,4 @@ if [ "$code" -eq 0 ] || [ "$code" -eq 124 ]; then
 fi
 if [ "$took" -gt 30 ]; then echo "FAIL: $took s to end"; exit 1; fi
 if [ -e "$file" ]; then echo "FAIL: the failed run left '$file'"; exit 1; fi
-"$python" "$here/check_run.py" "$tmp" 8 --partial
+"$python" "$tests/python/check_run.py" "$tmp" 8 --partial

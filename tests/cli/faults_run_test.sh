@@ -20,11 +20,11 @@ mpirun --oversubscribe -n 1 "$polka" run --quiet "${common[@]}" "${faults[@]}" \
     --set run.output="$work/faulty_np1.h5"
 mpirun --oversubscribe -n 2 "$polka" run --quiet "${common[@]}" --set net.penalty=symmetric \
     --set run.output="$work/free.h5"
-/usr/bin/python3 - "$work" "$(cd "$(dirname "$0")" && pwd)" <<'PY'
+/usr/bin/python3 - "$work" "$(cd "$(dirname "$0")/../python" && pwd)" <<'PY'
 import sys
 import h5py
 import numpy as np
-sys.path.insert(0, sys.argv[2])  # tests/: run_models
+sys.path.insert(0, sys.argv[2])  # tests/python: run_models
 import run_models  # noqa: E402
 
 work = sys.argv[1]

@@ -3,7 +3,7 @@
 # slurm-wlm and munge, with their key, configuration, state, spool, sockets and logs in one
 # temporary folder, on two free loopback ports, without accounting, cgroups or systemd.
 #
-#   tests/slurm_cluster.sh COMMAND [ARGS...]
+#   tests/slurm/slurm_cluster.sh COMMAND [ARGS...]
 #
 # starts the cluster, runs COMMAND with SLURM_CONF (the clients' configuration) and
 # SLURM_CLUSTER_DIR exported, then stops the daemons - and any job step left - by their own
@@ -12,7 +12,7 @@
 # can run at once (own ports, own folder). KEEP=1 keeps the folder for a look at the logs;
 # SLURM_CLUSTER_NO_PMIX=1 leaves Slurm's PMIx plugin out, as on a cluster built without it.
 #
-# Sourced (`. tests/slurm_cluster.sh`), it only defines the functions below, for COMMAND:
+# Sourced (`. tests/slurm/slurm_cluster.sh`), it only defines the functions below, for COMMAND:
 #   slurm_submit SBATCH_ARGS...        sbatch --parsable; prints the job id
 #   slurm_job_states JOB               "ID STATE RESTARTS" per job (each task of an array)
 #   slurm_wait JOB PATTERN [SECONDS]   prints each state change until every line of
@@ -20,7 +20,7 @@
 #   slurm_wait_done JOB [SECONDS]      waits for the end; 0 when every job COMPLETED
 #   slurm_show_logs [FILES...]         the files, then the tails of the daemons' logs
 # A job can then be signalled (scancel --signal=USR1 --batch JOB) and its requeue awaited
-# (slurm_wait JOB '(RUNNING|COMPLETED) [1-9]'), as tests/slurm_requeue_test.sh does.
+# (slurm_wait JOB '(RUNNING|COMPLETED) [1-9]'), as tests/slurm/slurm_requeue_test.sh does.
 
 SLURM_TERMINAL='(COMPLETED|FAILED|CANCELLED|TIMEOUT|NODE_FAIL|OUT_OF_MEMORY|BOOT_FAIL|DEADLINE|PREEMPTED)'
 

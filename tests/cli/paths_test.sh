@@ -7,7 +7,7 @@
 # inputs refused without hanging; the messages of item 13. Prints "N passed, M failed".
 set -u
 polka=$1 python=$2 dir=$3
-here=$(cd "$(dirname "$0")" && pwd)
+tests=$(cd "$(dirname "$0")/.." && pwd)
 rm -rf "$dir" && mkdir -p "$dir" && cd "$dir" || exit 1
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OPENBLAS_NUM_THREADS=1
 passed=0 failed=0
@@ -65,7 +65,7 @@ for key in output csv checkpoint; do
     refuse "2 run.$key = config file" "run.$key 'c.ini' and --config 'c.ini' $same" c.ini -- \
         "$polka" run "${small[@]}" --config c.ini --set run.$key=c.ini
 done
-cp "$here/data/x1_x2.csv" tr.csv
+cp "$tests/data/x1_x2.csv" tr.csv
 refuse "2 data split -o = training file" "-o '\./tr.csv' and data.train 'tr.csv' $same" tr.csv -- \
     "$polka" data split -o ./tr.csv --set data.source=file --set data.train=tr.csv \
     --set data.test=tr.csv

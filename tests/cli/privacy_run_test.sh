@@ -25,7 +25,7 @@ run 1 noisy_np1 "${noisy[@]}"
 run 2 plain
 "$polka" report "$work/noisy.h5" "$work/plain.h5" > "$work/report.txt"
 cat "$work/report.txt"
-/usr/bin/python3 - "$work" "$(cd "$(dirname "$0")" && pwd)" <<'PY'
+/usr/bin/python3 - "$work" "$(cd "$(dirname "$0")/../python" && pwd)" <<'PY'
 import math
 import sys
 
@@ -35,7 +35,7 @@ from scipy.optimize import brentq
 from scipy.special import log_ndtr
 
 work = sys.argv[1]
-sys.path.insert(0, sys.argv[2])  # tests/: run_models
+sys.path.insert(0, sys.argv[2])  # tests/python: run_models
 import run_models  # noqa: E402
 
 
@@ -60,7 +60,7 @@ def local(eps, mu):
     term e^L, L = log Phi(t) (+ eps): t to 4u(eps/mu + mu/2), which moves log Phi by
     (|t| + 1) times that; erfc's 5 ulp, log's 1 ulp absolute, exp's 1 ulp, eps + L's rounding;
     the difference's u), and the slopes d delta/d mu = phi(a), -d delta/d eps = e^eps Phi(b)
-    (tests/test_privacy.c, gdp_at). A root of the computed delta is noise/slope from the exact one."""
+    (tests/unit/test_privacy.c, gdp_at). A root of the computed delta is noise/slope from the exact one."""
     t = (-eps / mu + mu / 2, -eps / mu - mu / 2)
     dt = 4 * U * (eps / mu + mu / 2)
     noise, terms = 0.0, []
