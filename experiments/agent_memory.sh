@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Issue 34, memory per agent: the bytes an agent holds by part, and the peak resident memory
 # of N agents on P ranks, for the build before the per-agent memory work and this one, side
-# by side, and the final models of the two compared bit for bit (tests/compare_runs.py).
+# by side, and the final models of the two compared bit for bit (tests/python/compare_runs.py).
 # The run is experiments/many_agents.sh's (multidist, 200 samples per agent, ER graph of mean
 # degree 1.25 ln N, batch 1, KOMP).
 #
@@ -92,4 +92,4 @@ printf "%-44s %12s %12s\n" "peak RSS of the largest rank, MiB" "$b_top" "$a_top"
     "peak RSS of all ranks, MiB" "$b_all" "$a_all" "CPU seconds, all ranks" "$b_cpu" "$a_cpu"
 grep -h "test error" "$out/before.log" "$out/after.log" | sed 's/^summary: /  /'
 echo "final models (run files of the by-part runs):"
-/usr/bin/python3 "$root/tests/compare_runs.py" --new-keys "$out/before.h5" "$out/after.h5"
+/usr/bin/python3 "$root/tests/python/compare_runs.py" --new-keys "$out/before.h5" "$out/after.h5"

@@ -25,7 +25,7 @@
 # 150 of 200 (run.checkpoint_every), resumed from it on P ranks; the checkpoint's size, the
 # time polka took to write it (its "checkpoint:" line), the wall time and peak memory of both
 # runs (in all, and rank 0's), and the resumed run file against the uninterrupted one
-# (tests/compare_runs.py: every metric row but the timers and every final model, bit for bit).
+# (tests/python/compare_runs.py: every metric row but the timers and every final model, bit for bit).
 # Every rank writes its own agents' part of the checkpoint (parallel HDF5); the polka of before
 # (main 56390d8) gathered every state on rank 0 and built the file in memory: at 16 384 agents
 # rank 0's peak was 6.6 GB for a 1.25 GB checkpoint (POLKA=that build's polka compares them;
@@ -150,7 +150,7 @@ checkpoint_only() { # CHECKPOINT=only: the run with its checkpoint, and the resu
     printf '  resumed on P = %s (rounds %s-%s): %s s (start-up %s s), peak %s MiB in all, rank 0 %s MiB\n' \
         "$rp" "$((cut + 1))" "$samples" "$resumed" "$(field ckpt_resumed '/start-up/ { print $3 }')" "$res_all" \
         "$(cat "$out/ckpt_resumed.rank0")"
-    printf '  resumed against uninterrupted: %s\n' "$(/usr/bin/python3 "$root/tests/compare_runs.py" \
+    printf '  resumed against uninterrupted: %s\n' "$(/usr/bin/python3 "$root/tests/python/compare_runs.py" \
         "$out/ckpt_cut.h5" "$out/ckpt_resumed.h5" || true)"
 }
 
@@ -199,7 +199,7 @@ checkpoint() { # the checkpoint after round 150 of 200, the run resumed from it
         "$cut" "$plain" "$cut_all" "$cut_top"
     printf '  resumed (rounds 151-200): %s s, peak %s MiB in all, %s MiB the largest rank\n' \
         "$resumed" "$res_all" "$res_top"
-    printf '  resumed against uninterrupted: %s\n' "$(/usr/bin/python3 "$root/tests/compare_runs.py" \
+    printf '  resumed against uninterrupted: %s\n' "$(/usr/bin/python3 "$root/tests/python/compare_runs.py" \
         "$out/decentralized.h5" "$out/ckpt_resumed.h5" || true)"
 }
 [ "${CHECKPOINT:-0}" = 0 ] || [ "${OUTPUT:-1}" = 0 ] || checkpoint

@@ -8,7 +8,7 @@ packages=(build-essential cmake pkg-config openmpi-bin libopenmpi-dev libopenbla
           libmetis-dev zlib1g-dev libsvm-tools procps python3 python3-numpy python3-h5py python3-matplotlib
           python3-pandas python3-xarray python3-networkx python3-pytest # the Python package (python/)
           slurm-wlm munge
-          libhdf5-dev "$@") # serial HDF5 beside the parallel one: tests/configure_hdf5_test.sh
+          libhdf5-dev "$@") # serial HDF5 beside the parallel one: tests/install/configure_hdf5_test.sh
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -3,7 +3,7 @@
 # SAMPLES = 20 per agent: model order about 20): the same run without and with run.output
 # (the difference of the wall times is writing the run file: /metrics' last row, /config,
 # /models), then reading it: polka report, polka predict of agent N/2, the Python package's
-# polka.open and one model, and every model with h5py (tests/run_models.py: either layout).
+# polka.open and one model, and every model with h5py (tests/python/run_models.py: either layout).
 # POLKA=another build's polka (the one before the concatenated models wrote a group per agent)
 # compares them on the same machine.
 #

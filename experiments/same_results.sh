@@ -4,7 +4,7 @@
 # POLK on their union), experiments/symmetric_table.sh (paper against symmetric penalty,
 # skewed and i.i.d.) and one pass of centralized POLK on Fashion-MNIST
 # (experiments/configs/fashion_mnist.ini). Each run file of AFTER is compared with BEFORE's by
-# tests/compare_runs.py (every metric but the timers bit for bit, every final model byte for
+# tests/python/compare_runs.py (every metric but the timers bit for bit, every final model byte for
 # byte). BEFORE, AFTER: polka binaries (e.g. a build of an older commit and build/polka).
 #
 #   experiments/same_results.sh OLD/polka build/polka   Environment: OUT [out/same_results],
@@ -17,7 +17,7 @@ out=${OUT:-$root/out/same_results}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OPENBLAS_NUM_THREADS=1
 config=$root/experiments/configs/decentralized_multidist.ini
 graph=$root/graphs/er_16_p0.2.txt
-compare=("/usr/bin/python3" "$root/tests/compare_runs.py")
+compare=("/usr/bin/python3" "$root/tests/python/compare_runs.py")
 
 runs() { # POLKA DIR: the quickstart's runs and the Fashion-MNIST pass into DIR
     local polka=$1 dir=$2

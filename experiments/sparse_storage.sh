@@ -2,7 +2,7 @@
 # Issue 13, sparse storage of LIBSVM data: the peak memory of the same run with
 # data.storage = dense, sparse and auto, side by side, and whether the runs agree (the CSV
 # metrics of every log step but the timing columns, byte for byte; the models are compared in
-# tests/sparse_storage_test.sh). Short runs (a fifth of a pass, a twentieth): the data, not the model, set the
+# tests/cli/sparse_storage_test.sh). Short runs (a fifth of a pass, a twentieth): the data, not the model, set the
 # peak. Two data sets:
 #   - a generated sparse LIBSVM file of a realistic shape (text categorisation: 10 000
 #     training and 2 500 test documents, 20 000 features, 50 listed per document, 0.25 %);

@@ -12,7 +12,7 @@ set(CKPT_SMALL --set data.n_train=3000 --set data.n_test=500 --set run.log_every
 
 # polka_ckpt_test(name mode ranks resume_ranks every settings...)
 function(polka_ckpt_test name mode ranks resume_ranks every)
-  polka_add_test(NAME ckpt_${name} COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/checkpoint_test.sh ${mode}
+  polka_add_test(NAME ckpt_${name} COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/checkpoint_test.sh ${mode}
                                      ${CKPT_DIR}/${name} ${ranks} ${resume_ranks} ${ARGN})
   set_tests_properties(ckpt_${name} PROPERTIES ENVIRONMENT "${CKPT_ENV};EVERY=${every}"
                        TIMEOUT 240)
@@ -107,17 +107,17 @@ polka_add_test(NAME ckpt_refuse_setup COMMAND bash -c
             --set learner.schedule=linear --set run.checkpoint_every=10 --set run.checkpoint=linear.ckpt && \
           head -c 2000 good.ckpt >damaged.ckpt && cp good.ckpt version.ckpt && \
           /usr/bin/python3 -c \"import h5py, numpy; h5py.File('version.ckpt', 'r+').attrs['polka_version'] = numpy.bytes_('0.0.1')\" && \
-          /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/ckpt_digest.py version.ckpt --write >/dev/null && \
+          /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/python/ckpt_digest.py version.ckpt --write >/dev/null && \
           ${POLKA_MPIEXEC} --oversubscribe -n 2 $<TARGET_FILE:polka> run --quiet --set data.n_train=800 \
             --set net.agents=4 --set net.codec_points=int8 --set run.checkpoint_every=10 \
             --set run.checkpoint=int8.ckpt && \
           cp int8.ckpt int8_float32_scale.ckpt && \
           /usr/bin/python3 -c \"import h5py; del h5py.File('int8_float32_scale.ckpt', 'r+').attrs['int8_scale']\" && \
-          /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/ckpt_digest.py int8_float32_scale.ckpt --write >/dev/null")
+          /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/python/ckpt_digest.py int8_float32_scale.ckpt --write >/dev/null")
 set_tests_properties(ckpt_refuse_setup PROPERTIES FIXTURES_SETUP ckpt_refuse
                      ENVIRONMENT "${CKPT_ENV}")
 function(polka_ckpt_refused name ranks file regex)
-  polka_add_test(NAME ckpt_refuse_${name} COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/expect_fail.sh
+  polka_add_test(NAME ckpt_refuse_${name} COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/lib/expect_fail.sh
            "${regex}" ${POLKA_MPIEXEC} --oversubscribe -n ${ranks} $<TARGET_FILE:polka> run
            --set data.n_train=800 --resume ${CKPT_DIR}/refuse/${file} ${ARGN})
   set_tests_properties(ckpt_refuse_${name} PROPERTIES FIXTURES_REQUIRED ckpt_refuse

@@ -1,4 +1,4 @@
-# Crafted and damaged checkpoints (issue 33 items 5, 6, 12, 13): tests/craft_checkpoints.py
+# Crafted and damaged checkpoints (issue 33 items 5, 6, 12, 13): tests/python/craft_checkpoints.py
 # damages a good checkpoint as the audit did, writing the digest anew where the damage is meant
 # to reach the checks behind it; each is refused with one message naming the file (and the
 # agent), never a hang, a crash or a 1 GB allocation. The bit flips: ckpt_bitflip_campaign.
@@ -9,7 +9,7 @@ polka_add_test(NAME ckpt_crafted_make COMMAND bash -c
           $<TARGET_FILE:polka> run --quiet --set data.n_train=800 --set run.log_every=250 \
             --set run.checkpoint_every=10 \
             --set run.checkpoint=good.ckpt --set run.output=good.h5 >/dev/null && \
-          /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/craft_checkpoints.py good.ckpt .")
+          /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/python/craft_checkpoints.py good.ckpt .")
 set_tests_properties(ckpt_crafted_make PROPERTIES FIXTURES_SETUP ckpt_crafted)
 
 # ckpt_crafted(NAME REGEX): resuming NAME.ckpt fails with one polka line matching REGEX, within
@@ -20,7 +20,7 @@ set_tests_properties(ckpt_crafted_make PROPERTIES FIXTURES_SETUP ckpt_crafted)
 function(ckpt_crafted name regex)
   polka_add_test(NAME ckpt_crafted_${name} COMMAND sh -c
            "[ -n \"$ASAN_OPTIONS\" ] || ulimit -v 400000 && exec \"$0\" \"$@\""
-           sh ${CMAKE_CURRENT_SOURCE_DIR}/expect_fail.sh "${regex}" $<TARGET_FILE:polka> run
+           sh ${CMAKE_CURRENT_SOURCE_DIR}/lib/expect_fail.sh "${regex}" $<TARGET_FILE:polka> run
            ${CKPT_CRAFT_SET} --resume ${name}.ckpt --set run.output=${name}.h5
            --set run.checkpoint=${name}.run.ckpt
            WORKING_DIRECTORY ${CKPT_CRAFT_DIR})
@@ -45,21 +45,21 @@ ckpt_crafted(format_1 "cannot resume from 'format_1.ckpt': it is from an older p
 ckpt_crafted(version "cannot resume from 'version.ckpt': written by polka 0.0.1, this is polka")
 
 # A full disk during periodic checkpoints: warnings, the run goes on, the older checkpoint kept.
-polka_add_test(NAME ckpt_full_disk COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/ckpt_full_disk_test.sh
+polka_add_test(NAME ckpt_full_disk COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/ckpt_full_disk_test.sh
          ${CMAKE_CURRENT_BINARY_DIR}/checkpoints/full_disk)
 set_tests_properties(ckpt_full_disk PROPERTIES TIMEOUT 120 SKIP_RETURN_CODE 77 ENVIRONMENT
                      "POLKA=$<TARGET_FILE:polka>;PY=/usr/bin/python3;HERE=${CMAKE_CURRENT_SOURCE_DIR}")
 # The checkpoint's path is checked before the run computes anything (a directory: by the
 # paths rule of polka run, or polka_ckpt_check_path for the library's callers).
-polka_add_test(NAME ckpt_path_missing_dir COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/expect_fail.sh
+polka_add_test(NAME ckpt_path_missing_dir COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/lib/expect_fail.sh
          "run.checkpoint: the directory '/nonexistent/dir' of '/nonexistent/dir/run.ckpt' does not exist"
          $<TARGET_FILE:polka> run --set run.checkpoint_every=10
          --set run.checkpoint=/nonexistent/dir/run.ckpt)
-polka_add_test(NAME ckpt_path_directory COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/expect_fail.sh
+polka_add_test(NAME ckpt_path_directory COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/lib/expect_fail.sh
          "run.checkpoint:? '${CMAKE_CURRENT_BINARY_DIR}' is a directory" $<TARGET_FILE:polka> run
          --set run.checkpoint=${CMAKE_CURRENT_BINARY_DIR})
 # The data files a checkpoint was written with: a regenerated one is refused by name.
-polka_add_test(NAME ckpt_inputs COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/ckpt_inputs_test.sh
+polka_add_test(NAME ckpt_inputs COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/ckpt_inputs_test.sh
          ${CMAKE_CURRENT_BINARY_DIR}/checkpoints/inputs)
 set_tests_properties(ckpt_inputs PROPERTIES TIMEOUT 120 ENVIRONMENT
                      "POLKA=$<TARGET_FILE:polka>;PY=/usr/bin/python3")
@@ -70,19 +70,19 @@ set_tests_properties(ckpt_inputs PROPERTIES TIMEOUT 120 ENVIRONMENT
 polka_add_test(NAME ckpt_resume_alone COMMAND bash -c
          "cd ${CKPT_CRAFT_DIR} && $<TARGET_FILE:polka> run --quiet --resume good.ckpt \
             --set run.output=alone.h5 --set run.checkpoint=alone.ckpt >/dev/null && \
-          /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/compare_runs.py good.h5 alone.h5")
+          /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/python/compare_runs.py good.h5 alone.h5")
 set_tests_properties(ckpt_resume_alone PROPERTIES FIXTURES_REQUIRED ckpt_crafted)
 polka_add_test(NAME ckpt_resume_alone_other COMMAND bash -c
          "cd ${CKPT_CRAFT_DIR} && before=$(md5sum good.h5) && \
-          sh ${CMAKE_CURRENT_SOURCE_DIR}/expect_fail.sh \"cannot resume from 'good.ckpt': it was written with another configuration: 'learner.eta = 0.5' there, 'learner.eta = 0.25' here\" \
+          sh ${CMAKE_CURRENT_SOURCE_DIR}/lib/expect_fail.sh \"cannot resume from 'good.ckpt': it was written with another configuration: 'learner.eta = 0.5' there, 'learner.eta = 0.25' here\" \
             $<TARGET_FILE:polka> run --resume good.ckpt --set learner.eta=0.25 && \
           [ \"$(md5sum good.h5)\" = \"$before\" ] || { echo 'FAIL: the refused resume changed good.h5'; exit 1; }")
 set_tests_properties(ckpt_resume_alone_other PROPERTIES FIXTURES_REQUIRED ckpt_crafted
                      DEPENDS ckpt_resume_alone)
 # Single-bit flips (issue 33 item 6): each damaged checkpoint is refused naming the file or
 # resumes into the undamaged run's file, bit for bit; 30 here (the 1000-flip campaign:
-# tests/ckpt_bitflip.py --flips 1000, quoted in docs/design.md).
-polka_add_test(NAME ckpt_bitflip_campaign COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/ckpt_bitflip.py
+# tests/python/ckpt_bitflip.py --flips 1000, quoted in docs/design.md).
+polka_add_test(NAME ckpt_bitflip_campaign COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/python/ckpt_bitflip.py
          $<TARGET_FILE:polka> ${CMAKE_CURRENT_BINARY_DIR}/checkpoints/bitflip --flips 30 --seed 7)
 set_tests_properties(ckpt_bitflip_campaign PROPERTIES TIMEOUT 300 ENVIRONMENT
                      "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1")

@@ -1,6 +1,6 @@
 # The polka command: bad input gives one clear message and a non-zero exit.
 set(POLKA_BIN $<TARGET_FILE:polka>)
-set(EXPECT_FAIL ${CMAKE_CURRENT_SOURCE_DIR}/expect_fail.sh)
+set(EXPECT_FAIL ${CMAKE_CURRENT_SOURCE_DIR}/lib/expect_fail.sh)
 
 function(polka_cli_fails name regex)
   polka_add_test(NAME cli_${name} COMMAND sh ${EXPECT_FAIL} "${regex}" ${ARGN})
@@ -36,7 +36,7 @@ polka_cli_fails(data_no_output "needs -o FILE" ${POLKA_BIN} data multidist)
 polka_cli_fails(data_unwritable "cannot write '/nonexistent/dir/x.svm'" ${POLKA_BIN} data multidist -o /nonexistent/dir/x.svm)
 
 # The training points do not depend on the number of test points (compare_libsvm.sh's N_TEST).
-polka_add_test(NAME cli_data_train_independent_of_n_test COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/data_draws_test.sh
+polka_add_test(NAME cli_data_train_independent_of_n_test COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cli/data_draws_test.sh
          ${POLKA_BIN})
 
 # The help lists every key with its default.
@@ -50,7 +50,7 @@ set_tests_properties(cli_run_centralized PROPERTIES PASS_REGULAR_EXPRESSION
                      "summary: test error [0-9.]+ %.*model order")
 
 # run.log_test: a test subset for the log steps before the last, the whole set at the last.
-polka_add_test(NAME cli_log_test_subset COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/log_test_test.sh
+polka_add_test(NAME cli_log_test_subset COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cli/log_test_test.sh
          ${POLKA_BIN} ${CMAKE_CURRENT_BINARY_DIR}/runs/log_test)
 
 # net.join: ER of mean degree 2 on 200 agents is never connected (100 seeds tried); joined, it
@@ -63,13 +63,13 @@ polka_cli_fails(net_er_below_threshold "er: no connected graph with n = 200 for 
                 --set data.n_train=2000)
 
 # run.log_test: the disagreement on the same K points at every log step, kept values or not.
-polka_add_test(NAME cli_disagreement_points COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/disagreement_points_test.sh
+polka_add_test(NAME cli_disagreement_points COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/disagreement_points_test.sh
          ${POLKA_BIN} ${CMAKE_CURRENT_BINARY_DIR}/runs/disagreement_points)
 set_tests_properties(cli_disagreement_points PROPERTIES TIMEOUT 120
                      ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1")
 
 # polka data split: the per-agent class histogram (CSV, figure) and its errors.
-polka_add_test(NAME cli_data_split_histogram COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/data_split_test.sh ${POLKA_BIN})
+polka_add_test(NAME cli_data_split_histogram COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/cli/data_split_test.sh ${POLKA_BIN})
 polka_cli_fails(data_split_regression "data.source = sinc has no classes to count" ${POLKA_BIN} data split --set data.source=sinc --set learner.loss=square)
 polka_cli_fails(data_split_bad_alpha "data.alpha must be in" ${POLKA_BIN} data split --set data.split=dirichlet --set data.alpha=-1)
 

@@ -1,7 +1,7 @@
-polka_unit_test(test_kernel_loss test_kernel_loss.c)
-polka_unit_test(test_komp test_komp.c)
-polka_unit_test(test_data_config test_data_config.c)
-polka_unit_test(test_rff test_rff.c)
+polka_unit_test(test_kernel_loss unit/test_kernel_loss.c)
+polka_unit_test(test_komp unit/test_komp.c)
+polka_unit_test(test_data_config unit/test_data_config.c)
+polka_unit_test(test_rff unit/test_rff.c)
 # The experiment's defaults: DKLA and COKE reach the centralized random-feature solution
 # (exit status 1 otherwise).
 polka_add_test(NAME dkla_convergence COMMAND dkla_convergence every=100)

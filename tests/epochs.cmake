@@ -4,7 +4,7 @@
 # comes, naming the epoch, and the rounds before it are in the checkpoint.
 set(EPOCH_ENV "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OPENBLAS_NUM_THREADS=1")
 set(EPOCH_UNSTABLE --set net.graph=er --set net.weights=uniform --set learner.eta=0.5)
-polka_add_test(NAME epoch_graph_up_front COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/expect_fail.sh
+polka_add_test(NAME epoch_graph_up_front COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/lib/expect_fail.sh
          "the graph of epoch 7 \\(rounds 71 to 80, net.resample_every = 10\\): unstable penalty step"
          ${POLKA_MPIEXEC} --oversubscribe -n 2 $<TARGET_FILE:polka> run --quiet ${EPOCH_UNSTABLE}
          --set net.agents=12 --set net.p=0.3 --set net.c=0.3 --set net.resample_every=10
@@ -12,7 +12,7 @@ polka_add_test(NAME epoch_graph_up_front COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/
 set(EPOCH_DIR ${CMAKE_CURRENT_BINARY_DIR}/epochs)
 polka_add_test(NAME epoch_graph_late_checkpoint COMMAND bash -c
          "rm -rf ${EPOCH_DIR} && mkdir -p ${EPOCH_DIR} && cd ${EPOCH_DIR} && \
-          sh ${CMAKE_CURRENT_SOURCE_DIR}/expect_fail.sh \
+          sh ${CMAKE_CURRENT_SOURCE_DIR}/lib/expect_fail.sh \
             'the graph of epoch 9 \\(rounds 10 to 10, net.resample_every = 1\\): unstable penalty step.*; the 9 rounds before it are in the checkpoint .late.ckpt.( \\(the rows logged before it are in .late.h5.[a-z0-9]*.tmp.\\))?$' \
             ${POLKA_MPIEXEC} --oversubscribe -n 2 $<TARGET_FILE:polka> run --quiet --set net.graph=er \
             --set net.weights=uniform --set learner.eta=0.5 --set net.agents=1100 --set net.p=0.01 --set net.c=0.085 --set net.resample_every=1 \

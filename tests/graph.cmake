@@ -1,5 +1,5 @@
 # The graph module: unit tests, and the `polka graph` command.
-polka_unit_test(test_graph test_graph.c)
+polka_unit_test(test_graph unit/test_graph.c)
 
 # ---- `polka graph` from the command line -------------------------------------------------
 set(GRAPH_CLI_DIR ${CMAKE_CURRENT_BINARY_DIR}/graph_cli)

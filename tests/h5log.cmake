@@ -1,16 +1,16 @@
 # The HDF5 run file (src/io/h5log*.c) and `polka report`.
 #   h5log_npK        test_h5log under mpiexec -n K: writes, reads back and checks two files
-#   h5log_py_npK     tests/check_h5.py reads the same files with h5py
+#   h5log_py_npK     tests/python/check_h5.py reads the same files with h5py
 #   h5log_rff_npK    test_h5log_rff: random-feature models (src/io/h5log_rff.c,
 #                    h5log_read_rff.c), agents dealt round-robin to the ranks, read back in C
-#   h5log_rff_py_npK tests/check_rff_h5.py: h5py, the Python package, polka predict and
+#   h5log_rff_py_npK tests/python/check_rff_h5.py: h5py, the Python package, polka predict and
 #                    polka report on that file
-#   h5log_kill       a writer killed with SIGKILL leaves a readable file (tests/h5_kill_test.sh)
+#   h5log_kill       a writer killed with SIGKILL leaves a readable file (tests/mpi/h5_kill_test.sh)
 #   h5log_report_*   `polka report` on a good file and on bad ones
-add_executable(test_h5log test_h5log.c)
+add_executable(test_h5log mpi/test_h5log.c)
 target_include_directories(test_h5log PRIVATE ${PROJECT_SOURCE_DIR}/src)
 target_link_libraries(test_h5log PRIVATE polka_par)
-add_executable(test_h5log_rff test_h5log_rff.c)
+add_executable(test_h5log_rff mpi/test_h5log_rff.c)
 target_link_libraries(test_h5log_rff PRIVATE polka_par)
 
 if(MPIEXEC_EXECUTABLE)
@@ -40,10 +40,10 @@ foreach(np 1 2 3)
   endforeach()
   if(NOT H5LOG_NO_H5PY)
     polka_add_test(NAME h5log_py_np${np}
-             COMMAND ${POLKA_H5PY_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/check_h5.py
+             COMMAND ${POLKA_H5PY_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/python/check_h5.py
                      ${H5LOG_DIR}/np${np} ${np})
     polka_add_test(NAME h5log_rff_py_np${np}
-             COMMAND ${POLKA_H5PY_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/check_rff_h5.py
+             COMMAND ${POLKA_H5PY_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/python/check_rff_h5.py
                      ${H5LOG_DIR}/_rffnp${np} $<TARGET_FILE:polka>)
     set_tests_properties(h5log_py_np${np} PROPERTIES TIMEOUT 60
                          FIXTURES_REQUIRED h5log_files_np${np})
@@ -55,9 +55,9 @@ endforeach()
 
 if(NOT H5LOG_NO_H5PY)
   polka_add_test(NAME h5log_kill
-           COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/h5_kill_test.sh ${H5LOG_MPIEXEC}
+           COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/mpi/h5_kill_test.sh ${H5LOG_MPIEXEC}
                    $<TARGET_FILE:test_h5log> ${POLKA_H5PY_PYTHON}
-                   ${CMAKE_CURRENT_SOURCE_DIR}/check_h5.py)
+                   ${CMAKE_CURRENT_SOURCE_DIR}/python/check_h5.py)
   set_tests_properties(h5log_kill PROPERTIES ENVIRONMENT "${H5LOG_ENV}" TIMEOUT 120)
 endif()
 
@@ -74,11 +74,11 @@ set_tests_properties(h5log_report_partial PROPERTIES ENVIRONMENT "${H5LOG_ENV}" 
                      PASS_REGULAR_EXPRESSION
                      "partial.h5 +centralized +7 +2 +20 +mse +2 +0.5 +3.5 +- +- +- +- +- +- +- +- +- +- +- +- +- +-\n")
 polka_add_test(NAME h5log_report_not_hdf5
-         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/expect_fail.sh
+         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/lib/expect_fail.sh
                  "^polka report: '.*h5log.cmake' is not an HDF5 file$"
                  $<TARGET_FILE:polka> report ${CMAKE_CURRENT_SOURCE_DIR}/h5log.cmake)
 polka_add_test(NAME h5log_report_missing
-         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/expect_fail.sh
+         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/lib/expect_fail.sh
                  "^polka report: cannot open run file 'no/such/run.h5': No such file"
                  $<TARGET_FILE:polka> report no/such/run.h5)
 set_tests_properties(h5log_report_not_hdf5 h5log_report_missing PROPERTIES

@@ -1,13 +1,13 @@
-# The house's floors (tests/floors_check.py): no file of src/ or include/ includes a header of
+# The house's floors (tests/python/floors_check.py): no file of src/ or include/ includes a header of
 # a floor above its own, in the order of the ```floors block of docs/design.md.
 #   floors_hold           the tree as it is: exit 1 naming each include that runs upward.
 #   floors_check_refuses  the checker itself, on a small tree it builds in a temporary folder:
 #                         exit 1 naming the one unlawful include's file and line, 0 once it is
 #                         removed, 2 for a folder the floors block does not list.
 polka_add_test(NAME floors_hold
-               COMMAND ${POLKA_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/floors_check.py
+               COMMAND ${POLKA_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/python/floors_check.py
                        --root ${PROJECT_SOURCE_DIR})
 polka_add_test(NAME floors_check_refuses
-               COMMAND ${POLKA_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/floors_check.py --self-test)
+               COMMAND ${POLKA_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/python/floors_check.py --self-test)
 set_tests_properties(floors_hold floors_check_refuses PROPERTIES LABELS quick TIMEOUT 60
                      ENVIRONMENT PYTHONDONTWRITEBYTECODE=1)

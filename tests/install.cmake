@@ -4,19 +4,19 @@ set(POLKA_INSTALL_ENV "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 
 # Installed into a temporary prefix, polka runs (2 ranks, through the installed Slurm script)
 # and reports from there, with nothing from the source or build tree.
-polka_add_test(NAME install_prefix_run COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/install_test.sh
+polka_add_test(NAME install_prefix_run COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/install/install_test.sh
                                          ${PROJECT_BINARY_DIR} ${POLKA_MPIEXEC})
 
 # --help, polka help KEY, the man page and the README's key names agree with the key table.
-polka_add_test(NAME help_keys_agree COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/help_keys_test.sh
+polka_add_test(NAME help_keys_agree COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/help_keys_test.sh
                                       $<TARGET_FILE:polka> ${PROJECT_BINARY_DIR}/polka.1
                                       ${PROJECT_SOURCE_DIR}/README.md)
-polka_add_test(NAME help_unknown_key COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/expect_fail.sh
+polka_add_test(NAME help_unknown_key COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/lib/expect_fail.sh
                                        "'learner.kpp' is neither a key nor a section"
                                        $<TARGET_FILE:polka> help learner.kpp)
 
 # A serial HDF5 is a clear configure error; the parallel one is found beside it by default.
-polka_add_test(NAME configure_hdf5_parallel COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/configure_hdf5_test.sh
+polka_add_test(NAME configure_hdf5_parallel COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/install/configure_hdf5_test.sh
                                               ${PROJECT_SOURCE_DIR})
 
 # HDF5 and OpenBLAS copied under a temporary prefix, found through HDF5_ROOT and BLAS_ROOT.

@@ -1,2 +1,2 @@
-polka_unit_test(test_learners test_learners.c)
-polka_unit_test(test_state test_state.c)
+polka_unit_test(test_learners unit/test_learners.c)
+polka_unit_test(test_state unit/test_state.c)

@@ -2,7 +2,8 @@
 find_program(POLKA_MPIEXEC NAMES mpiexec mpirun REQUIRED)
 set(POLKA_MPI_ENV "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OPENBLAS_NUM_THREADS=1")
 
-add_executable(test_mpi_reference test_mpi_reference.c)
+add_executable(test_mpi_reference mpi/test_mpi_reference.c)
+target_include_directories(test_mpi_reference PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/lib) # rounding.h
 target_link_libraries(test_mpi_reference PRIVATE polka_par)
 foreach(ranks 1 2 3 4)
   polka_add_test(NAME mpi_matches_reference_${ranks}
@@ -27,24 +28,24 @@ endforeach()
 set_tests_properties(mpi_matches_reference_4 mpi_matches_reference_partition_4 PROPERTIES
                      LABELS no_asan)
 
-polka_unit_test(test_network test_network.c)
-polka_unit_test(test_placement test_placement.c)
-polka_unit_test(test_splits test_splits.c)
-polka_unit_test(test_faults test_faults.c)
-polka_unit_test(test_codec test_codec.c)
-polka_unit_test(test_rf_window test_rf_window.c)
-polka_unit_test(test_privacy test_privacy.c)
-polka_unit_test(test_clock test_clock.c)
+polka_unit_test(test_network unit/test_network.c)
+polka_unit_test(test_placement unit/test_placement.c)
+polka_unit_test(test_splits unit/test_splits.c)
+polka_unit_test(test_faults unit/test_faults.c)
+polka_unit_test(test_codec unit/test_codec.c)
+polka_unit_test(test_rf_window unit/test_rf_window.c)
+polka_unit_test(test_privacy unit/test_privacy.c)
+polka_unit_test(test_clock unit/test_clock.c)
 
 # MPI errors are returned as codes and reported, not MPI's abort (MPI_ERRORS_RETURN).
-add_executable(test_mpi_errors test_mpi_errors.c)
+add_executable(test_mpi_errors mpi/test_mpi_errors.c)
 target_link_libraries(test_mpi_errors PRIVATE polka_par)
 polka_add_test(NAME mpi_errors_are_returned
          COMMAND ${POLKA_MPIEXEC} --oversubscribe -n 2 $<TARGET_FILE:test_mpi_errors>)
 set_tests_properties(mpi_errors_are_returned PROPERTIES TIMEOUT 60 ENVIRONMENT "${POLKA_MPI_ENV}")
 
 # The log step's collectives poll: a late rank is named by the watchdog, not waited for.
-add_executable(test_net_polled test_net_polled.c)
+add_executable(test_net_polled mpi/test_net_polled.c)
 target_link_libraries(test_net_polled PRIVATE polka_par)
 polka_add_test(NAME net_polled_collectives
          COMMAND ${POLKA_MPIEXEC} --oversubscribe -n 2 $<TARGET_FILE:test_net_polled>)
@@ -52,7 +53,7 @@ set_tests_properties(net_polled_collectives PROPERTIES TIMEOUT 60 ENVIRONMENT "$
                      PASS_REGULAR_EXPRESSION "^PASS|\nPASS")
 
 # Many agents' metrics appended by one rank to the run file.
-add_executable(test_netlog test_netlog.c)
+add_executable(test_netlog mpi/test_netlog.c)
 target_include_directories(test_netlog PRIVATE ${PROJECT_SOURCE_DIR}/src)
 target_link_libraries(test_netlog PRIVATE polka_par)
 polka_add_test(NAME netlog_many_agents_per_rank
@@ -62,7 +63,7 @@ set_tests_properties(netlog_many_agents_per_rank PROPERTIES TIMEOUT 60
 
 # Bad networks stop every rank with one message, within seconds (expect_fail.sh: 60 s timeout).
 function(polka_mpi_fails name ranks regex)
-  polka_add_test(NAME net_${name} COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/expect_fail.sh "${regex}"
+  polka_add_test(NAME net_${name} COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/lib/expect_fail.sh "${regex}"
            ${POLKA_MPIEXEC} --oversubscribe -n ${ranks} $<TARGET_FILE:polka> run ${ARGN})
   set_tests_properties(net_${name} PROPERTIES ENVIRONMENT "${POLKA_MPI_ENV}" TIMEOUT 90)
 endfunction()
@@ -96,11 +97,11 @@ polka_mpi_fails(fault_resample_unstable 2
                 --set learner.eta=0.2 --set net.resample_every=1 --set data.n_train=600)
 # A run with every fault, read back with h5py and `polka report`: the fault columns, /config,
 # fewer bytes than the fault-free run, the same models on 1 and 2 ranks.
-polka_add_test(NAME faults_run_file COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/faults_run_test.sh
+polka_add_test(NAME faults_run_file COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/faults_run_test.sh
                                       $<TARGET_FILE:polka> ${CMAKE_CURRENT_BINARY_DIR}/faults)
 set_tests_properties(faults_run_file PROPERTIES ENVIRONMENT "${POLKA_MPI_ENV}" TIMEOUT 180)
 # One rank of a faulty run killed: the job still ends within seconds, the file readable.
-polka_add_test(NAME faults_rank_killed COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/fault_kill_test.sh
+polka_add_test(NAME faults_rank_killed COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/mpi/fault_kill_test.sh
                                          $<TARGET_FILE:polka> /usr/bin/python3
                                          ${CMAKE_CURRENT_BINARY_DIR}/faults)
 set_tests_properties(faults_rank_killed PROPERTIES TIMEOUT 180)
@@ -109,7 +110,7 @@ set_tests_properties(faults_rank_killed PROPERTIES TIMEOUT 180)
 add_library(polka_mpi_count SHARED ${PROJECT_SOURCE_DIR}/experiments/mpi_count.c)
 target_link_libraries(polka_mpi_count PRIVATE MPI::MPI_C)
 polka_add_test(NAME log_step_one_agreement
-         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/log_step_collectives_test.sh $<TARGET_FILE:polka>
+         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/mpi/log_step_collectives_test.sh $<TARGET_FILE:polka>
                  $<TARGET_FILE:polka_mpi_count> ${CMAKE_CURRENT_BINARY_DIR}/log_steps)
 # no_asan: the counter is LD_PRELOADed, and ASan's runtime must come first in the library list
 set_tests_properties(log_step_one_agreement PROPERTIES TIMEOUT 120 ENVIRONMENT "${POLKA_MPI_ENV}"
@@ -161,10 +162,10 @@ polka_mpi_fails(codec_gamma_dense 2 "\\(here rf-diffusion, float16\\)" --set net
                 --set net.codec_vectors=float16 --set net.codec_gamma=0.2)
 # a random-feature agent's window of rounds stops at the run's last round (a file source's
 # rows on each rank are those of the run's rounds)
-polka_add_test(NAME rf_window_run COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/rf_window_run_test.sh
+polka_add_test(NAME rf_window_run COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/rf_window_run_test.sh
                                     $<TARGET_FILE:polka> ${CMAKE_CURRENT_BINARY_DIR}/rf_window)
 set_tests_properties(rf_window_run PROPERTIES ENVIRONMENT "${POLKA_MPI_ENV}" TIMEOUT 120)
-polka_add_test(NAME codec_run_file COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/codec_run_test.sh
+polka_add_test(NAME codec_run_file COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/codec_run_test.sh
                                      $<TARGET_FILE:polka> ${CMAKE_CURRENT_BINARY_DIR}/codec)
 set_tests_properties(codec_run_file PROPERTIES ENVIRONMENT "${POLKA_MPI_ENV}" TIMEOUT 180)
 
@@ -199,13 +200,13 @@ polka_mpi_fails(privacy_centralized 2 "a centralized run sends none" --set priva
 polka_mpi_fails(privacy_file_dirichlet 2 "privacy.clip with data.split = dirichlet of a file: .* no epsilon covers it"
                 --set privacy.clip=1 --set data.source=file --set data.train=${TDATA}/two_dim.svm
                 --set data.test=${TDATA}/two_dim.svm --set data.split=dirichlet)
-polka_add_test(NAME privacy_run_file COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/privacy_run_test.sh
+polka_add_test(NAME privacy_run_file COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/privacy_run_test.sh
                                        $<TARGET_FILE:polka> ${CMAKE_CURRENT_BINARY_DIR}/privacy)
 set_tests_properties(privacy_run_file PROPERTIES ENVIRONMENT "${POLKA_MPI_ENV}" TIMEOUT 180)
 
 # The training file's scan split among the ranks: one process's info, bit for bit.
-add_executable(test_scan_split test_scan_split.c)
-target_include_directories(test_scan_split PRIVATE ${PROJECT_SOURCE_DIR}/src)
+add_executable(test_scan_split mpi/test_scan_split.c)
+target_include_directories(test_scan_split PRIVATE ${PROJECT_SOURCE_DIR}/src ${CMAKE_CURRENT_SOURCE_DIR}/lib)
 target_link_libraries(test_scan_split PRIVATE polka_par)
 foreach(ranks 1 2 3 4)
   polka_add_test(NAME scan_split_${ranks}

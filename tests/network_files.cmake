@@ -1,6 +1,6 @@
 # Runs on data files: equal to the generator, saved models predict what they predicted,
 # bad files stop every rank with one message naming the file and line.
-polka_add_test(NAME file_source_predict COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/predict_test.sh
+polka_add_test(NAME file_source_predict COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/predict_test.sh
          $<TARGET_FILE:polka> /usr/bin/python3 ${CMAKE_CURRENT_BINARY_DIR}/runs/predict)
 set_tests_properties(file_source_predict PROPERTIES TIMEOUT 120)
 polka_mpi_fails(file_bad_line 2 "bad_line.svm:2:" --set data.source=file
@@ -30,6 +30,6 @@ polka_mpi_fails(file_csv_header_mismatch 2 "x2_x1.csv:1: column 1 is 'x2', but i
                 --set data.test=${TDATA}/x2_x1.csv --set net.graph=line --set learner.loss=hinge)
 # Each rank reads only its agents' samples of a plain LIBSVM or IDX file: runs on 1, 2 and 3
 # ranks (both placements, iid and dirichlet splits) equal the run on a gzipped copy, read whole.
-polka_add_test(NAME file_partial_read COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/partial_read_test.sh
+polka_add_test(NAME file_partial_read COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/mpi/partial_read_test.sh
          $<TARGET_FILE:polka> ${POLKA_MPIEXEC})
 set_tests_properties(file_partial_read PROPERTIES TIMEOUT 300)

@@ -1,7 +1,7 @@
 # polka predict on run files changed after the run, on runs whose loss has parameters, and
 # its usage errors: one clear message, or the score the run logged.
 foreach(case outputs config nonfinite losses format unit_norm)
-  polka_add_test(NAME predict_${case} COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/predict_checks.sh
+  polka_add_test(NAME predict_${case} COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/predict_checks.sh
            ${POLKA_BIN} /usr/bin/python3 ${CMAKE_CURRENT_BINARY_DIR}/runs/predict_checks ${case})
   set_tests_properties(predict_${case} PROPERTIES TIMEOUT 120)
 endforeach()

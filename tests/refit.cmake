@@ -1,4 +1,4 @@
-polka_unit_test(test_refit test_refit.c)
+polka_unit_test(test_refit unit/test_refit.c)
 
 # The final refit's settings through `polka run`: one clear refusal each.
 polka_cli_fails(refit_decentralized "use run.mode = centralized" ${POLKA_BIN} run
@@ -18,6 +18,6 @@ polka_cli_fails(refit_method "net.method = penalty" ${POLKA_BIN} run --centraliz
 
 # learner.refit_memory: the same run with the kernel rows kept as with them recomputed.
 polka_add_test(NAME refit_cache_same_run
-         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/refit_cache_test.sh $<TARGET_FILE:polka>
+         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/refit_cache_test.sh $<TARGET_FILE:polka>
                  /usr/bin/python3 ${CMAKE_CURRENT_BINARY_DIR}/runs/refit_cache)
 set_tests_properties(refit_cache_same_run PROPERTIES ENVIRONMENT "OPENBLAS_NUM_THREADS=1")

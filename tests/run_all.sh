@@ -15,7 +15,7 @@
 # computes on several processes counts as several, its PROCESSORS), and the sanitizer build and
 # pass go on beside the plain pass, the fuzz smoke and the BLAS kernels' pass (at most
 # POLKA_ASAN_JOBS tests at once, default 2 per core). The tests that bound a reaction time
-# measure the process's own CPU time, so the load does not turn them red (tests/proc_clock.sh).
+# measure the process's own CPU time, so the load does not turn them red (tests/lib/proc_clock.sh).
 # Each part writes its log under BUILD_DIR/run_all/, printed when the part ends; the exit
 # status is the first failing part's.
 set -euo pipefail

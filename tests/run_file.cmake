@@ -9,20 +9,20 @@ set(SMALL --set data.n_train=1600 --set data.n_test=400 --set run.log_every=400)
 polka_add_test(NAME run_file_write
          COMMAND ${POLKA_MPIEXEC} --oversubscribe -n 4 $<TARGET_FILE:polka> run --quiet ${SMALL}
                  --set net.graph=ring --set run.output=${RUN_DIR}/finished.h5)
-polka_add_test(NAME run_file_h5py COMMAND ${POLKA_PY} ${CMAKE_CURRENT_SOURCE_DIR}/check_run.py
+polka_add_test(NAME run_file_h5py COMMAND ${POLKA_PY} ${CMAKE_CURRENT_SOURCE_DIR}/python/check_run.py
                                     ${RUN_DIR}/finished.h5 4)
 polka_add_test(NAME run_file_report COMMAND $<TARGET_FILE:polka> report ${RUN_DIR}/finished.h5)
 polka_add_test(NAME run_file_central
          COMMAND $<TARGET_FILE:polka> run --quiet --centralized ${SMALL} --set net.agents=4
                  --set run.output=${RUN_DIR}/central.h5)
-polka_add_test(NAME run_file_central_h5py COMMAND ${POLKA_PY} ${CMAKE_CURRENT_SOURCE_DIR}/check_run.py
+polka_add_test(NAME run_file_central_h5py COMMAND ${POLKA_PY} ${CMAKE_CURRENT_SOURCE_DIR}/python/check_run.py
                                             ${RUN_DIR}/central.h5 1)
 set_tests_properties(run_file_write run_file_central PROPERTIES ENVIRONMENT "${RUN_ENV}"
                      FIXTURES_SETUP run_files)
 set_tests_properties(run_file_h5py run_file_central_h5py run_file_report PROPERTIES
                      FIXTURES_REQUIRED run_files)
 set_tests_properties(run_file_report PROPERTIES PASS_REGULAR_EXPRESSION "decentralized +4")
-polka_add_test(NAME run_file_killed COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/run_kill_test.sh
+polka_add_test(NAME run_file_killed COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/run_kill_test.sh
                                       $<TARGET_FILE:polka> ${POLKA_PY} ${RUN_DIR}/kill)
 set_tests_properties(run_file_killed PROPERTIES TIMEOUT 180)
 polka_mpi_fails(unwritable_output 2 "cannot create run.output '/nonexistent/dir/run.h5': No such file or directory"
@@ -36,7 +36,7 @@ polka_add_test(NAME slurm_run_local COMMAND env "LAUNCH=${POLKA_MPIEXEC} --overs
          OUTPUT=${RUN_DIR}/slurm_run.h5 POLKA=$<TARGET_FILE:polka>
          "SETTINGS=--set net.graph=ring --set data.n_train=800 --set run.log_every=400"
          bash ${PROJECT_SOURCE_DIR}/slurm/run.sbatch)
-polka_add_test(NAME slurm_run_local_h5py COMMAND ${POLKA_PY} ${CMAKE_CURRENT_SOURCE_DIR}/check_run.py
+polka_add_test(NAME slurm_run_local_h5py COMMAND ${POLKA_PY} ${CMAKE_CURRENT_SOURCE_DIR}/python/check_run.py
                                            ${RUN_DIR}/slurm_run.h5 4)
 polka_add_test(NAME slurm_sweep_clean COMMAND ${CMAKE_COMMAND} -E rm -rf ${RUN_DIR}/sweep)
 set_tests_properties(slurm_sweep_clean PROPERTIES FIXTURES_SETUP slurm_clean)
@@ -44,7 +44,7 @@ polka_add_test(NAME slurm_sweep_local COMMAND env SLURM_ARRAY_TASK_ID=2 SLURM_SU
          "LAUNCH=${POLKA_MPIEXEC} --oversubscribe -n" OUT=${RUN_DIR}/sweep POLKA=$<TARGET_FILE:polka>
          TOPOLOGIES=graphs/ring_4.txt "CS=0 1" "EXTRA=--set data.n_train=800"
          bash ${PROJECT_SOURCE_DIR}/slurm/sweep.sbatch)
-polka_add_test(NAME slurm_sweep_local_h5py COMMAND ${POLKA_PY} ${CMAKE_CURRENT_SOURCE_DIR}/check_run.py
+polka_add_test(NAME slurm_sweep_local_h5py COMMAND ${POLKA_PY} ${CMAKE_CURRENT_SOURCE_DIR}/python/check_run.py
                                              ${RUN_DIR}/sweep/ring_4_n4_c1_kp0.04_s1.h5 4)
 set_tests_properties(slurm_run_local slurm_sweep_local PROPERTIES ENVIRONMENT "${RUN_ENV}"
                      FIXTURES_SETUP slurm_files)
@@ -64,7 +64,7 @@ set_tests_properties(run_csv_rows PROPERTIES FIXTURES_REQUIRED csv_file)
 # A stopped rank (SIGSTOP) ends the run through run.watchdog, naming it: another rank, and
 # rank 0 (then rank 1 reports).
 foreach(stop 2 0)
-  polka_add_test(NAME watchdog_rank${stop} COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/watchdog_test.sh
+  polka_add_test(NAME watchdog_rank${stop} COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/mpi/watchdog_test.sh
                                            $<TARGET_FILE:polka> ${RUN_DIR}/watchdog ${stop})
   set_tests_properties(watchdog_rank${stop} PROPERTIES TIMEOUT 120 LABELS mpi_timing)
 endforeach()
@@ -78,7 +78,7 @@ polka_mpi_fails(dev_full 4 "run.output '/dev/full' is a character device"
 polka_mpi_fails(dev_full_one_rank 1 "run.output '/dev/full' is a character device"
                 --set run.output=/dev/full)
 polka_add_test(NAME run_file_full_midway
-         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/expect_fail.sh
+         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/lib/expect_fail.sh
                  "run file '.*midway.h5[.a-z0-9]*tmp'.*the other ranks did not reach the status agreement within 15 s"
                  ${POLKA_MPIEXEC} --oversubscribe -n 4 sh -c
                  "trap '' XFSZ; ulimit -f 100; exec $<TARGET_FILE:polka> run --quiet --set data.n_train=4000 --set data.n_test=100 --set run.log_every=100 --set run.output=${RUN_DIR}/midway.h5")
@@ -90,13 +90,13 @@ polka_mpi_fails(csv_full 3 "run.csv '/dev/full' is a character device"
 
 # The default centralized mini-batch: one round, at most 32 samples.
 polka_add_test(NAME central_batch_default
-         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/central_batch_test.sh $<TARGET_FILE:polka>
+         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/central_batch_test.sh $<TARGET_FILE:polka>
                  ${POLKA_PY} ${RUN_DIR}/central_batch)
 set_tests_properties(central_batch_default PROPERTIES ENVIRONMENT "${RUN_ENV}")
 
 # run.log_agents: the metric columns of every S-th agent only, the same cells as a full run.
 polka_add_test(NAME log_agents_subset
-         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/log_agents_test.sh $<TARGET_FILE:polka>
+         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/log_agents_test.sh $<TARGET_FILE:polka>
                  ${POLKA_PY} ${POLKA_MPIEXEC} ${RUN_DIR}/log_agents)
 set_tests_properties(log_agents_subset PROPERTIES ENVIRONMENT
                      "${RUN_ENV};PYTHONPATH=${PROJECT_BINARY_DIR}/python" TIMEOUT 120)
@@ -104,6 +104,6 @@ set_tests_properties(log_agents_subset PROPERTIES ENVIRONMENT
 # The models' older layout (a group per agent, polka before the concatenated /models) is read
 # as the new one: polka predict and compare_runs.py.
 polka_add_test(NAME runfile_older_models
-         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/older_models_test.sh $<TARGET_FILE:polka>
+         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/older_models_test.sh $<TARGET_FILE:polka>
                  ${POLKA_PY} ${POLKA_MPIEXEC} ${RUN_DIR}/older_models)
 set_tests_properties(runfile_older_models PROPERTIES ENVIRONMENT "${RUN_ENV}" TIMEOUT 120)

@@ -1,13 +1,13 @@
-# polka report and polka predict on damaged run files (tests/craft_run_files.py makes them with
+# polka report and polka predict on damaged run files (tests/python/craft_run_files.py makes them with
 # h5py): each is refused with one message naming the damage, or read as what it is.
 set(CRAFT_DIR ${CMAKE_CURRENT_BINARY_DIR}/crafted)
-polka_add_test(NAME crafted_make COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/craft_run_files.py
+polka_add_test(NAME crafted_make COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/python/craft_run_files.py
                                    ${CRAFT_DIR})
 set_tests_properties(crafted_make PROPERTIES FIXTURES_SETUP crafted_files)
 
 # crafted_fails(NAME REGEX COMMAND...): COMMAND fails with one polka line matching REGEX.
 function(crafted_fails name regex)
-  polka_add_test(NAME crafted_${name} COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/expect_fail.sh ${regex} ${ARGN}
+  polka_add_test(NAME crafted_${name} COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/lib/expect_fail.sh ${regex} ${ARGN}
            WORKING_DIRECTORY ${CRAFT_DIR})
   set_tests_properties(crafted_${name} PROPERTIES FIXTURES_REQUIRED crafted_files)
 endfunction()

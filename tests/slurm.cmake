@@ -1,11 +1,11 @@
-# The batch scripts under a real Slurm: tests/slurm_cluster.sh starts a private single-node
+# The batch scripts under a real Slurm: tests/slurm/slurm_cluster.sh starts a private single-node
 # cluster (Debian's slurm-wlm and munge) per test; they are skipped (77) where Slurm is not
 # installed. `ctest -L slurm` runs them alone. The sanitizer pass skips them (no_asan): they
 # test the batch scripts and Slurm, with the same polka as the plain pass.
 set(SLURM_DIR ${CMAKE_CURRENT_BINARY_DIR}/slurm)
 set(SLURM_ENV "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1")
-set(SLURM_CLUSTER bash ${CMAKE_CURRENT_SOURCE_DIR}/slurm_cluster.sh)
-set(SLURM_JOBS bash ${CMAKE_CURRENT_SOURCE_DIR}/slurm_jobs_test.sh)
+set(SLURM_CLUSTER bash ${CMAKE_CURRENT_SOURCE_DIR}/slurm/slurm_cluster.sh)
+set(SLURM_JOBS bash ${CMAKE_CURRENT_SOURCE_DIR}/slurm/slurm_jobs_test.sh)
 
 # sbatch --ntasks=4 slurm/run.sbatch: srun --mpi=pmix (Debian's Slurm has PMIx), then on a
 # cluster without the PMIx plugin (mpirun); sbatch --array of slurm/sweep.sbatch.
@@ -24,7 +24,7 @@ polka_add_test(NAME slurm_sbatch_memory COMMAND ${SLURM_CLUSTER} ${SLURM_JOBS} m
 # slurm/run.sbatch preempted (USR1): checkpoint, requeue, resume, same run file as uninterrupted.
 polka_add_test(NAME slurm_sbatch_preempt COMMAND ${SLURM_CLUSTER} ${SLURM_JOBS} preempt
                                            $<TARGET_FILE:polka> ${SLURM_DIR}/preempt)
-polka_add_test(NAME slurm_cluster_stop COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/slurm_stop_test.sh)
+polka_add_test(NAME slurm_cluster_stop COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/slurm/slurm_stop_test.sh)
 set(SLURM_TESTS slurm_sbatch_run slurm_sbatch_run_no_pmix slurm_sbatch_million slurm_sbatch_sweep
                 slurm_sbatch_memory
                 slurm_sbatch_preempt
@@ -43,7 +43,7 @@ set_tests_properties(slurm_sbatch_run_no_pmix PROPERTIES
 # The cluster side of preemption: a job signalled with scancel --signal=USR1 --batch requeues
 # itself and completes on its second run (a shell job; polka's is slurm_sbatch_preempt).
 polka_add_test(NAME slurm_cluster_requeue COMMAND ${SLURM_CLUSTER} bash
-                                            ${CMAKE_CURRENT_SOURCE_DIR}/slurm_requeue_test.sh
+                                            ${CMAKE_CURRENT_SOURCE_DIR}/slurm/slurm_requeue_test.sh
                                             ${SLURM_DIR}/requeue)
 set_tests_properties(slurm_cluster_requeue PROPERTIES LABELS "slurm;no_asan" SKIP_RETURN_CODE 77
                      RESOURCE_LOCK slurm_cluster

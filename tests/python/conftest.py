@@ -19,7 +19,7 @@ os.environ.pop("POLKA", None)  # polka.run must find the build's polka by itself
 
 import polka  # noqa: E402
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # tests/
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # tests/python: rounding.py
 from rounding import gamma  # noqa: E402,F401  (the tests import it from here)
 
 SOURCE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))

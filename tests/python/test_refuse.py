@@ -129,8 +129,8 @@ def test_damaged_model_is_refused(decentralized, tmp_path, damage, message, othe
 
 def test_older_models_layout_is_read(decentralized, tmp_path):
     """The files of polka before the concatenated models (a group per agent) read the same."""
-    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-    import run_models  # tests/run_models.py
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import run_models  # tests/python/run_models.py
     older = polka.open(changed_copy(decentralized, tmp_path / "older.h5", run_models.to_agent_groups))
     run = polka.open(decentralized)
     assert len(older.models) == len(run.models) > 1

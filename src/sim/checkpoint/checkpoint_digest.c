@@ -6,7 +6,7 @@
  * (0 float64, 1 uint64, 2 uint8 datasets; 3 fixed string, 4 uint64, 5 float64, 6 int64
  * attributes), its element count as 8 little-endian bytes, then its bytes as stored (little
  * endian). FNV-1a changes its state by a bijection per byte, so any one changed byte changes the
- * digest; the reader computes it before any value is used. tests/ckpt_digest.py computes the
+ * digest; the reader computes it before any value is used. tests/python/ckpt_digest.py computes the
  * same in Python.
  *
  * The agents' packed states (agents/states, gigabytes at 10^5 agents, written by every rank)
