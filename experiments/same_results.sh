@@ -3,7 +3,10 @@
 # quickstart's two runs (16 agents on ER p = 0.2 on 2 ranks with net.agents, and centralized
 # POLK on their union), experiments/symmetric_table.sh (paper against symmetric penalty,
 # skewed and i.i.d.) and one pass of centralized POLK on Fashion-MNIST
-# (experiments/configs/fashion_mnist.ini). Each run file of AFTER is compared with BEFORE's by
+# (experiments/configs/fashion_mnist.ini), and small runs of the breadth (breadth(), below:
+# the random-feature methods decentralized and centralized, the event engine, lost messages on
+# a graph redrawn every 20 rounds, privacy clipping, a checkpoint and its resume on 3 ranks,
+# a run on one rank). Each run file of AFTER is compared with BEFORE's by
 # tests/python/compare_runs.py (every metric but the timers bit for bit, every final model byte for
 # byte). BEFORE, AFTER: polka binaries (e.g. a build of an older commit and build/polka).
 #
@@ -33,6 +36,30 @@ runs() { # POLKA DIR: the quickstart's runs and the Fashion-MNIST pass into DIR
             --set run.output="$dir/fashion.h5" 2>&1 | tail -1
     fi
     POLKA=$polka OUT=$dir/symmetric "$root/experiments/symmetric_table.sh" >"$dir/symmetric.txt"
+    breadth "$polka" "$dir/breadth"
+}
+
+breadth() { # POLKA DIR: small runs through every floor of src/sim
+    local polka=$1 dir=$2 small=(--config "$config" --set data.n_train=1000 --set data.n_test=400
+        --set run.log_every=200 --set net.agents=8)
+    mkdir -p "$dir"
+    for method in rf-diffusion dkla coke; do
+        mpirun --oversubscribe -n 2 "$polka" run --quiet "${small[@]}" --set net.method=$method \
+            --set run.output="$dir/$method.h5"
+        "$polka" run --quiet "${small[@]}" --centralized --set net.method=$method \
+            --set run.output="$dir/${method}_central.h5"
+    done
+    mpirun --oversubscribe -n 2 "$polka" run --quiet "${small[@]}" --set async.engine=events \
+        --set run.output="$dir/events.h5"
+    mpirun --oversubscribe -n 2 "$polka" run --quiet "${small[@]}" --set fault.link_loss=0.2 \
+        --set net.resample_every=20 --set run.output="$dir/faults_epochs.h5"
+    mpirun --oversubscribe -n 2 "$polka" run --quiet "${small[@]}" --set privacy.clip=1 \
+        --set privacy.sample_epsilon=1 --set run.output="$dir/privacy.h5"
+    "$polka" run --quiet "${small[@]}" --set run.output="$dir/one_rank.h5"
+    mpirun --oversubscribe -n 3 "$polka" run --quiet "${small[@]}" --set run.checkpoint_every=2 \
+        --set run.checkpoint="$dir/resumed.ckpt" --set run.output="$dir/checkpointed.h5"
+    mpirun --oversubscribe -n 2 "$polka" run --quiet --resume "$dir/resumed.ckpt" \
+        --set run.output="$dir/resumed.h5"
 }
 
 final_score() { # run file -> mean final test score over the agents

@@ -1,7 +1,7 @@
 # data.storage (issue 13): LIBSVM data stored dense and sparse give the same runs and
 # predictions byte for byte (h5py), and the 27-byte file of a huge dimension is refused
 # clearly under a memory limit (ulimit -v, which ASan's shadow memory cannot take: no_asan).
-if(NOT H5LOG_NO_H5PY)
+if(NOT RUNFILE_NO_H5PY)
   foreach(part compare huge)
     polka_add_test(NAME sparse_storage_${part}
              COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/sparse_storage_test.sh $<TARGET_FILE:polka>

@@ -1,6 +1,6 @@
 #!/bin/sh
 # h5_kill_test.sh MPIEXEC TEST_H5LOG PYTHON CHECK_H5_PY [PERIOD_MS]
-# Starts `test_h5log --slow FILE 10 PERIOD_MS` on 2 ranks (a row every PERIOD_MS = 50 ms),
+# Starts `test_runfile --slow FILE 10 PERIOD_MS` on 2 ranks (a row every PERIOD_MS = 50 ms),
 # kills the ranks and then mpiexec with SIGKILL about a second after the first row, and
 # checks with h5py that FILE opens and holds the same number (>= 1) of complete rows in
 # every metric. What it starts is killed by pid (the ranks write theirs next to FILE), and

@@ -1,8 +1,8 @@
 #!/usr/bin/python3
-"""Reads run files written by tests/mpi/test_h5log.c with h5py and checks them.
+"""Reads run files written by tests/mpi/test_runfile.c with h5py and checks them.
 
   check_h5.py DIR K        DIR/split.h5 and DIR/root.h5, written under K MPI ranks
-  check_h5.py --killed F   F, whose writer (test_h5log --slow) was killed: every metric
+  check_h5.py --killed F   F, whose writer (test_runfile --slow) was killed: every metric
                            must read, with the same number (>= 1) of complete rows
 
 Exits 1 with a message on the first failed check. Needs h5py and numpy.
@@ -20,7 +20,7 @@ AGENTS, ROWS, DIM, OUTPUTS = 7, 5, 2, 3
 METRICS = ["test_score", "test_loss", "train_loss", "model_order", "disagreement",
            "bytes_sent", "wall_time", "time_compute", "time_exchange", "time_update"]
 STAGES = ["compute", "exchange", "io"]
-KERNEL = "polynomial"  # every agent's (tests/mpi/test_h5log.c: kernel_of)
+KERNEL = "polynomial"  # every agent's (tests/mpi/test_runfile.c: kernel_of)
 
 
 def fail(message):
@@ -34,7 +34,7 @@ def expect(cond, message):
 
 
 def cells(rows, metric):
-    """The values test_h5log writes: row * 1000 + agent * 10 + metric + 0.25."""
+    """The values test_runfile writes: row * 1000 + agent * 10 + metric + 0.25."""
     row = np.arange(rows, dtype=float)[:, None]
     agent = np.arange(AGENTS, dtype=float)[None, :]
     return row * 1000 + agent * 10 + metric + 0.25

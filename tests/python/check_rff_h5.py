@@ -1,4 +1,4 @@
-"""Checks the random-feature run file test_h5log_rff wrote, with the real readers:
+"""Checks the random-feature run file test_runfile_rff wrote, with the real readers:
     check_rff_h5.py DIR POLKA
 h5py reads the layout (runfile.h) and the known θ; the Python package's RandomFeatureModel
 and `polka predict` give agent 3's values the C code computed (DIR/values.txt); `polka report`

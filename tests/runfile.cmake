@@ -6,25 +6,25 @@ set(POLKA_PY /usr/bin/python3)
 set(RUN_ENV "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OPENBLAS_NUM_THREADS=1")
 set(SMALL --set data.n_train=1600 --set data.n_test=400 --set run.log_every=400)
 
-polka_add_test(NAME run_file_write
+polka_add_test(NAME runfile_write
          COMMAND ${POLKA_MPIEXEC} --oversubscribe -n 4 $<TARGET_FILE:polka> run --quiet ${SMALL}
                  --set net.graph=ring --set run.output=${RUN_DIR}/finished.h5)
-polka_add_test(NAME run_file_h5py COMMAND ${POLKA_PY} ${CMAKE_CURRENT_SOURCE_DIR}/python/check_run.py
+polka_add_test(NAME runfile_h5py COMMAND ${POLKA_PY} ${CMAKE_CURRENT_SOURCE_DIR}/python/check_run.py
                                     ${RUN_DIR}/finished.h5 4)
-polka_add_test(NAME run_file_report COMMAND $<TARGET_FILE:polka> report ${RUN_DIR}/finished.h5)
-polka_add_test(NAME run_file_central
+polka_add_test(NAME runfile_report COMMAND $<TARGET_FILE:polka> report ${RUN_DIR}/finished.h5)
+polka_add_test(NAME runfile_central
          COMMAND $<TARGET_FILE:polka> run --quiet --centralized ${SMALL} --set net.agents=4
                  --set run.output=${RUN_DIR}/central.h5)
-polka_add_test(NAME run_file_central_h5py COMMAND ${POLKA_PY} ${CMAKE_CURRENT_SOURCE_DIR}/python/check_run.py
+polka_add_test(NAME runfile_central_h5py COMMAND ${POLKA_PY} ${CMAKE_CURRENT_SOURCE_DIR}/python/check_run.py
                                             ${RUN_DIR}/central.h5 1)
-set_tests_properties(run_file_write run_file_central PROPERTIES ENVIRONMENT "${RUN_ENV}"
+set_tests_properties(runfile_write runfile_central PROPERTIES ENVIRONMENT "${RUN_ENV}"
                      FIXTURES_SETUP run_files)
-set_tests_properties(run_file_h5py run_file_central_h5py run_file_report PROPERTIES
+set_tests_properties(runfile_h5py runfile_central_h5py runfile_report PROPERTIES
                      FIXTURES_REQUIRED run_files)
-set_tests_properties(run_file_report PROPERTIES PASS_REGULAR_EXPRESSION "decentralized +4")
-polka_add_test(NAME run_file_killed COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/run_kill_test.sh
+set_tests_properties(runfile_report PROPERTIES PASS_REGULAR_EXPRESSION "decentralized +4")
+polka_add_test(NAME runfile_killed COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/run_kill_test.sh
                                       $<TARGET_FILE:polka> ${POLKA_PY} ${RUN_DIR}/kill)
-set_tests_properties(run_file_killed PROPERTIES TIMEOUT 180)
+set_tests_properties(runfile_killed PROPERTIES TIMEOUT 180)
 polka_mpi_fails(unwritable_output 2 "cannot create run.output '/nonexistent/dir/run.h5': No such file or directory"
                 --set run.output=/nonexistent/dir/run.h5 --set net.graph=line)
 
@@ -77,12 +77,12 @@ polka_mpi_fails(dev_full 4 "run.output '/dev/full' is a character device"
                 --set run.output=/dev/full)
 polka_mpi_fails(dev_full_one_rank 1 "run.output '/dev/full' is a character device"
                 --set run.output=/dev/full)
-polka_add_test(NAME run_file_full_midway
+polka_add_test(NAME runfile_full_midway
          COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/lib/expect_fail.sh
                  "run file '.*midway.h5[.a-z0-9]*tmp'.*the other ranks did not reach the status agreement within 15 s"
                  ${POLKA_MPIEXEC} --oversubscribe -n 4 sh -c
                  "trap '' XFSZ; ulimit -f 100; exec $<TARGET_FILE:polka> run --quiet --set data.n_train=4000 --set data.n_test=100 --set run.log_every=100 --set run.output=${RUN_DIR}/midway.h5")
-set_tests_properties(run_file_full_midway PROPERTIES ENVIRONMENT "${RUN_ENV}" TIMEOUT 90)
+set_tests_properties(runfile_full_midway PROPERTIES ENVIRONMENT "${RUN_ENV}" TIMEOUT 90)
 
 # The CSV file on a device: refused, being no regular file.
 polka_mpi_fails(csv_full 3 "run.csv '/dev/full' is a character device"

@@ -1,5 +1,5 @@
 /* Random-feature models in the run file, under mpiexec -n K (any K):
- *   test_h5log_rff DIR   writes DIR/rff.h5 (7 agents dealt round-robin to the ranks, so a
+ *   test_runfile_rff DIR   writes DIR/rff.h5 (7 agents dealt round-robin to the ranks, so a
  *                        rank's agents are not contiguous; D = 16 features in 2 dimensions,
  *                        square loss, sinc source; θ_a[d] = a + d/100), reads every agent
  *                        back on rank 0 and compares bit for bit, checks the refusals, and
@@ -161,7 +161,7 @@ int main(int argc, char **argv) {
     int rank = 0;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     if (argc != 2) {
-        if (rank == 0) fprintf(stderr, "usage: test_h5log_rff DIR\n");
+        if (rank == 0) fprintf(stderr, "usage: test_runfile_rff DIR\n");
         MPI_Finalize();
         return 2;
     }

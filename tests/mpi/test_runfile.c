@@ -1,10 +1,10 @@
 /* The HDF5 run file, under mpiexec -n K (any K):
- *   test_h5log [DIR]               writes DIR/split.h5 (each rank its agents), DIR/root.h5
+ *   test_runfile [DIR]               writes DIR/split.h5 (each rank its agents), DIR/root.h5
  *                                  (rank 0 writes every agent) and DIR/partial.h5 (one
  *                                  metric, no models), reads them back and checks
  *                                  every value; without DIR, a temporary directory is used
  *                                  and removed. tests/python/check_h5.py DIR K checks the files.
- *   test_h5log --slow FILE SECONDS [PERIOD_MS]
+ *   test_runfile --slow FILE SECONDS [PERIOD_MS]
  *                                  appends a row every PERIOD_MS (50) ms for SECONDS (the
  *                                  SIGKILL test); each rank writes its pid into FILE.pid.RANK,
  *                                  and rank 0 creates FILE.started after the first row.
@@ -487,7 +487,7 @@ int main(int argc, char **argv) {
     else if (argc <= 2)
         code = run_checks(argc == 2 ? argv[1] : NULL, MPI_COMM_WORLD);
     else {
-        fprintf(stderr, "usage: test_h5log [DIR] | --slow FILE SECONDS [PERIOD_MS]\n");
+        fprintf(stderr, "usage: test_runfile [DIR] | --slow FILE SECONDS [PERIOD_MS]\n");
         code = 2;
     }
     MPI_Finalize();
