@@ -127,7 +127,7 @@ static int saved_identity(const char *saved, const char *key, file_identity *id)
 }
 
 static polka_status compare_input(const char *ckpt, const char *saved, const input_file *input) {
-    file_identity then, now;
+    file_identity then = {0}, now = {0};
     POLKA_CHECK(saved_identity(saved, input->key, &then), POLKA_ERR_FORMAT,
                 "cannot resume from '%s': it does not record its %s (damaged)", ckpt, input->key);
     POLKA_CALL(stat_file(input, &now));

@@ -292,7 +292,7 @@ polka_status polka_netlog_open_h5(polka_netlog *log, const polka_plan *plan,
 
 /* The metrics of count agents as rows of the run file's columns (free() them). */
 static double *metric_rows(size_t count, const polka_agent_metrics *metrics) {
-    double *rows = malloc((count ? count : 1) * METRIC_COUNT * sizeof *rows);
+    double *rows = calloc((count ? count : 1) * METRIC_COUNT, sizeof *rows);
     if (rows == NULL) return NULL;
     for (size_t a = 0; a < count; a++)
         for (size_t k = 0; k < METRIC_COUNT; k++)

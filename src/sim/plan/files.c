@@ -33,8 +33,11 @@ void polka_plan_files_list(const polka_plan *plan, polka_plan_files *files) {
 void polka_ckpt_path(const polka_plan *plan, char *out, size_t size) {
     if (plan->run.checkpoint[0] != '\0')
         snprintf(out, size, "%s", plan->run.checkpoint);
-    else if (plan->run.output[0] != '\0')
-        snprintf(out, size, "%s.ckpt", plan->run.output);
-    else
+    else if (plan->run.output[0] != '\0') {
+        /* run.output is refused past POLKA_PATH_MPIIO_MAX (the list above): this fits; a
+         * name that did not would be no name, never another file's (a cut one) */
+        int length = snprintf(out, size, "%s.ckpt", plan->run.output);
+        if (length < 0 || (size_t)length >= size) out[0] = '\0';
+    } else
         snprintf(out, size, "polka.ckpt");
 }
