@@ -79,17 +79,6 @@ polka_status polka_learner_get_f64s(const polka_state *s, const char *name, doub
 polka_status polka_learner_put_sizes(polka_state *s, const char *name, const size_t *v, size_t n);
 polka_status polka_learner_get_sizes(const polka_state *s, const char *name, size_t *v, size_t n);
 
-/* ---- NORMA (norma.c) ---- */
-
-/*
- * Drops the oldest rows of model until at most tau remain (NORMA's truncation, paper 004
- * §II-C). The model's weights are the stored ones; true weights are scale × stored.
- * Adds the dropped rows to stats->removed and the squared norm of what they carried to
- * stats->sqerror.
- */
-polka_status polka_norma_truncate(polka_model *model, size_t tau, double scale,
-                                  polka_komp_stats *stats);
-
 /*
  * The ν-trick's indicator of one point (paper 004 §III): 1 for a margin error y f ≤ ρ
  * (soft-margin), a novel point f < ρ (novelty), a point outside the tube |y − f| > ε

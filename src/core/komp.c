@@ -74,7 +74,8 @@ void polka_komp_reset(polka_komp *komp) {
  * Each term is a row of G's length, so a small inverse (many agents per rank, M near 100)
  * would otherwise spend half its memory on them; its flush is cheap anyway.
  */
-size_t polka_komp_pending_limit(const polka_komp *komp) {
+/* Terms kept before G_base is rewritten: pending_max, at most span / 8 (at least 8). */
+static size_t pending_limit(const polka_komp *komp) {
     size_t share = komp->span / 8 > 8 ? komp->span / 8 : 8;
     return komp->pending_max < share ? komp->pending_max : share;
 }
@@ -141,7 +142,7 @@ static polka_status settle(polka_komp *komp, polka_model *model, polka_komp_stat
     polka_komp_drop_gone(komp, model);
     size_t period = komp->known > REBUILD_PERIOD ? komp->known : REBUILD_PERIOD;
     if (komp->updates >= period) return rebuild_inverse(komp, model, stats);
-    if (komp->nterms >= polka_komp_pending_limit(komp)) POLKA_CALL(polka_komp_flush(komp, stats));
+    if (komp->nterms >= pending_limit(komp)) POLKA_CALL(polka_komp_flush(komp, stats));
     return POLKA_OK;
 }
 
@@ -191,7 +192,7 @@ polka_status polka_komp_compress(polka_komp *komp, polka_model *model, double ep
         stats->sqerror += cost;
         stats->removed++;
         active--;
-        if (komp->nterms >= polka_komp_pending_limit(komp)) {
+        if (komp->nterms >= pending_limit(komp)) {
             double flushed = stats->flush_seconds;
             polka_komp_drop_gone(komp, model);
             POLKA_CALL(polka_komp_flush(komp, stats));

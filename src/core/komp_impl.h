@@ -57,9 +57,6 @@ double polka_komp_clock(void);
 void polka_komp_offer_fetch(polka_komp *komp, const double *x, size_t count, size_t m,
                             polka_komp_fetch fetch, void *context);
 
-/** Terms kept before G_base is rewritten: pending_max, at most span / 8 (at least 8). */
-size_t polka_komp_pending_limit(const polka_komp *komp);
-
 /* ---- storage (komp_store.c) ---- */
 
 /** Room for an extended index space of n entries (diag, pos, gone, the terms), and span. */

@@ -52,8 +52,14 @@ static void drop_oldest(polka_model *model, size_t n) {
     model->m = keep;
 }
 
-polka_status polka_norma_truncate(polka_model *model, size_t tau, double scale,
-                                  polka_komp_stats *stats) {
+/*
+ * Drops the oldest rows of model until at most tau remain (NORMA's truncation, paper 004
+ * §II-C). The model's weights are the stored ones; true weights are scale × stored.
+ * Adds the dropped rows to stats->removed and the squared norm of what they carried to
+ * stats->sqerror.
+ */
+static polka_status truncate_oldest(polka_model *model, size_t tau, double scale,
+                                    polka_komp_stats *stats) {
     POLKA_CHECK(tau > 0, POLKA_ERR_ARG, "NORMA truncation needs tau >= 1");
     if (model->m <= tau) return POLKA_OK;
     size_t n = model->m - tau;
@@ -113,8 +119,8 @@ static const char *norma_check(const polka_learner_params *params) {
 static polka_status norma_order(polka_learner *learner, uint64_t t, double eta, size_t first,
                                 size_t added) {
     (void)t, (void)eta, (void)first, (void)added;
-    return polka_norma_truncate(learner->model, learner->params.tau, learner->cache->scale,
-                                &learner->last);
+    return truncate_oldest(learner->model, learner->params.tau, learner->cache->scale,
+                           &learner->last);
 }
 
 const polka_control_ops polka_control_norma = {

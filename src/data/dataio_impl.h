@@ -134,10 +134,6 @@ polka_status dataio_stats_check_density(const dataio_stats *stats, const char *p
 /* 1 when ‖x‖² of the count values is finite (what the kernels compute). */
 int dataio_norm_finite(const double *x, size_t count);
 
-/* POLKA_ERR_FORMAT naming info->path and the feature when the statistics of entry e are not
- * finite. */
-polka_status dataio_check_entry(const polka_data_info *info, size_t e);
-
 /* A copy of count names in one allocation (the pointers, then the strings), so that one
  * free() releases it; POLKA_ERR_MEM without a location. */
 polka_status dataio_names_copy(char *const *names, size_t count, char ***copy);

@@ -46,12 +46,25 @@ static void stats_entry(const dataio_stats *stats, size_t at, size_t e, polka_da
     double s2 = stats->s2[at] + (double)zeros * shift * shift;
     double var = (s2 - s1 * s1 / n) / n;
     info->mean[e] = shift + s1 / n;
-    /* an overflow (var NaN or infinite) stays visible: dataio_check_entry refuses it */
+    /* an overflow (var NaN or infinite) stays visible: check_entry refuses it */
     info->stddev[e] = var > 0 || isnan(var) ? sqrt(var) : 0.0;
     info->min[e] = count == 0 ? 0.0 : stats->min[at];
     info->max[e] = count == 0 ? 0.0 : stats->max[at];
     if (zeros > 0 && info->min[e] > 0) info->min[e] = 0.0;
     if (zeros > 0 && info->max[e] < 0) info->max[e] = 0.0;
+}
+
+/* POLKA_ERR_FORMAT naming info->path and the feature when the statistics of entry e are not
+ * finite. */
+static polka_status check_entry(const polka_data_info *info, size_t e) {
+    double range = info->max[e] - info->min[e];
+    if (isfinite(range) && isfinite(info->mean[e]) && isfinite(info->stddev[e])) return POLKA_OK;
+    size_t j = info->feature ? info->feature[e] : e;
+    return polka_error_set(POLKA_ERR_FORMAT,
+                           "%s: feature %zu: its values, from %g to %g, overflow its statistics "
+                           "(range %g, mean %g, standard deviation %g): rescale the data",
+                           info->path, j + 1, info->min[e], info->max[e], range, info->mean[e],
+                           info->stddev[e]);
 }
 
 /* The entries' statistics: of the features that occurred (sparse scan), else of all p. */
@@ -68,7 +81,7 @@ static polka_status stats_entries(const dataio_stats *stats, polka_data_info *in
     for (size_t e = 0; e < features; e++) {
         size_t at = info->feature ? dataio_stats_find(stats, info->feature[e]) : e;
         stats_entry(stats, at, e, info);
-        POLKA_CALL(dataio_check_entry(info, e));
+        POLKA_CALL(check_entry(info, e));
     }
     return POLKA_OK;
 }
@@ -138,15 +151,4 @@ polka_feature_stats polka_data_feature(const polka_data_info *info, size_t j) {
     size_t e = 0;
     if (!dataio_info_entry(info, j, 0, &e)) return (polka_feature_stats){0.0, 0.0, 0.0, 0.0};
     return (polka_feature_stats){info->min[e], info->max[e], info->mean[e], info->stddev[e]};
-}
-
-polka_status dataio_check_entry(const polka_data_info *info, size_t e) {
-    double range = info->max[e] - info->min[e];
-    if (isfinite(range) && isfinite(info->mean[e]) && isfinite(info->stddev[e])) return POLKA_OK;
-    size_t j = info->feature ? info->feature[e] : e;
-    return polka_error_set(POLKA_ERR_FORMAT,
-                           "%s: feature %zu: its values, from %g to %g, overflow its statistics "
-                           "(range %g, mean %g, standard deviation %g): rescale the data",
-                           info->path, j + 1, info->min[e], info->max[e], range, info->mean[e],
-                           info->stddev[e]);
 }

@@ -28,9 +28,6 @@ typedef struct {
 POLKA_GRAPH_LIST(POLKA_GRAPH_EXTERN)
 #undef POLKA_GRAPH_EXTERN
 
-/* The entry of a kind; NULL when the kind is out of range. */
-const polka_graph_generator *polka_graph_generator_of(polka_graph_kind kind);
-
 /* An igraph error code as a polka status naming the call `what`. */
 polka_status polka_ig_check(igraph_error_t err, const char *what);
 

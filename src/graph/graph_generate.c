@@ -39,7 +39,8 @@ static const polka_graph_generator *const generators[POLKA_GRAPH_KIND_COUNT] = {
 #undef POLKA_GRAPH_ENTRY
 };
 
-const polka_graph_generator *polka_graph_generator_of(polka_graph_kind kind) {
+/* The entry of a kind; NULL when the kind is out of range. */
+static const polka_graph_generator *generator_of(polka_graph_kind kind) {
     return (unsigned)kind < POLKA_GRAPH_KIND_COUNT ? generators[kind] : NULL;
 }
 
@@ -70,7 +71,7 @@ int polka_graph_kind_is_random(polka_graph_kind kind) {
 
 polka_status polka_graph_spec_check(const polka_graph_spec *spec) {
     POLKA_CHECK(spec, POLKA_ERR_ARG, "graph: spec is NULL");
-    const polka_graph_generator *generator = polka_graph_generator_of(spec->kind);
+    const polka_graph_generator *generator = generator_of(spec->kind);
     POLKA_CHECK(generator, POLKA_ERR_ARG, "graph: unknown kind %d", (int)spec->kind);
     const char *kind = generator->name;
     POLKA_CHECK(spec->n >= 2 && spec->n <= POLKA_GRAPH_MAX_NODES, POLKA_ERR_ARG,
