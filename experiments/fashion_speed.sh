@@ -2,7 +2,7 @@
 # Before/after on Fashion-MNIST, side by side in one script: `polka run` of base revisions
 # (default f272c14, before the rank-one KOMP updates, and 4e65593, before the thin-operand
 # kernels and the reused kernel rows) and of this tree on the same settings, then the
-# per-stage profile of this tree (experiments/bench_fashion.c) beside each stage's bound.
+# per-stage profile of this tree (bench/bench_fashion.c) beside each stage's bound.
 # CPU seconds are the fair clock on a shared machine; wall seconds are printed too.
 #
 #   experiments/fashion_speed.sh [--set key=value ...]   Environment: BASE_REVS
