@@ -9,7 +9,7 @@
 #                                            N [10000000], LAMBDA [1e-5], POLKA [build/polka]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-. "$root/experiments/locate.sh"
+. "$root/tools/locate.sh"
 out=${OUT:-$outdir/bsgd_checkerboard}
 n=${N:-10000000}
 lambda=${LAMBDA:-1e-5}

@@ -13,12 +13,12 @@ out=${OUT:-$root/out/fashion_speed}
 revs=${BASE_REVS:-f272c14 4e65593}
 passes=${PASSES:-1}
 mkdir -p "$out"
-"$root/experiments/build.sh"
+"$root/tools/build.sh"
 for rev in $revs; do
     [ -x "$out/$rev/build/polka" ] && continue
     rm -rf "${out:?}/$rev" && mkdir -p "$out/$rev"
     git -C "$root" archive "$rev" | tar -x -C "$out/$rev"
-    BUILD_DIR="$out/$rev/build" "$out/$rev/experiments/build.sh" >/dev/null
+    SOURCE_DIR="$out/$rev" BUILD_DIR="$out/$rev/build" "$root/tools/build.sh" >/dev/null
 done
 export OPENBLAS_NUM_THREADS=1
 d=/usr/share/datasets/fashion-mnist

@@ -12,7 +12,7 @@
 #                             RANKS [2], OUT [out/faults], POLKA
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-. "$root/experiments/locate.sh"
+. "$root/tools/locate.sh"
 sizes=${SIZES:-"16 256"}
 splits=${SPLITS:-"iid skewed"}
 ranks=${RANKS:-2}
@@ -33,7 +33,7 @@ faults=(
 
 shared() { # N split -> the settings every run of that size and split shares
     local n=$1 split=$2 p n_train
-    p=$("$root/experiments/er_p.sh" "$n") # connected at every size
+    p=$("$root/tools/er_p.sh" "$n") # connected at every size
     n_train=$((200 * n > 5000 ? 200 * n : 5000))
     echo "--set net.agents=$n --set net.graph=er --set net.p=$p --set net.c=1
           --set net.penalty=symmetric --set data.split=$split --set data.n_train=$n_train

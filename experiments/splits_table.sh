@@ -8,7 +8,7 @@
 # `polka data split`) and OUT/paper_vs_symmetric_<split>.png (c = 1, named by the split).
 #
 # DATA=fashion: the files and settings of experiments/configs/fashion_mnist.ini (installed by
-# experiments/need_fashion_mnist.sh), every rank reading only the rows its agents draw, for
+# tools/need_fashion_mnist.sh), every rank reading only the rows its agents draw, for
 # PASSES [1] pass over the 60 000 images (1875 rounds), as the config; centralized POLK
 # learns the union in the config's mini-batches of 2 (run.central_batch). The whole table
 # (25 runs and 5 histograms) then took 21 minutes of wall time on the shared 2-core machine
@@ -34,7 +34,7 @@ case ${DATA:-multidist} in
         central_sets=()
         ;;
     fashion)
-        "$root/experiments/need_fashion_mnist.sh"
+        "$root/tools/need_fashion_mnist.sh"
         config=$root/experiments/configs/fashion_mnist.ini
         out=${OUT:-$root/out/splits_fashion} log_every=${LOG_EVERY:-10000} passes=${PASSES:-1}
         # mini-batches of the config's 2: in batches of a round (32 samples) KOMP at

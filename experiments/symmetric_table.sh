@@ -8,7 +8,7 @@
 #                                            SPLITS ["skewed iid"], POLKA [build/polka]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-. "$root/experiments/locate.sh"
+. "$root/tools/locate.sh"
 out=${OUT:-$outdir/symmetric}
 cs=${CS:-"0 0.5 1 1.5"}
 splits=${SPLITS:-"skewed iid"}

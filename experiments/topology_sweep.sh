@@ -9,7 +9,7 @@
 #                                     RANKS [the cores], POLKA
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-. "$root/experiments/locate.sh"
+. "$root/tools/locate.sh"
 export OUT=${OUT:-$outdir/topology}
 export SIZES=${SIZES:-256} CS=${CS:-"0 1"}
 export TOPOLOGIES=${TOPOLOGIES:-"ring torus er rgg smallworld star"}

@@ -18,7 +18,7 @@ export PATH=/usr/local/bin:/usr/bin:/bin
 share=$prefix/share/polka
 fail() { echo "FAIL: $*"; exit 1; }
 
-found=$(root=$share && . "$share/experiments/locate.sh" && echo "$polka")
+found=$(root=$share && . "$share/tools/locate.sh" && echo "$polka")
 [ "$found" = "$share/../../bin/polka" ] || fail "the installed locate.sh finds '$found'"
 [ "$(cd "$(dirname "$found")" && pwd)" = "$prefix/bin" ] || fail "not the installed binary"
 ldd "$prefix/bin/polka" | grep -q "not found" && fail "the installed polka misses libraries"

@@ -13,7 +13,7 @@ elif [ -n "$installed_bindir" ] && [ -x "$root/$installed_bindir/polka" ]; then
 elif command -v polka >/dev/null 2>&1; then
     polka=$(command -v polka)
 else
-    echo "polka not found: build it (experiments/build.sh), put it on PATH or set POLKA" >&2
+    echo "polka not found: build it (tools/build.sh), put it on PATH or set POLKA" >&2
     exit 1
 fi
 if [ -z "$installed_bindir" ]; then outdir=$root/out; else outdir=$PWD/out; fi
