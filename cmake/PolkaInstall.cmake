@@ -1,7 +1,7 @@
 # Install rules (GNU directories): `cmake --install build --prefix PREFIX` gives
 #   PREFIX/bin/polka                      the command (RPATH to the libraries it was linked with)
 #   PREFIX/share/man/man1/polka.1         its manual page, generated from the key table
-#   PREFIX/share/polka/experiments/       configs, scripts, plot.py
+#   PREFIX/share/polka/experiments/       configs, reproduction scripts
 #   PREFIX/share/polka/tools/             what the installed scripts source or run (locate.sh, ...)
 #   PREFIX/share/polka/graphs/            topology files the configs and scripts name
 #   PREFIX/share/polka/slurm/             batch scripts
@@ -15,7 +15,7 @@ install(FILES README.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
 install(DIRECTORY experiments/configs DESTINATION ${POLKA_INSTALL_DATADIR}/experiments)
 install(DIRECTORY graphs DESTINATION ${POLKA_INSTALL_DATADIR})
 file(GLOB _polka_scripts ${PROJECT_SOURCE_DIR}/experiments/*.sh)
-install(PROGRAMS ${_polka_scripts} experiments/plot.py DESTINATION ${POLKA_INSTALL_DATADIR}/experiments)
+install(PROGRAMS ${_polka_scripts} DESTINATION ${POLKA_INSTALL_DATADIR}/experiments)
 # Of tools/, what those scripts source or run; the rest (build.sh, install_deps.sh, the
 # developers' tools) only makes sense in a source tree and stays there.
 install(PROGRAMS tools/locate.sh tools/er_p.sh tools/need_fashion_mnist.sh tools/fashion_setup.sh

@@ -124,9 +124,9 @@ centrals=()
 for n in $sizes; do
     for split in $splits; do centrals+=(--centralized "$out/central_${split}_n$n.h5"); done
 done
-/usr/bin/python3 "$root/experiments/plot.py" faults "${qruns[@]}" "${centrals[@]}" \
+/usr/bin/python3 "$polka_plot" faults "${qruns[@]}" "${centrals[@]}" \
     --key fault.link_loss -o "$out/faults_q.png" > "$out/faults_q.txt"
 first=${sizes%% *}
-/usr/bin/python3 "$root/experiments/plot.py" run "$out/iid_n${first}_q=0.5.h5" \
+/usr/bin/python3 "$polka_plot" run "$out/iid_n${first}_q=0.5.h5" \
     --centralized "$out/central_iid_n${first}.h5" -o "$out/faults_run.png"
 echo "wrote $out/faults_q.png, $out/faults_run.png, $out/faults.txt"

@@ -26,5 +26,5 @@ echo "== centralized POLK on the union of the 16 streams"
 "$polka" run --config "$config" --centralized --set net.agents=16 --set run.output="$out/centralized.h5"
 echo "== report"
 "$polka" report "$out/decentralized.h5" "$out/centralized.h5"
-/usr/bin/python3 "$root/experiments/plot.py" run "$out/decentralized.h5" \
+/usr/bin/python3 "$polka_plot" run "$out/decentralized.h5" \
     --centralized "$out/centralized.h5" -o "$out/decentralized_vs_centralized.png"

@@ -19,4 +19,4 @@ export EXTRA="--set data.n_train=$n_train --set run.log_every=$((n_train / 4)) -
 start=$(date +%s)
 "$root/experiments/sweep.sh"
 echo "sweep: $(($(date +%s) - start)) s on $(nproc) cores"
-/usr/bin/python3 "$root/experiments/plot.py" lambda2 "$OUT"/*.h5 -o "$OUT/lambda2.png"
+/usr/bin/python3 "$polka_plot" lambda2 "$OUT"/*.h5 -o "$OUT/lambda2.png"

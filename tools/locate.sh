@@ -1,9 +1,13 @@
 # Sourced by the experiment and Slurm scripts once they have set root (the source tree, or an
 # installed share/polka). Sets polka, the binary they run: $POLKA; else the source tree's
 # build/polka; else the installed one (cmake --install writes its bin directory, relative to
-# root, on the next line); else polka on PATH. Sets outdir, under which results go by default:
-# the source tree's out/, or ./out for an installed copy (its prefix may be read-only).
+# root, in installed_bindir below); else polka on PATH. Sets outdir, under which results go by
+# default: the source tree's out/, or ./out for an installed copy (its prefix may be
+# read-only). Sets polka_plot, the plot command line they run with the system python:
+# $POLKA_PLOT (as polka data split does); else the source tree's python/polka/plot_cli.py;
+# else the installed package's (its folder relative to root: installed_pythondir).
 installed_bindir=
+installed_pythondir=
 if [ -n "${POLKA:-}" ]; then
     polka=$POLKA
 elif [ -x "$root/build/polka" ]; then
@@ -17,3 +21,10 @@ else
     exit 1
 fi
 if [ -z "$installed_bindir" ]; then outdir=$root/out; else outdir=$PWD/out; fi
+if [ -n "${POLKA_PLOT:-}" ]; then
+    polka_plot=$POLKA_PLOT
+elif [ -f "$root/python/polka/plot_cli.py" ]; then
+    polka_plot=$root/python/polka/plot_cli.py
+else
+    polka_plot=$root/$installed_pythondir/polka/plot_cli.py
+fi
