@@ -1,11 +1,12 @@
 # Install rules (GNU directories): `cmake --install build --prefix PREFIX` gives
 #   PREFIX/bin/polka                      the command (RPATH to the libraries it was linked with)
 #   PREFIX/share/man/man1/polka.1         its manual page, generated from the key table
-#   PREFIX/share/polka/experiments/       configs, scripts, plot.py
+#   PREFIX/share/polka/experiments/       configs, reproduction scripts
+#   PREFIX/share/polka/tools/             what the installed scripts source or run (locate.sh, ...)
 #   PREFIX/share/polka/graphs/            topology files the configs and scripts name
 #   PREFIX/share/polka/slurm/             batch scripts
 #   PREFIX/share/doc/polka/README.md
-# The installed scripts find PREFIX/bin/polka (experiments/locate.sh) and write to ./out.
+# The installed scripts find PREFIX/bin/polka (tools/locate.sh) and write to ./out.
 set(POLKA_INSTALL_DATADIR ${CMAKE_INSTALL_DATADIR}/polka)
 
 install(TARGETS polka RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
@@ -13,11 +14,13 @@ install(FILES ${PROJECT_BINARY_DIR}/polka.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/
 install(FILES README.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
 install(DIRECTORY experiments/configs DESTINATION ${POLKA_INSTALL_DATADIR}/experiments)
 install(DIRECTORY graphs DESTINATION ${POLKA_INSTALL_DATADIR})
-# Scripts that only make sense in a source tree (build.sh, install_deps.sh) stay there.
 file(GLOB _polka_scripts ${PROJECT_SOURCE_DIR}/experiments/*.sh)
-list(REMOVE_ITEM _polka_scripts ${PROJECT_SOURCE_DIR}/experiments/build.sh
-     ${PROJECT_SOURCE_DIR}/experiments/install_deps.sh)
-install(PROGRAMS ${_polka_scripts} experiments/plot.py DESTINATION ${POLKA_INSTALL_DATADIR}/experiments)
+install(PROGRAMS ${_polka_scripts} DESTINATION ${POLKA_INSTALL_DATADIR}/experiments)
+# Of tools/, what those scripts source or run; the rest (build.sh, install_deps.sh, the
+# developers' tools) only makes sense in a source tree and stays there.
+install(PROGRAMS tools/locate.sh tools/er_p.sh tools/need_fashion_mnist.sh tools/fashion_setup.sh
+                 tools/fashion_split.py
+        DESTINATION ${POLKA_INSTALL_DATADIR}/tools)
 install(PROGRAMS slurm/run.sbatch slurm/sweep.sbatch slurm/million.sbatch slurm/launcher.sh slurm/resumable.sh
         DESTINATION ${POLKA_INSTALL_DATADIR}/slurm)
 
@@ -44,7 +47,7 @@ install(CODE "
     endif()
     file(WRITE \"\${_path}\" \"\${_new}\")
   endfunction()
-  polka_record(experiments/locate.sh installed_bindir \"\${_relative}\")
+  polka_record(tools/locate.sh installed_bindir \"\${_relative}\")
   polka_record(slurm/run.sbatch installed_root \"\${_datadir}\")
   polka_record(slurm/sweep.sbatch installed_root \"\${_datadir}\")
   polka_record(slurm/million.sbatch installed_root \"\${_datadir}\")

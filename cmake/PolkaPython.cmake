@@ -32,8 +32,8 @@ install(PROGRAMS experiments/quickstart_figure.py experiments/sweep_frame.py
                  experiments/open_timing.py
         DESTINATION ${CMAKE_INSTALL_DATADIR}/polka/experiments)
 # At install time (so that --prefix and DESTDIR are honoured): the package's _where.py gets
-# the installed bin/polka relative to the package, and the installed plot.py the package's
-# folder relative to itself.
+# the installed bin/polka relative to the package, and the installed tools/locate.sh the
+# package's folder relative to share/polka (where the scripts find plot_cli.py).
 install(CODE "
   set(_prefix \"\${CMAKE_INSTALL_PREFIX}\")
   function(polka_absolute out dir)
@@ -45,17 +45,17 @@ install(CODE "
   endfunction()
   polka_absolute(_package \"${POLKA_INSTALL_PYTHONDIR}/polka\")
   polka_absolute(_bindir \"${CMAKE_INSTALL_BINDIR}\")
-  polka_absolute(_experiments \"${CMAKE_INSTALL_DATADIR}/polka/experiments\")
+  polka_absolute(_datadir \"${POLKA_INSTALL_DATADIR}\")
   file(RELATIVE_PATH _binary \"\${_package}\" \"\${_bindir}/polka\")
   file(WRITE \"\$ENV{DESTDIR}\${_package}/_where.py\"
        \"\\\"\\\"\\\"The installed polka, relative to this folder (cmake --install).\\\"\\\"\\\"\\nPOLKA = \\\"\${_binary}\\\"\\n\")
   get_filename_component(_site \"\${_package}\" DIRECTORY)
-  file(RELATIVE_PATH _pythondir \"\${_experiments}\" \"\${_site}\")
-  set(_plot \"\$ENV{DESTDIR}\${_experiments}/plot.py\")
-  file(READ \"\${_plot}\" _text)
-  string(REPLACE \"\\nINSTALLED_PYTHONDIR = None\\n\" \"\\nINSTALLED_PYTHONDIR = \\\"\${_pythondir}\\\"\\n\" _new \"\${_text}\")
+  file(RELATIVE_PATH _pythondir \"\${_datadir}\" \"\${_site}\")
+  set(_locate \"\$ENV{DESTDIR}\${_datadir}/tools/locate.sh\")
+  file(READ \"\${_locate}\" _text)
+  string(REPLACE \"\\ninstalled_pythondir=\\n\" \"\\ninstalled_pythondir='\${_pythondir}'\\n\" _new \"\${_text}\")
   if(_new STREQUAL _text)
-    message(FATAL_ERROR \"\${_plot}: no line 'INSTALLED_PYTHONDIR = None' to record the package's folder in\")
+    message(FATAL_ERROR \"\${_locate}: no line 'installed_pythondir=' to record the package's folder in\")
   endif()
-  file(WRITE \"\${_plot}\" \"\${_new}\")
+  file(WRITE \"\${_locate}\" \"\${_new}\")
 ")

@@ -6,9 +6,9 @@
 # degree 1.25 ln N, batch 1, KOMP).
 #
 # Per build: one run as many_agents.sh runs it (no run file) under /usr/bin/time on each rank:
-# its peak RSS and CPU seconds; and one under experiments/alloc_sites.c (LD_PRELOAD) that
+# its peak RSS and CPU seconds; and one under tools/alloc_sites.c (LD_PRELOAD) that
 # writes the run file: the bytes at the heap's peak by allocation stack, which
-# experiments/alloc_parts.py sorts into parts and divides by N. Those are the bytes asked of
+# tools/alloc_parts.py sorts into parts and divides by N. Those are the bytes asked of
 # malloc (an array allocated but never written counts in full, though not in the RSS), and
 # of polka's own mappings (pages.c) the pages resident.
 #
@@ -32,14 +32,14 @@ build_before() { # -> the before build's polka on stdout
         [ "$(cat "$out/before/ref" 2>/dev/null)" != "$(git -C "$root" rev-parse "$ref")" ]; then
         rm -rf "$src" && mkdir -p "$src"
         git -C "$root" archive "$ref" | tar -x -C "$src"
-        BUILD_DIR=$out/before/build "$src/experiments/build.sh" >/dev/null
+        SOURCE_DIR=$src BUILD_DIR=$out/before/build "$root/tools/build.sh" >/dev/null
         git -C "$root" rev-parse "$ref" >"$out/before/ref"
     fi
     echo "$out/before/build/polka"
 }
 
 settings() {
-    echo "--set net.agents=$n --set net.graph=er --set net.p=$("$root/experiments/er_p.sh" "$n")
+    echo "--set net.agents=$n --set net.graph=er --set net.p=$("$root/tools/er_p.sh" "$n")
           --set data.n_train=$((200 * n)) --set run.log_every=1000000000000 --set run.log_test=200"
 }
 
@@ -61,7 +61,7 @@ parts() { # NAME POLKA: bytes per agent by part into OUT/NAME.parts, the run fil
         -x ALLOC_SITES_OUT="$out/$name.sites" "$polka" run --quiet $(settings) \
         --set run.output="$out/$name.h5" >"$out/$name.parts.log" 2>&1 ||
         { cat "$out/$name.parts.log" >&2; exit 1; }
-    /usr/bin/python3 "$root/experiments/alloc_parts.py" "$n" "$out/$name".sites.* >"$out/$name.parts"
+    /usr/bin/python3 "$root/tools/alloc_parts.py" "$n" "$out/$name".sites.* >"$out/$name.parts"
 }
 
 rss() { # NAME -> "largest_MB all_MB cpu_s" over the ranks
@@ -70,7 +70,7 @@ rss() { # NAME -> "largest_MB all_MB cpu_s" over the ranks
 }
 
 before=$(realpath "${BEFORE:-$(build_before)}")
-cc -O2 -shared -fPIC -o "$out/alloc_sites.so" "$root/experiments/alloc_sites.c" -ldl -pthread
+cc -O2 -shared -fPIC -o "$out/alloc_sites.so" "$root/tools/alloc_sites.c" -ldl -pthread
 echo "machine: $(nproc) cores, $(awk '/MemTotal/ { printf "%.0f GB", $2 / 1048576 }' /proc/meminfo); load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "N = $n agents on P = $p ranks; before: $before; after: $after"
 for side in before after; do

@@ -13,7 +13,7 @@
 #                                    configs/decentralized_multidist.ini, η 0.1]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-. "$root/experiments/locate.sh"
+. "$root/tools/locate.sh"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OPENBLAS_NUM_THREADS=1
 n=${N:-1024} ranks=${RANKS:-2} degree=${DEGREE:-10} per_agent=${PER_AGENT:-200}
 out=${OUT:-$outdir/agents1024}

@@ -31,7 +31,8 @@ import sys
 import h5py
 import numpy as np
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "tools"))  # polka_runs
 from polka_runs import run, save_figure, set_args  # noqa: E402
 
 ROUNDS = 200  # samples per agent (batch 1): the lockstep run's rounds

@@ -9,7 +9,7 @@
 #                                            N [10000000], LAMBDA [1e-5], POLKA [build/polka]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-. "$root/experiments/locate.sh"
+. "$root/tools/locate.sh"
 out=${OUT:-$outdir/bsgd_checkerboard}
 n=${N:-10000000}
 lambda=${LAMBDA:-1e-5}
@@ -35,5 +35,5 @@ for want in (100_000, 300_000, 1_000_000, 3_000_000, samples[-1]):
         i = rows[0]
         print(f"{samples[i]:>10.0f} {100 * accuracy[i]:>10.2f} {order[i]:>6.0f}")
 PY
-/usr/bin/python3 "$root/experiments/plot.py" run "$run" -o "$out/merge_B100.png" \
+/usr/bin/python3 "$polka_plot" run "$run" -o "$out/merge_B100.png" \
     --label "BSGD merge, B = 100, checkerboard"

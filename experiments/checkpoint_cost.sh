@@ -14,9 +14,9 @@
 #   experiments/checkpoint_cost.sh [--set key=value ...]   Environment: OUT, REPEAT, EVERY (s)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-"$root/experiments/need_fashion_mnist.sh"
+"$root/tools/need_fashion_mnist.sh"
 export OPENBLAS_NUM_THREADS=1
-. "$root/experiments/locate.sh"
+. "$root/tools/locate.sh"
 out=${OUT:-$outdir/checkpoint_cost}
 repeat=${REPEAT:-2}
 every=${EVERY:-60}

@@ -12,10 +12,10 @@ import argparse
 import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "tools"))  # polka_runs
 from polka_runs import last_step, run  # noqa: E402
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FASHION = "/usr/share/datasets/fashion-mnist/train-images-idx3-ubyte.gz"
 
 

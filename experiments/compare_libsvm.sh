@@ -20,7 +20,7 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
 [ $# -gt 0 ] && POLKA=$1
-. "$root/experiments/locate.sh"
+. "$root/tools/locate.sh"
 [ $# -gt 0 ] && shift
 seeds=${*:-7}
 draws=${DRAWS:-1}

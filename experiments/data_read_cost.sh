@@ -19,7 +19,7 @@
 #                                      OUT [out/data_read_cost], POLKA
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-. "$root/experiments/locate.sh"
+. "$root/tools/locate.sh"
 out=${OUT:-$outdir/data_read_cost}
 ps=${PS:-"1 2 4"}
 n=${N:-400000}

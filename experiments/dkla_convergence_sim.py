@@ -18,10 +18,10 @@ import sys
 import h5py
 import numpy as np
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "tools"))  # polka_runs
 from polka_runs import run, save_figure, set_args  # noqa: E402
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 AGENTS, N_TRAIN, FEATURES = 16, 1600, 32
 COMMON = ["data.source=sinc", "learner.loss=square", "net.rf_solve=exact",
           f"net.features={FEATURES}", "learner.sigma=1", f"data.n_train={N_TRAIN}",

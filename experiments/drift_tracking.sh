@@ -4,7 +4,7 @@
 # set follows (every log step measures against the present distribution).
 #  1. OUT/drift_tracking.png: test error over time of 16 agents (ER graph p = 0.2, paper
 #     penalty c = 1) against centralized POLK on the union and a learner that stops learning
-#     after 1600 samples (centralized POLK, frozen; evaluated by plot.py drift).
+#     after 1600 samples (centralized POLK, frozen; evaluated by plot_cli.py drift).
 #  2. Tables: step size η and parsimony K_p (and the regulariser λ, by which the expansion
 #     forgets: (1 − ηλ) per step) against tracking (mean test error over the second half of
 #     the run) and model order, for 16 agents and for centralized POLK. The figure's runs:
@@ -17,8 +17,8 @@
 #                                     CENTRAL_KPS
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-polka=${POLKA:-$root/build/polka}
-out=${OUT:-$root/out/drift}
+. "$root/tools/locate.sh"
+out=${OUT:-$outdir/drift}
 points=${AGENT_POINTS:-"0.05:0.02:1e-4 0.05:0.1:1e-4 0.2:0.02:1e-4 0.2:0.1:1e-4 0.2:0.1:0.05"}
 config=$root/experiments/configs/decentralized_multidist.ini
 graph=$root/graphs/er_16_p0.2.txt
@@ -39,7 +39,7 @@ run "$out/agents.h5" mpirun --oversubscribe -n 16 "$polka" run --quiet "${common
 run "$out/central.h5" "$polka" run --quiet "${common[@]}" --centralized --set net.agents=16
 run "$out/frozen.h5" "$polka" run --quiet "${common[@]}" --centralized --set net.agents=16 \
     --set run.passes=0.32
-/usr/bin/python3 "$root/experiments/plot.py" drift "$out/agents.h5" --centralized "$out/central.h5" \
+/usr/bin/python3 "$polka_plot" drift "$out/agents.h5" --centralized "$out/central.h5" \
     --frozen "$out/frozen.h5" --test "$out/multidist.svm.t" -o "$out/drift_tracking.png"
 
 # tracking error: the mean over agents and over the log steps of the second half of the run

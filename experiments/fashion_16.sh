@@ -16,7 +16,7 @@
 #   Environment: RANKS [2], OUT [out/fashion_16], POLKA, CONFIG [configs/fashion_mnist_16.ini]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-. "$root/experiments/fashion_setup.sh"
+. "$root/tools/fashion_setup.sh"
 out=${OUT:-$outdir/fashion_16}
 config=${CONFIG:-$root/experiments/configs/fashion_mnist_16.ini}
 ranks=${RANKS:-2}

@@ -16,7 +16,7 @@
 #                                      SHARE_P [0.5]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-. "$root/experiments/fashion_setup.sh"
+. "$root/tools/fashion_setup.sh"
 out=${OUT:-$outdir/fashion_accuracy}
 ranks=${RANKS:-2}
 mkdir -p "$out"

@@ -11,7 +11,7 @@
 #       90.5 %, marked "README").
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-. "$root/experiments/fashion_setup.sh"
+. "$root/tools/fashion_setup.sh"
 out=${OUT:-$outdir/fashion_best}
 mkdir -p "$out"
 /usr/bin/time -f "%U %S %e" -o "$out/polka.time" "$polka" run \

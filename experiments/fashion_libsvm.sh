@@ -9,7 +9,7 @@
 #
 #   experiments/fashion_libsvm.sh      Environment: OUT [out/fashion_libsvm], SIGMA [5],
 #                                      C [10], CACHE_MB [2000], SPLIT [test] | validation
-# Pixels are divided by 255 (experiments/fashion_split.py), the usual [0, 1] scaling.
+# Pixels are divided by 255 (tools/fashion_split.py), the usual [0, 1] scaling.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=${OUT:-$root/out/fashion_libsvm}
@@ -20,10 +20,10 @@ case $split in
         times=validation.time ;;
     *) echo "fashion_libsvm.sh: SPLIT must be test or validation, not '$split'" >&2; exit 2 ;;
 esac
-"$root/experiments/need_fashion_mnist.sh"
+"$root/tools/need_fashion_mnist.sh"
 command -v svm-train >/dev/null || apt-get install -y libsvm-tools >/dev/null
 mkdir -p "$out"
-[ -s "$out/train.svm" ] || /usr/bin/python3 "$root/experiments/fashion_split.py" "$out"
+[ -s "$out/train.svm" ] || /usr/bin/python3 "$root/tools/fashion_split.py" "$out"
 gamma=$(awk -v s="$sigma" 'BEGIN { printf "%.10g", 1 / (2 * s * s) }')
 /usr/bin/time -f "%U %S %e %M" -o "$out/$times" \
     svm-train -q -c "$c" -g "$gamma" -m "$cache" "$out/$train" "$out/$model" >/dev/null

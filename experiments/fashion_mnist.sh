@@ -6,13 +6,13 @@
 #   experiments/fashion_mnist.sh [--set key=value ...]    Environment: OUT [out/fashion_mnist]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-"$root/experiments/need_fashion_mnist.sh"
+"$root/tools/need_fashion_mnist.sh"
 if [ -f "$root/CMakeLists.txt" ]; then # a source tree (not an installed copy): build it
-    "$root/experiments/install_deps.sh"
-    "$root/experiments/build.sh"
+    "$root/tools/install_deps.sh"
+    "$root/tools/build.sh"
 fi
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OPENBLAS_NUM_THREADS=1
-. "$root/experiments/locate.sh"
+. "$root/tools/locate.sh"
 out=${OUT:-$outdir/fashion_mnist}
 config=$root/experiments/configs/fashion_mnist.ini
 mkdir -p "$out"

@@ -8,11 +8,11 @@
 #   A word key=value sets learner.key (passes: run.passes); a dotted one is a full key, e.g.
 #   "passes=1 run.mode=decentralized net.agents=16 net.graph=er net.p=0.5 net.share=samples"
 #   (16 agents in this one process; the accuracy is their mean).
-#   Environment: SPLIT [out/fashion_split] (files of experiments/fashion_split.py)
+#   Environment: SPLIT [out/fashion_split] (files of tools/fashion_split.py)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 split=${SPLIT:-$root/out/fashion_split}
-[ -f "$split/val.svm" ] || python3 "$root/experiments/fashion_split.py" "$split"
+[ -f "$split/val.svm" ] || python3 "$root/tools/fashion_split.py" "$split"
 export OPENBLAS_NUM_THREADS=1
 polka=${POLKA:-$root/build/polka}
 printf '%-40s %8s %7s %9s %9s\n' setting val_acc order cpu_s wall_s

@@ -2,7 +2,7 @@
 # Before/after on Fashion-MNIST, side by side in one script: `polka run` of base revisions
 # (default f272c14, before the rank-one KOMP updates, and 4e65593, before the thin-operand
 # kernels and the reused kernel rows) and of this tree on the same settings, then the
-# per-stage profile of this tree (experiments/bench_fashion.c) beside each stage's bound.
+# per-stage profile of this tree (bench/bench_fashion.c) beside each stage's bound.
 # CPU seconds are the fair clock on a shared machine; wall seconds are printed too.
 #
 #   experiments/fashion_speed.sh [--set key=value ...]   Environment: BASE_REVS
@@ -13,12 +13,12 @@ out=${OUT:-$root/out/fashion_speed}
 revs=${BASE_REVS:-f272c14 4e65593}
 passes=${PASSES:-1}
 mkdir -p "$out"
-"$root/experiments/build.sh"
+"$root/tools/build.sh"
 for rev in $revs; do
     [ -x "$out/$rev/build/polka" ] && continue
     rm -rf "${out:?}/$rev" && mkdir -p "$out/$rev"
     git -C "$root" archive "$rev" | tar -x -C "$out/$rev"
-    BUILD_DIR="$out/$rev/build" "$out/$rev/experiments/build.sh" >/dev/null
+    SOURCE_DIR="$out/$rev" BUILD_DIR="$out/$rev/build" "$root/tools/build.sh" >/dev/null
 done
 export OPENBLAS_NUM_THREADS=1
 d=/usr/share/datasets/fashion-mnist

@@ -12,7 +12,7 @@
 #                             RANKS [2], OUT [out/faults], POLKA
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-. "$root/experiments/locate.sh"
+. "$root/tools/locate.sh"
 sizes=${SIZES:-"16 256"}
 splits=${SPLITS:-"iid skewed"}
 ranks=${RANKS:-2}
@@ -33,7 +33,7 @@ faults=(
 
 shared() { # N split -> the settings every run of that size and split shares
     local n=$1 split=$2 p n_train
-    p=$("$root/experiments/er_p.sh" "$n") # connected at every size
+    p=$("$root/tools/er_p.sh" "$n") # connected at every size
     n_train=$((200 * n > 5000 ? 200 * n : 5000))
     echo "--set net.agents=$n --set net.graph=er --set net.p=$p --set net.c=1
           --set net.penalty=symmetric --set data.split=$split --set data.n_train=$n_train
@@ -124,9 +124,9 @@ centrals=()
 for n in $sizes; do
     for split in $splits; do centrals+=(--centralized "$out/central_${split}_n$n.h5"); done
 done
-/usr/bin/python3 "$root/experiments/plot.py" faults "${qruns[@]}" "${centrals[@]}" \
+/usr/bin/python3 "$polka_plot" faults "${qruns[@]}" "${centrals[@]}" \
     --key fault.link_loss -o "$out/faults_q.png" > "$out/faults_q.txt"
 first=${sizes%% *}
-/usr/bin/python3 "$root/experiments/plot.py" run "$out/iid_n${first}_q=0.5.h5" \
+/usr/bin/python3 "$polka_plot" run "$out/iid_n${first}_q=0.5.h5" \
     --centralized "$out/central_iid_n${first}.h5" -o "$out/faults_run.png"
 echo "wrote $out/faults_q.png, $out/faults_run.png, $out/faults.txt"

@@ -11,7 +11,7 @@ new=${NEW:?set NEW to a polka binary with the faults}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OPENBLAS_NUM_THREADS=1
 echo "machine: $(nproc) cores; load $(cut -d' ' -f1-3 /proc/loadavg)"
 for n in ${NS:-"256 4096"}; do
-    p=$("$(dirname "$0")/er_p.sh" "$n")
+    p=$("$(dirname "$0")/../tools/er_p.sh" "$n")
     args=(run --set net.agents="$n" --set net.graph=er --set net.p="$p"
           --set data.n_train=$((100 * n)) --set run.log_every=1000000000000 --set run.log_test=200)
     for k in $(seq "${REPEAT:-3}"); do

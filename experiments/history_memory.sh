@@ -11,7 +11,7 @@
 #                                      N [16384], ROUNDS [100], OUT [out/history_memory], POLKA
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-. "$root/experiments/locate.sh"
+. "$root/tools/locate.sh"
 out=${OUT:-$outdir/history_memory}
 n=${N:-16384}
 rounds=${ROUNDS:-100}

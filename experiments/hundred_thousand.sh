@@ -12,7 +12,7 @@
 # (mean degree 8.0097 instead of 8.0000). GRAPH=rgg: a random geometric graph of that mean
 # degree (radius √(DEGREE / (π N)), a little less at the square's edges), joined alike;
 # GRAPH=smallworld: Watts–Strogatz of mean degree 8 (net.k = 4), connected as drawn;
-# GRAPH=er DEGREE=auto: ER of mean degree max(4, 1.25 ln N) ≈ 14.4 (experiments/er_p.sh),
+# GRAPH=er DEGREE=auto: ER of mean degree max(4, 1.25 ln N) ≈ 14.4 (tools/er_p.sh),
 # connected without joining (what stop 38 measured).
 #
 # Per run: the wall time, the start-up and loop samples/s of the summary (also without the log
@@ -42,7 +42,7 @@
 #                                       OUT [out/hundred_thousand], POLKA
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-. "$root/experiments/locate.sh"
+. "$root/tools/locate.sh"
 n=${N:-100000}
 p=${P:-2}
 samples=${SAMPLES:-200}        # per agent: the rounds
@@ -57,7 +57,7 @@ graph() { # the net.* settings
     er)
         local prob
         if [ "$degree" = auto ]; then
-            prob=$("$root/experiments/er_p.sh" "$n")
+            prob=$("$root/tools/er_p.sh" "$n")
         else
             prob=$(awk -v n="$n" -v d="$degree" 'BEGIN { printf "%.6g", d / (n - 1) }')
         fi

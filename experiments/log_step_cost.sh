@@ -1,17 +1,17 @@
 #!/usr/bin/env bash
 # What one log step costs a decentralized run, before and after "one agreement per log step":
-# N agents on 2 ranks (ER graph of experiments/er_p.sh, 24 rounds of batch 1, run file on,
+# N agents on 2 ranks (ER graph of tools/er_p.sh, 24 rounds of batch 1, run file on,
 # metrics on run.log_test = 100 test points), once with a log step every round
 # (run.log_every = 1) and once with the last round's only. The difference over the 23 extra
 # log steps gives the CPU seconds (user + system of all processes) and the MPI collective
-# calls (experiments/mpi_count.c, preloaded: polka's and libhdf5's) per log step, for the
+# calls (tools/mpi_count.c, preloaded: polka's and libhdf5's) per log step, for the
 # base revision (a git worktree built under /tmp) and this tree side by side.
 #
 #   experiments/log_step_cost.sh      Environment: NS ["256 1024 4096"], BASE [c2f8580],
 #                                     POLKA [this tree's build/polka], WORK [/tmp/polka_log_cost]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-. "$root/experiments/locate.sh"
+. "$root/tools/locate.sh"
 ns=${NS:-"256 1024 4096"}
 base=${BASE:-c2f8580}
 work=${WORK:-/tmp/polka_log_cost}
@@ -20,14 +20,14 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OPENBLAS_NUM_TH
 
 if [ ! -x "$work/base/build/polka" ]; then # the base revision, built once
     [ -d "$work/base" ] || git -C "$root" worktree add --detach "$work/base" "$base" >&2
-    BUILD_DIR=$work/base/build "$work/base/experiments/build.sh" >&2
+    SOURCE_DIR=$work/base BUILD_DIR=$work/base/build "$root/tools/build.sh" >&2
 fi
-mpicc -O2 -shared -fPIC "$root/experiments/mpi_count.c" -o "$work/libmpi_count.so"
+mpicc -O2 -shared -fPIC "$root/tools/mpi_count.c" -o "$work/libmpi_count.so"
 
 # binary, N, log_every -> "cpu_seconds collectives allreduces" of one run
 measure() {
     local n=$1 every=$3 p count=$work/count.txt cpu
-    p=$("$root/experiments/er_p.sh" "$n")
+    p=$("$root/tools/er_p.sh" "$n")
     rm -f "$count" "$work/run.h5"
     /usr/bin/time -o "$work/time.txt" -f "%U %S" mpirun --oversubscribe -n 2 \
         -x LD_PRELOAD="$work/libmpi_count.so" -x POLKA_MPI_COUNT="$count" \

@@ -13,7 +13,7 @@
 #                                         oversubscribed), OUT [out/many_agents], POLKA
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-. "$root/experiments/locate.sh"
+. "$root/tools/locate.sh"
 ns=${NS:-"16 64 256 1024 4096 16384"}
 ps=${PS:-"1 2"}
 out=${OUT:-$outdir/many_agents}
@@ -22,7 +22,7 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OPENBLAS_NUM_TH
 
 settings() { # N -> the settings every run of that size shares
     local n=$1 p
-    p=$("$root/experiments/er_p.sh" "$n")
+    p=$("$root/tools/er_p.sh" "$n")
     echo "--set net.agents=$n --set net.graph=er --set net.p=$p --set data.n_train=$((200 * n))
           --set run.log_every=1000000000000 --set run.log_test=200"
 }

@@ -6,7 +6,7 @@
 # Environment: POLKA (binary, default build/polka), AGENTS (16), TOPOLOGIES, CS.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-. "$root/experiments/locate.sh"
+. "$root/tools/locate.sh"
 agents=${AGENTS:-16}
 topologies=${TOPOLOGIES:-"graphs/er_16_p0.2.txt graphs/ring_16.txt graphs/torus_4x4.txt graphs/star_16.txt"}
 cs=${CS:-"0 0.5 1 2"}

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """How long polka.open takes to give the metrics of a large run: 4 096 agents on an
-Erdős–Rényi graph (mean degree 1.25 ln N, experiments/er_p.sh) on 2 ranks, one log row per
+Erdős–Rényi graph (mean degree 1.25 ln N, tools/er_p.sh) on 2 ranks, one log row per
 round for 200 rounds (multidist, 200 samples per agent; the run takes about a minute on 2
 cores and is kept in OUT for the next time). Prints the file's size and, per repetition,
 the seconds of polka.open (which reads /metrics whole), of its xarray Dataset and of its

@@ -4,7 +4,7 @@
 # geometric graph, a torus and an Erdős–Rényi graph; short runs (10 rounds, batch 1,
 # multidist). Prints the edges that cross ranks and the bytes per round per rank that really
 # crossed (mean and largest over the ranks), block beside partition. The random graphs have
-# the mean degree of experiments/er_p.sh, max(4, 1.25 ln N) (mean degree 4 is connected only
+# the mean degree of tools/er_p.sh, max(4, 1.25 ln N) (mean degree 4 is connected only
 # up to N ≈ 100); the random geometric graph's radius gives that mean degree in the unit
 # square (π r² N, a little less at the border). P above the cores is oversubscribed.
 #
@@ -12,14 +12,14 @@
 #                                     GRAPHS ["rgg torus er"], POLKA
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-. "$root/experiments/locate.sh"
+. "$root/tools/locate.sh"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OPENBLAS_NUM_THREADS=1
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 
 graph_settings() { # graph, N -> its settings
     local p
-    p=$("$root/experiments/er_p.sh" "$2")
+    p=$("$root/tools/er_p.sh" "$2")
     case $1 in
     er) echo "--set net.graph=er --set net.p=$p" ;;
     rgg) echo "--set net.graph=rgg --set net.radius=$(awk -v p="$p" -v n="$2" \

@@ -27,7 +27,7 @@ import os
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "tools"))  # polka_runs
 import h5py  # noqa: E402
 import numpy as np  # noqa: E402
 

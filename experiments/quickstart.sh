@@ -8,11 +8,11 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 if [ -f "$root/CMakeLists.txt" ]; then # a source tree (not an installed copy): build it
-    "$root/experiments/install_deps.sh"
-    "$root/experiments/build.sh"
+    "$root/tools/install_deps.sh"
+    "$root/tools/build.sh"
 fi
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OPENBLAS_NUM_THREADS=1
-. "$root/experiments/locate.sh"
+. "$root/tools/locate.sh"
 config=$root/experiments/configs/decentralized_multidist.ini
 out=$outdir/quickstart
 mkdir -p "$out"
@@ -26,5 +26,5 @@ echo "== centralized POLK on the union of the 16 streams"
 "$polka" run --config "$config" --centralized --set net.agents=16 --set run.output="$out/centralized.h5"
 echo "== report"
 "$polka" report "$out/decentralized.h5" "$out/centralized.h5"
-/usr/bin/python3 "$root/experiments/plot.py" run "$out/decentralized.h5" \
+/usr/bin/python3 "$polka_plot" run "$out/decentralized.h5" \
     --centralized "$out/centralized.h5" -o "$out/decentralized_vs_centralized.png"

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The quickstart's comparison figure from Python: 16 agents on the Erdős–Rényi graph of
 experiments/quickstart.sh (on 2 ranks: the models are the same on any number) against
-centralized POLK on the union of their streams, then plot.py run's figure, the final rows
+centralized POLK on the union of their streams, then plot_cli.py run's figure, the final rows
 and, when experiments/quickstart.sh has run, whether every test score is the same as there.
     PYTHONPATH=build/python /usr/bin/python3 experiments/quickstart_figure.py [OUT]"""
 import os

@@ -10,14 +10,14 @@
 #   experiments/run_file_models.sh      Environment: N [16384], P [2], SAMPLES [20], OUT, POLKA
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-. "$root/experiments/locate.sh"
+. "$root/tools/locate.sh"
 n=${N:-16384}
 p=${P:-2}
 samples=${SAMPLES:-20}
 out=${OUT:-$outdir/run_file_models_$n}
 mkdir -p "$out"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OPENBLAS_NUM_THREADS=1
-settings=(--set net.agents="$n" --set net.graph=er --set net.p="$("$root/experiments/er_p.sh" "$n")"
+settings=(--set net.agents="$n" --set net.graph=er --set net.p="$("$root/tools/er_p.sh" "$n")"
     --set data.n_train=$((samples * n)) --set run.log_every=1000000000000 --set run.log_test=200)
 
 seconds() { # command... -> its wall seconds (its output in OUT/last.out)

@@ -1,5 +1,6 @@
 # SLKL against kernel ridge regression on paper 002's sinc set (experiments/slkl_sinc.c).
 # Included from the top-level CMakeLists.txt: include(experiments/slkl.cmake)
 add_executable(slkl_sinc ${PROJECT_SOURCE_DIR}/experiments/slkl_sinc.c)
-target_include_directories(slkl_sinc PRIVATE ${PROJECT_SOURCE_DIR}/src ${RANDOM123_INCLUDE_DIR})
+target_include_directories(slkl_sinc PRIVATE ${PROJECT_SOURCE_DIR}/src ${PROJECT_SOURCE_DIR}/bench
+                          ${RANDOM123_INCLUDE_DIR})
 target_link_libraries(slkl_sinc PRIVATE polka_core)

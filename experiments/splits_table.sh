@@ -8,7 +8,7 @@
 # `polka data split`) and OUT/paper_vs_symmetric_<split>.png (c = 1, named by the split).
 #
 # DATA=fashion: the files and settings of experiments/configs/fashion_mnist.ini (installed by
-# experiments/need_fashion_mnist.sh), every rank reading only the rows its agents draw, for
+# tools/need_fashion_mnist.sh), every rank reading only the rows its agents draw, for
 # PASSES [1] pass over the 60 000 images (1875 rounds), as the config; centralized POLK
 # learns the union in the config's mini-batches of 2 (run.central_batch). The whole table
 # (25 runs and 5 histograms) then took 21 minutes of wall time on the shared 2-core machine
@@ -23,20 +23,20 @@
 #                                   PASSES [1]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-polka=${POLKA:-$root/build/polka}
+. "$root/tools/locate.sh"
 cs=${CS:-"0 1"}
 splits=${SPLITS:-"dirichlet:0.1 dirichlet:1 dirichlet:100 shards:1 shards:2"}
 graph=$root/graphs/er_16_p0.2.txt
 case ${DATA:-multidist} in
     multidist)
         config=$root/experiments/configs/decentralized_multidist.ini
-        out=${OUT:-$root/out/splits} log_every=${LOG_EVERY:-500} passes=${PASSES:-1}
+        out=${OUT:-$outdir/splits} log_every=${LOG_EVERY:-500} passes=${PASSES:-1}
         central_sets=()
         ;;
     fashion)
-        "$root/experiments/need_fashion_mnist.sh"
+        "$root/tools/need_fashion_mnist.sh"
         config=$root/experiments/configs/fashion_mnist.ini
-        out=${OUT:-$root/out/splits_fashion} log_every=${LOG_EVERY:-10000} passes=${PASSES:-1}
+        out=${OUT:-$outdir/splits_fashion} log_every=${LOG_EVERY:-10000} passes=${PASSES:-1}
         # mini-batches of the config's 2: in batches of a round (32 samples) KOMP at
         # K_p = 0.73 keeps no point at all (order 0, 90 % error)
         central_sets=(--set run.central_batch=2)
@@ -80,7 +80,7 @@ for spec in $splits; do
                 "$(awk -v a="$1" -v b="$central_err" 'BEGIN { printf "%.2f", a / b }')"
         done
     done
-    /usr/bin/python3 "$root/experiments/plot.py" compare "$out/${name}_paper_c1.h5" \
+    /usr/bin/python3 "$polka_plot" compare "$out/${name}_paper_c1.h5" \
         "$out/${name}_symmetric_c1.h5" --labels "paper c=1,symmetric c=1" \
         --centralized "$central" -o "$out/paper_vs_symmetric_$name.png" >/dev/null
 done

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Issue 34: start-up at 10^5 and 10^6 nodes. For N in NS and an Erdős–Rényi and a random
-# geometric graph of mean degree 1.25 ln N (experiments/er_p.sh; radius sqrt(d / (π N)): both
+# geometric graph of mean degree 1.25 ln N (tools/er_p.sh; radius sqrt(d / (π N)): both
 # connected, which a run needs), `polka graph generate` and `polka graph info` (wall and CPU
 # seconds, peak memory), then build/bench_startup: the run's own graph (generation, retried
 # until connected, and its checks), block placement and METIS placement on P ranks, each with
@@ -11,7 +11,7 @@
 #                                     GRAPHS ["er rgg"], OUT [out/startup_scale], POLKA
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-. "$root/experiments/locate.sh"
+. "$root/tools/locate.sh"
 out=${OUT:-$outdir/startup_scale}
 bench=$(dirname "$polka")/bench_startup
 [ -x "$bench" ] || { echo "startup_scale.sh needs $bench (cmake --build build)" >&2; exit 2; }

@@ -26,7 +26,7 @@ sizes=${SIZES:-"16"}
 cs=${CS:-"0 0.5 1 2"}
 kps=${KPS:-"0.04"}
 seeds=${SEEDS:-"1"}
-. "$root/experiments/locate.sh"
+. "$root/tools/locate.sh"
 out=${OUT:-$outdir/sweep}
 launch=${LAUNCH:-"mpirun --oversubscribe -n"}
 export OMPI_ALLOW_RUN_AS_ROOT=${OMPI_ALLOW_RUN_AS_ROOT:-1} OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=${OMPI_ALLOW_RUN_AS_ROOT_CONFIRM:-1}

@@ -8,7 +8,7 @@
 #                                            SPLITS ["skewed iid"], POLKA [build/polka]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-. "$root/experiments/locate.sh"
+. "$root/tools/locate.sh"
 out=${OUT:-$outdir/symmetric}
 cs=${CS:-"0 0.5 1 1.5"}
 splits=${SPLITS:-"skewed iid"}
@@ -41,7 +41,7 @@ for split in $splits; do
                 "$(awk -v a="$1" -v b="$central_err" 'BEGIN { printf "%.2f", a / b }')"
         done
     done
-    /usr/bin/python3 "$root/experiments/plot.py" compare "$out/${split}_paper_c1.h5" "$out/${split}_symmetric_c1.h5" \
+    /usr/bin/python3 "$polka_plot" compare "$out/${split}_paper_c1.h5" "$out/${split}_symmetric_c1.h5" \
         --labels "paper c=1,symmetric c=1" --centralized "$central" -o "$out/paper_vs_symmetric_${split}.png" >/dev/null
 done
 echo "figures: $out/paper_vs_symmetric_*.png"

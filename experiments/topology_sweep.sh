@@ -9,7 +9,7 @@
 #                                     RANKS [the cores], POLKA
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-. "$root/experiments/locate.sh"
+. "$root/tools/locate.sh"
 export OUT=${OUT:-$outdir/topology}
 export SIZES=${SIZES:-256} CS=${CS:-"0 1"}
 export TOPOLOGIES=${TOPOLOGIES:-"ring torus er rgg smallworld star"}
@@ -19,4 +19,4 @@ export EXTRA="--set data.n_train=$n_train --set run.log_every=$((n_train / 4)) -
 start=$(date +%s)
 "$root/experiments/sweep.sh"
 echo "sweep: $(($(date +%s) - start)) s on $(nproc) cores"
-/usr/bin/python3 "$root/experiments/plot.py" lambda2 "$OUT"/*.h5 -o "$OUT/lambda2.png"
+/usr/bin/python3 "$polka_plot" lambda2 "$OUT"/*.h5 -o "$OUT/lambda2.png"

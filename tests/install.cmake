@@ -21,7 +21,7 @@ polka_add_test(NAME configure_hdf5_parallel COMMAND bash ${CMAKE_CURRENT_SOURCE_
 
 # HDF5 and OpenBLAS copied under a temporary prefix, found through HDF5_ROOT and BLAS_ROOT.
 polka_add_test(NAME configure_nonstandard_prefix COMMAND bash
-                                                   ${PROJECT_SOURCE_DIR}/experiments/nonstandard_prefix.sh)
+                                                   ${PROJECT_SOURCE_DIR}/tools/nonstandard_prefix.sh)
 set_tests_properties(install_prefix_run configure_nonstandard_prefix PROPERTIES
                      ENVIRONMENT "${POLKA_INSTALL_ENV};MPIEXEC=${POLKA_MPIEXEC}" TIMEOUT 600)
 set_tests_properties(configure_hdf5_parallel PROPERTIES TIMEOUT 300)

@@ -107,7 +107,7 @@ polka_add_test(NAME faults_rank_killed COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/
 set_tests_properties(faults_rank_killed PROPERTIES TIMEOUT 180)
 
 # One agreement per log step: the collectives of a log step counted by a PMPI interposer.
-add_library(polka_mpi_count SHARED ${PROJECT_SOURCE_DIR}/experiments/mpi_count.c)
+add_library(polka_mpi_count SHARED ${PROJECT_SOURCE_DIR}/tools/mpi_count.c)
 target_link_libraries(polka_mpi_count PRIVATE MPI::MPI_C)
 polka_add_test(NAME log_step_one_agreement
          COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/mpi/log_step_collectives_test.sh $<TARGET_FILE:polka>

@@ -6,10 +6,10 @@
 # tests/run_all.sh.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-"$root/experiments/install_deps.sh"
+"$root/tools/install_deps.sh"
 export BUILD_DIR=${BUILD_DIR:-$root/build-test}
 start=$(date +%s)
-"$root/experiments/build.sh" -DPOLKA_WERROR=ON -DPOLKA_TESTS=ON
+"$root/tools/build.sh" -DPOLKA_WERROR=ON -DPOLKA_TESTS=ON
 echo "quick: build in $(($(date +%s) - start)) s"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 export OMPI_MCA_pml=${OMPI_MCA_pml:-ob1} # as run_all.sh: skips the transports' probes

@@ -20,7 +20,7 @@
 # status is the first failing part's.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-"$root/experiments/install_deps.sh"
+"$root/tools/install_deps.sh"
 export BUILD_DIR=${BUILD_DIR:-$root/build-test}
 asan_dir=${ASAN_BUILD_DIR:-$(dirname "$BUILD_DIR")/build-asan}
 jobs=${POLKA_TEST_JOBS:-$((4 * $(nproc)))}
@@ -40,7 +40,7 @@ part() {
 }
 
 start=$(date +%s)
-"$root/experiments/build.sh" -DPOLKA_WERROR=ON -DPOLKA_TESTS=ON
+"$root/tools/build.sh" -DPOLKA_WERROR=ON -DPOLKA_TESTS=ON
 echo "run_all: build in $(($(date +%s) - start)) s"
 logs=$BUILD_DIR/run_all
 rm -rf "$logs"
@@ -55,7 +55,7 @@ export OMPI_MCA_pml=${OMPI_MCA_pml:-ob1}
 plain() { (cd "$BUILD_DIR" && ctest --output-on-failure -j"$jobs" "$@"); }
 kernels() { /usr/bin/python3 "$root/tests/blas_kernels.py" "$BUILD_DIR"; }
 asan_build() {
-    BUILD_DIR=$asan_dir nice -n 10 "$root/experiments/build.sh" -DPOLKA_WERROR=ON \
+    BUILD_DIR=$asan_dir nice -n 10 "$root/tools/build.sh" -DPOLKA_WERROR=ON \
         -DPOLKA_TESTS=ON -DPOLKA_SANITIZE=ON
 }
 fuzz() { "$root/tests/fuzz/smoke.sh"; }

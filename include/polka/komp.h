@@ -26,7 +26,7 @@ typedef struct {
     size_t flushes;  /**< pending terms written into G by this call */
     double sqerror;  /**< ‖f̃ − f‖²_H after the call */
     /* CPU time of the call's stages, when polka_komp_time_stages(1) asked for it (else 0;
-     * experiments/bench_fashion.c); not part of the result. */
+     * bench/bench_fashion.c); not part of the result. */
     double border_seconds;  /**< bordering the appended points into G */
     double remove_seconds;  /**< choosing and removing points (rank-one terms on G) */
     double flush_seconds;   /**< writing the pending terms into G (rank-T update) */

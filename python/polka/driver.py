@@ -27,7 +27,7 @@ def find_polka(polka=None):
         pass
     found = shutil.which("polka")
     if found is None:
-        raise PolkaError("polka not found: build it (experiments/build.sh) and use the build's "
+        raise PolkaError("polka not found: build it (tools/build.sh) and use the build's "
                          "python/ folder, install it, put it on PATH, set POLKA or pass polka=")
     return found
 

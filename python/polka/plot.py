@@ -1,5 +1,5 @@
 """Figures of run files (matplotlib Figures, drawn without pyplot: save them with savefig or
-show them in a notebook). experiments/plot.py is their command line.
+show them in a notebook). plot_cli.py, beside this file, is their command line.
 
   run(agents, central=None)            score per agent and mean, disagreement, model order
   compare(runs, central=None)          mean score and disagreement of several runs

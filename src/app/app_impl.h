@@ -69,7 +69,7 @@ int polka_cmd_run(int argc, char **argv, MPI_Comm comm);
 int polka_cmd_data(int argc, char **argv, MPI_Comm comm);
 
 /** polka data split: prints the per-agent class histogram; output (may be NULL): FILE.csv, or a
- * figure (FILE.png, .pdf, .svg: drawn by experiments/plot.py, its numbers in FILE.csv). */
+ * figure (FILE.png, .pdf, .svg: drawn by python/polka/plot_cli.py, its numbers in FILE.csv). */
 polka_status polka_data_split(const polka_plan *plan, int ranks, const char *output);
 
 /** The CSV file polka data split -o OUTPUT writes in csv[size] ("" without -o: output NULL):

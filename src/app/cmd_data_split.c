@@ -63,7 +63,8 @@ static polka_status write_csv(const char *path, void *context) {
     return POLKA_OK;
 }
 
-/* experiments/plot.py split CSV -o FIGURE, with the system python (POLKA_PYTHON, POLKA_PLOT). */
+/* python/polka/plot_cli.py split CSV -o FIGURE, with the system python (POLKA_PYTHON,
+ * POLKA_PLOT). */
 static polka_status draw_figure(const char *csv, const char *figure) {
     const char *python = getenv("POLKA_PYTHON") ? getenv("POLKA_PYTHON") : "/usr/bin/python3";
     const char *plot = getenv("POLKA_PLOT") ? getenv("POLKA_PLOT") : POLKA_PLOT_SCRIPT;

@@ -4,7 +4,7 @@
  * G = (K + jitter)⁻¹ is kept as G_base + Σ_t σ_t u_t u_tᵀ: every bordering and every removal is
  * a rank-one term (komp_lazy.c), and G_base is rewritten only when `pending_max` terms have
  * piled up. One pass over G_base then serves many updates instead of one, which is what sets
- * the pace at M in the thousands (experiments/bench_fashion.c). The greedy choices and the
+ * the pace at M in the thousands (bench/bench_fashion.c). The greedy choices and the
  * weights are those of the sequential algorithm: each step sees the exact current G.
  */
 #include <lapacke.h>

@@ -2,7 +2,7 @@
  * Inner products of a few rows (a step's points) with each row of a large matrix (the
  * dictionary). OpenBLAS's dgemm packs the large operand on every call, which costs more than the
  * product itself when the thin side has 1–8 rows, so a POLK step ran at 3–5× its memory-traffic
- * bound (experiments/bench_fashion.c). This loop reads the large operand once, in storage order.
+ * bound (bench/bench_fashion.c). This loop reads the large operand once, in storage order.
  *
  * Each sum is split over LANES independent partial sums combined in a fixed tree, so the
  * compiler vectorises it at any vector width with the same rounding: the results depend on

@@ -35,7 +35,7 @@ shift $((OPTIND - 1))
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=(graph config libsvm csv idx runfile checkpoint)
 
-"$root/experiments/install_deps.sh" clang libclang-rt-14-dev
+"$root/tools/install_deps.sh" clang libclang-rt-14-dev
 CC=clang cmake -S "$root" -B "$build" -DPOLKA_FUZZ=ON -DPOLKA_TESTS=OFF \
     -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build "$build" -j"$(nproc)" --target $(printf 'fuzz_%s ' "${targets[@]}") >/dev/null

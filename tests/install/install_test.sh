@@ -5,7 +5,7 @@
 # run on 2 ranks through the installed slurm/run.sbatch, then `polka report`, a sweep point
 # through the installed slurm/sweep.sbatch, --version, the manual page; the Python package
 # imported from the prefix by /usr/bin/python3, driving the installed polka, and the installed
-# plot.py finding it by itself.
+# plot_cli.py (where the installed locate.sh says) finding it by itself.
 set -euo pipefail
 build=$1 mpiexec=$2
 work=$(mktemp -d)
@@ -18,7 +18,7 @@ export PATH=/usr/local/bin:/usr/bin:/bin
 share=$prefix/share/polka
 fail() { echo "FAIL: $*"; exit 1; }
 
-found=$(root=$share && . "$share/experiments/locate.sh" && echo "$polka")
+found=$(root=$share && . "$share/tools/locate.sh" && echo "$polka")
 [ "$found" = "$share/../../bin/polka" ] || fail "the installed locate.sh finds '$found'"
 [ "$(cd "$(dirname "$found")" && pwd)" = "$prefix/bin" ] || fail "not the installed binary"
 ldd "$prefix/bin/polka" | grep -q "not found" && fail "the installed polka misses libraries"
@@ -57,6 +57,7 @@ run = polka.run({"net.graph": "line", "data.n_train": 400, "data.n_test": 200, "
 assert run.agents == 2 and run.facts["mpi_size"] == 2 and run.graph.number_of_edges() == 1, run
 print(f"installed package: {polka.__file__}, {run}")
 PY
-/usr/bin/python3 "$share/experiments/plot.py" run "$work/py.h5" -o "$work/py.png" || fail "installed plot.py"
-[ -s "$work/py.png" ] || fail "installed plot.py wrote no figure"
+plot=$(root=$share && . "$share/tools/locate.sh" && echo "$polka_plot")
+/usr/bin/python3 "$plot" run "$work/py.h5" -o "$work/py.png" || fail "installed plot_cli.py ($plot)"
+[ -s "$work/py.png" ] || fail "installed plot_cli.py wrote no figure"
 echo "installed polka ran from $prefix"

@@ -3,7 +3,7 @@
 # 2 ranks, run file and CSV on) makes exactly one status agreement and one reduction of the
 # network average (two MPI_Iallreduce: both polled, so that a stopped rank cannot hold the
 # others in a call that polls nothing), and one gather (MPI_Igatherv), besides libhdf5's
-# collectives: counted by the PMPI interposer experiments/mpi_count.c over a run with a log step
+# collectives: counted by the PMPI interposer tools/mpi_count.c over a run with a log step
 # every round and one with the last round's only (8 rounds: 7 log steps more).
 set -euo pipefail
 polka=$1 lib=$2 dir=$3

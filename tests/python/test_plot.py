@@ -1,4 +1,4 @@
-"""polka.plot's figures, and experiments/plot.py, their command line, on real run files."""
+"""polka.plot's figures, and python/polka/plot_cli.py, their command line, on real run files."""
 import importlib.util
 import math
 import os
@@ -16,11 +16,11 @@ from conftest import SOURCE, gamma, graph_file, make_run, polka_cli
 PNG = b"\x89PNG\r\n\x1a\n"
 
 
-PLOT_PY = os.path.join(SOURCE, "experiments", "plot.py")
+PLOT_PY = os.path.join(SOURCE, "python", "polka", "plot_cli.py")
 
 
 def plot_script(*args):
-    """experiments/plot.py with args, as the experiment scripts run it: its stdout."""
+    """python/polka/plot_cli.py with args, as the experiment scripts run it: its stdout."""
     done = subprocess.run([sys.executable, PLOT_PY, *map(str, args)], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     return done.stdout
@@ -28,7 +28,7 @@ def plot_script(*args):
 
 @pytest.fixture(scope="module")
 def plot_module():
-    """experiments/plot.py, loaded in this process (a python start costs seconds)."""
+    """python/polka/plot_cli.py, loaded in this process (a python start costs seconds)."""
     spec = importlib.util.spec_from_file_location("plot_command_line", PLOT_PY)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -37,13 +37,13 @@ def plot_module():
 
 @pytest.fixture(scope="module")
 def plot_main(plot_module):
-    """experiments/plot.py's main."""
+    """python/polka/plot_cli.py's main."""
     return plot_module.main
 
 
 @pytest.fixture
 def plot_cli(plot_main, capsys):
-    """experiments/plot.py's main with args: what it printed."""
+    """python/polka/plot_cli.py's main with args: what it printed."""
     def run(*args):
         capsys.readouterr()
         plot_main([str(arg) for arg in args])
@@ -70,7 +70,7 @@ def test_command_line_writes_a_png(decentralized, centralized, tmp_path):
 
 
 def test_command_line_says_what_polka_refuses(plot_main, tmp_path):
-    with pytest.raises(SystemExit, match=r"^plot.py: cannot open run file '.*nothing.h5': No such file"):
+    with pytest.raises(SystemExit, match=r"^plot_cli.py: cannot open run file '.*nothing.h5': No such file"):
         plot_main(["run", str(tmp_path / "nothing.h5"), "-o", str(tmp_path / "x.png")])
 
 

@@ -261,7 +261,7 @@ _cluster_main() {
     done
     if [ ${#missing[@]} -gt 0 ]; then
         echo "SKIP: no ${missing[*]} here: a real Slurm needs Debian's slurm-wlm and munge" \
-            "(experiments/install_deps.sh installs them)"
+            "(tools/install_deps.sh installs them)"
         exit 77
     fi
     [ $# -gt 0 ] || { echo "usage: $0 COMMAND [ARGS...]" >&2; exit 2; }

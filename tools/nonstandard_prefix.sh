@@ -5,7 +5,7 @@
 # BLA_VENDOR and BLAS_ROOT / LAPACK_ROOT. Prints what CMake found, the libraries the built
 # polka loads, its --version and a short 2-rank run. Extra arguments go to cmake.
 #
-#   experiments/nonstandard_prefix.sh           Environment: MPIEXEC [mpirun]
+#   tools/nonstandard_prefix.sh           Environment: MPIEXEC [mpirun]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)

@@ -1,33 +1,35 @@
 #!/usr/bin/env python3
-"""Plots of polka run files (HDF5): the command line of the Python package's polka.plot.
-Needs h5py, numpy, pandas, xarray, networkx and matplotlib (Debian: python3-*); run it with
-the system python: /usr/bin/python3 experiments/plot.py.
+"""Plots of polka run files (HDF5): the command line of the package's polka.plot, which polka
+data split runs too. Needs h5py, numpy, pandas, xarray, networkx and matplotlib (Debian:
+python3-*); run it with the system python, by path (it finds the package it is part of):
+/usr/bin/python3 python/polka/plot_cli.py in the source tree, or the installed package's
+plot_cli.py; or as a module where the package is on the path: python3 -m polka.plot_cli.
 
-  plot.py run DECENTRALIZED.h5 [--centralized CENTRAL.h5] [--label TEXT] -o OUT.png
+  plot_cli.py run DECENTRALIZED.h5 [--centralized CENTRAL.h5] [--label TEXT] -o OUT.png
       test score vs samples per agent (each agent faint, mean bold, centralized dashed),
       disagreement vs round (log scale) and model order vs round, side by side.
-  plot.py compare A.h5 B.h5 ... [--centralized CENTRAL.h5] [--labels a,b,...] [--x clock] -o OUT.png
+  plot_cli.py compare A.h5 B.h5 ... [--centralized CENTRAL.h5] [--labels a,b,...] [--x clock] -o OUT.png
       mean test score and disagreement of several decentralized runs in one figure; --x clock
       plots both against the rows' virtual time (lockstep and async.engine = events alike).
-  plot.py sweep RUN.h5 ... -o OUT.png
+  plot_cli.py sweep RUN.h5 ... -o OUT.png
       final mean score and disagreement per topology, one line per penalty c.
-  plot.py lambda2 RUN.h5 ... -o OUT.png
+  plot_cli.py lambda2 RUN.h5 ... -o OUT.png
       final mean error (or MSE) and disagreement against the graph's algebraic connectivity
       λ₂ (from /config/graph), one marker per topology and size, one colour per penalty c;
       centralized runs as horizontal lines.
-  plot.py drift AGENTS.h5 --centralized CENTRAL.h5 --frozen FROZEN.h5 --test TEST.svm -o OUT.png
+  plot_cli.py drift AGENTS.h5 --centralized CENTRAL.h5 --frozen FROZEN.h5 --test TEST.svm -o OUT.png
       a drifting multidist stream: test error against the present distribution over time of the
       agents (mean, band = best..worst), centralized POLK, and the model of FROZEN.h5 (a
       learner that stopped learning at its last sample), evaluated here on TEST.svm (the test
       set at phase 0, `polka data multidist`) turned by data.drift x samples, as polka does.
-  plot.py faults RUN.h5 ... [--centralized C.h5 ...] [--key fault.link_loss] -o OUT.png
+  plot_cli.py faults RUN.h5 ... [--centralized C.h5 ...] [--key fault.link_loss] -o OUT.png
       final mean error (or MSE) and disagreement against one fault setting (--key), one line
       per data split and network size; centralized runs as horizontal lines. Prints the table.
-  plot.py split HIST.csv -o OUT.png
+  plot_cli.py split HIST.csv -o OUT.png
       the per-agent class histogram written by `polka data split` (stacked bars, one per agent).
 
-`plot.py run` adds a fourth panel when the run had faults: messages lost per agent and round,
-the fraction of agents offline and the mean age of the values used, per log interval.
+`plot_cli.py run` adds a fourth panel when the run had faults: messages lost per agent and
+round, the fraction of agents offline and the mean age of the values used, per log interval.
 """
 import argparse
 import contextlib
@@ -36,17 +38,15 @@ import secrets
 import signal
 import sys
 
-# The package's folder relative to this file, written by cmake --install (cmake/PolkaPython.cmake).
-INSTALLED_PYTHONDIR = None
-
 
 def import_polka():
-    """The polka package beside this script: the source tree's python/, or the installed one."""
-    here = os.path.dirname(os.path.abspath(__file__))
-    for folder in (os.path.join(here, "..", "python"), INSTALLED_PYTHONDIR and os.path.join(here, INSTALLED_PYTHONDIR)):
-        if folder and os.path.isfile(os.path.join(folder, "polka", "__init__.py")):
-            sys.path.insert(0, os.path.normpath(folder))
-            break
+    """The polka package this file is part of. Run by path, python put this file's folder
+    (polka/, whose module names would shadow others) first on sys.path: its parent goes
+    there instead, so that the package beside this file is the one imported."""
+    if __name__ == "__main__" and not __package__:
+        here = os.path.dirname(os.path.realpath(__file__))
+        sys.path[:] = [p for p in sys.path if os.path.realpath(p or ".") != here]
+        sys.path.insert(0, os.path.dirname(here))
     import polka
     import polka.plot
     return polka
@@ -101,7 +101,7 @@ def plot_drift(args):
           f"{agents.agents} agents {n['agents']:.2f} %, centralized {n['centralized']:.2f} %, "
           f"stopped learner {n['stopped']:.2f} %")
     # the check that this evaluation is polka's: the last model at the phase it stopped at
-    print(f"stopped learner's last model at its last sample: {n['stopped_last_here']:.2f} % (plot.py), "
+    print(f"stopped learner's last model at its last sample: {n['stopped_last_here']:.2f} % (plot_cli.py), "
           f"{n['stopped_last_file']:.2f} % (its run file)")
 
 
@@ -163,7 +163,7 @@ def main(argv):
         else:
             commands[args.command](args)
     except polka.PolkaError as error:
-        raise SystemExit(f"plot.py: {error}")
+        raise SystemExit(f"plot_cli.py: {error}")
 
 
 if __name__ == "__main__":

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Heap bytes per agent by part from experiments/alloc_sites.c's files.
+"""Heap bytes per agent by part from tools/alloc_sites.c's files.
 
   alloc_parts.py AGENTS SITES_FILE...   (one file per rank of one run)
 

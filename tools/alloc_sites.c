@@ -14,7 +14,7 @@
  * (glibc's mallinfo2 at the snapshot), then per stack
  * "<bytes at peak> <bytes at exit> <module>+0x<offset> ..." innermost frame first.
  *
- *   cc -O2 -shared -fPIC -o alloc_sites.so experiments/alloc_sites.c -ldl -pthread
+ *   cc -O2 -shared -fPIC -o alloc_sites.so tools/alloc_sites.c -ldl -pthread
  *   LD_PRELOAD=$PWD/alloc_sites.so ALLOC_SITES_OUT=out/sites polka run ...
  *
  * Costs a backtrace per allocation and 2 × 64 MB of tables: a measuring tool, not for timing.

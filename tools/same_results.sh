@@ -10,7 +10,7 @@
 # tests/python/compare_runs.py (every metric but the timers bit for bit, every final model byte for
 # byte). BEFORE, AFTER: polka binaries (e.g. a build of an older commit and build/polka).
 #
-#   experiments/same_results.sh OLD/polka build/polka   Environment: OUT [out/same_results],
+#   tools/same_results.sh OLD/polka build/polka   Environment: OUT [out/same_results],
 #                                                       FASHION [1] (0: skip Fashion-MNIST)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -30,7 +30,7 @@ runs() { # POLKA DIR: the quickstart's runs and the Fashion-MNIST pass into DIR
     "$polka" run --quiet --config "$config" --centralized --set net.agents=16 \
         --set run.output="$dir/centralized.h5"
     if [ "${FASHION:-1}" = 1 ]; then
-        "$root/experiments/need_fashion_mnist.sh"
+        "$root/tools/need_fashion_mnist.sh"
         /usr/bin/time -f "fashion one pass: %U s user" "$polka" run --quiet \
             --config "$root/experiments/configs/fashion_mnist.ini" \
             --set run.output="$dir/fashion.h5" 2>&1 | tail -1

@@ -43,7 +43,7 @@ for rev in "$2" "$1"; do # AFTER first: its quick tier names the tests
         regex=$(quick_regex "$dir")
     else
         quick[$rev]=$(seconds "$work/$rev-quick" bash -c "BUILD_DIR=$dir/build-test \
-            $dir/experiments/build.sh -DPOLKA_WERROR=ON -DPOLKA_TESTS=ON &&
+            SOURCE_DIR=$dir $root/tools/build.sh -DPOLKA_WERROR=ON -DPOLKA_TESTS=ON &&
             cd $dir/build-test && ctest -j2 -R '$regex'")
     fi
 done
