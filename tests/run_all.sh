@@ -12,9 +12,10 @@
 #
 # Most tests wait more than they compute (process starts, MPI's launch, a program's own
 # timeouts): ctest runs POLKA_TEST_JOBS of them at once (default 4 per core; a test that
-# computes on several processes counts as several, its PROCESSORS), and the sanitizer build and
-# pass go on beside the plain pass, the fuzz smoke and the BLAS kernels' pass (at most
-# POLKA_ASAN_JOBS tests at once, default 2 per core). The tests that bound a reaction time
+# computes on several processes counts as several, its PROCESSORS). The sanitizer build starts
+# beside the plain build and its pass goes on beside the plain pass, the BLAS kernels' pass and
+# the fuzz smoke (at most POLKA_ASAN_JOBS tests at once, default 4 per core), at the same
+# priority: the sanitizer chain is the longer of the two, and the suite ends with it. The tests that bound a reaction time
 # measure the process's own CPU time, so the load does not turn them red (tests/lib/proc_clock.sh).
 # Each part writes its log under BUILD_DIR/run_all/, printed when the part ends; the exit
 # status is the first failing part's.
@@ -24,7 +25,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 export BUILD_DIR=${BUILD_DIR:-$root/build-test}
 asan_dir=${ASAN_BUILD_DIR:-$(dirname "$BUILD_DIR")/build-asan}
 jobs=${POLKA_TEST_JOBS:-$((4 * $(nproc)))}
-asan_jobs=${POLKA_ASAN_JOBS:-$((2 * $(nproc)))}
+asan_jobs=${POLKA_ASAN_JOBS:-$((4 * $(nproc)))}
 suite_start=$(date +%s)
 
 # part NAME COMMAND...: runs COMMAND with its output in the part's log, then prints the log
@@ -39,9 +40,6 @@ part() {
     return $status
 }
 
-start=$(date +%s)
-"$root/tools/build.sh" -DPOLKA_WERROR=ON -DPOLKA_TESTS=ON
-echo "run_all: build in $(($(date +%s) - start)) s"
 logs=$BUILD_DIR/run_all
 rm -rf "$logs"
 mkdir -p "$logs"
@@ -55,8 +53,8 @@ export OMPI_MCA_pml=${OMPI_MCA_pml:-ob1}
 plain() { (cd "$BUILD_DIR" && ctest --output-on-failure -j"$jobs" "$@"); }
 kernels() { /usr/bin/python3 "$root/tests/blas_kernels.py" "$BUILD_DIR"; }
 asan_build() {
-    BUILD_DIR=$asan_dir nice -n 10 "$root/tools/build.sh" -DPOLKA_WERROR=ON \
-        -DPOLKA_TESTS=ON -DPOLKA_SANITIZE=ON
+    BUILD_DIR=$asan_dir "$root/tools/build.sh" -DPOLKA_WERROR=ON -DPOLKA_TESTS=ON \
+        -DPOLKA_SANITIZE=ON
 }
 fuzz() { "$root/tests/fuzz/smoke.sh"; }
 asan() {
@@ -64,14 +62,28 @@ asan() {
     (cd "$asan_dir" && ctest --output-on-failure -j"$asan_jobs" -LE no_asan "$@")
 }
 
-# The plain pass, the BLAS kernels' and the fuzz smoke in front; behind them, at once, the
-# sanitizer build (at a lower priority) and its pass.
+# kill_tree PID: the process and all it started (the sanitizer chain, when the build fails).
+kill_tree() {
+    local child
+    for child in $(pgrep -P "$1"); do kill_tree "$child"; done
+    kill "$1" 2>/dev/null || true
+}
+
+# The sanitizer build and its pass behind, from the start; the plain build, its pass, the BLAS
+# kernels' and the fuzz smoke in front.
 status=0
 behind=""
 if [ "${POLKA_SKIP_ASAN:-0}" != 1 ]; then
     (part asan_build asan_build && part asan_tests asan "$@") &
     behind=$!
 fi
+start=$(date +%s)
+if ! "$root/tools/build.sh" -DPOLKA_WERROR=ON -DPOLKA_TESTS=ON; then
+    [ -z "$behind" ] || kill_tree "$behind"
+    echo "run_all: the build FAILED" >&2
+    exit 1
+fi
+echo "run_all: build in $(($(date +%s) - start)) s"
 part tests plain "$@" || status=$?
 part blas_kernels kernels || { [ $status -ne 0 ] || status=$?; }
 part fuzz_smoke fuzz || { [ $status -ne 0 ] || status=$?; }
