@@ -97,9 +97,9 @@ polka_mpi_fails(fault_resample_unstable 2
                 --set learner.eta=0.2 --set net.resample_every=1 --set data.n_train=600)
 # A run with every fault, read back with h5py and `polka report`: the fault columns, /config,
 # fewer bytes than the fault-free run, the same models on 1 and 2 ranks.
-polka_add_test(NAME faults_run_file COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/faults_run_test.sh
+polka_add_test(NAME faults_runfile COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/faults_run_test.sh
                                       $<TARGET_FILE:polka> ${CMAKE_CURRENT_BINARY_DIR}/faults)
-set_tests_properties(faults_run_file PROPERTIES ENVIRONMENT "${POLKA_MPI_ENV}" TIMEOUT 180)
+set_tests_properties(faults_runfile PROPERTIES ENVIRONMENT "${POLKA_MPI_ENV}" TIMEOUT 180)
 # One rank of a faulty run killed: the job still ends within seconds, the file readable.
 polka_add_test(NAME faults_rank_killed COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/mpi/fault_kill_test.sh
                                          $<TARGET_FILE:polka> /usr/bin/python3
@@ -165,9 +165,9 @@ polka_mpi_fails(codec_gamma_dense 2 "\\(here rf-diffusion, float16\\)" --set net
 polka_add_test(NAME rf_window_run COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/rf_window_run_test.sh
                                     $<TARGET_FILE:polka> ${CMAKE_CURRENT_BINARY_DIR}/rf_window)
 set_tests_properties(rf_window_run PROPERTIES ENVIRONMENT "${POLKA_MPI_ENV}" TIMEOUT 120)
-polka_add_test(NAME codec_run_file COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/codec_run_test.sh
+polka_add_test(NAME codec_runfile COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/codec_run_test.sh
                                      $<TARGET_FILE:polka> ${CMAKE_CURRENT_BINARY_DIR}/codec)
-set_tests_properties(codec_run_file PROPERTIES ENVIRONMENT "${POLKA_MPI_ENV}" TIMEOUT 180)
+set_tests_properties(codec_runfile PROPERTIES ENVIRONMENT "${POLKA_MPI_ENV}" TIMEOUT 180)
 
 # dkla's agents reach the centralized random-feature solution (exact primal, fixed data):
 # the simulator-level curve of experiments/dkla_convergence_sim.py, its last point.
@@ -200,9 +200,9 @@ polka_mpi_fails(privacy_centralized 2 "a centralized run sends none" --set priva
 polka_mpi_fails(privacy_file_dirichlet 2 "privacy.clip with data.split = dirichlet of a file: .* no epsilon covers it"
                 --set privacy.clip=1 --set data.source=file --set data.train=${TDATA}/two_dim.svm
                 --set data.test=${TDATA}/two_dim.svm --set data.split=dirichlet)
-polka_add_test(NAME privacy_run_file COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/privacy_run_test.sh
+polka_add_test(NAME privacy_runfile COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/privacy_run_test.sh
                                        $<TARGET_FILE:polka> ${CMAKE_CURRENT_BINARY_DIR}/privacy)
-set_tests_properties(privacy_run_file PROPERTIES ENVIRONMENT "${POLKA_MPI_ENV}" TIMEOUT 180)
+set_tests_properties(privacy_runfile PROPERTIES ENVIRONMENT "${POLKA_MPI_ENV}" TIMEOUT 180)
 
 # The training file's scan split among the ranks: one process's info, bit for bit.
 add_executable(test_scan_split mpi/test_scan_split.c)

@@ -16,7 +16,7 @@ polka_mpi_fails(async_slow_range 2 "async.slow = '0,9': an agent number is out o
                 --set async.engine=events --set net.agents=4 --set async.slow=0,9)
 polka_mpi_fails(async_latency_zero 2 "async.latency must be > 0" --set async.engine=events
                 --set async.latency=0)
-polka_add_test(NAME async_run_file COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/async_run_test.sh
+polka_add_test(NAME async_runfile COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/async_run_test.sh
                                      $<TARGET_FILE:polka> ${CMAKE_CURRENT_BINARY_DIR}/async
                                      ${CMAKE_CURRENT_SOURCE_DIR}/python/compare_runs.py)
-set_tests_properties(async_run_file PROPERTIES ENVIRONMENT "${POLKA_MPI_ENV}" TIMEOUT 300)
+set_tests_properties(async_runfile PROPERTIES ENVIRONMENT "${POLKA_MPI_ENV}" TIMEOUT 300)

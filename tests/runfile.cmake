@@ -66,7 +66,7 @@ set_tests_properties(run_csv_rows PROPERTIES FIXTURES_REQUIRED csv_file)
 foreach(stop 2 0)
   polka_add_test(NAME watchdog_rank${stop} COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/mpi/watchdog_test.sh
                                            $<TARGET_FILE:polka> ${RUN_DIR}/watchdog ${stop})
-  set_tests_properties(watchdog_rank${stop} PROPERTIES TIMEOUT 120 LABELS mpi_timing)
+  set_tests_properties(watchdog_rank${stop} PROPERTIES TIMEOUT 240 LABELS mpi_timing)
 endforeach()
 
 # A run file that cannot be written: a device (/dev/full) is refused at once, being no regular

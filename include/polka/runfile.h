@@ -30,7 +30,7 @@
  * that error on all ranks: nothing hangs on a rank-local failure). Each append ends with a flush,
  * so a run killed between two appends leaves a readable file holding every row appended so far.
  *
- * The reader (polka_h5run) is serial and needs no MPI. Nothing here prints.
+ * The reader (polka_runfile_reader) is serial and needs no MPI. Nothing here prints.
  */
 #ifndef POLKA_RUNFILE_H
 #define POLKA_RUNFILE_H
@@ -151,9 +151,9 @@ polka_status polka_runfile_write_timing(polka_runfile *log, size_t stage_count,
 polka_status polka_runfile_close(polka_runfile **log);
 
 /** An open run file being read. */
-typedef struct polka_h5run_s polka_h5run;
+typedef struct polka_runfile_reader_s polka_runfile_reader;
 
-/** Pass as `row` to polka_h5run_metric_row for the last row. */
+/** Pass as `row` to polka_runfile_reader_metric_row for the last row. */
 #define POLKA_H5RUN_LAST ((size_t)-1)
 
 /** The reader refuses a run file whose /metrics `agents` is above this (2^24: a row of one
@@ -170,25 +170,25 @@ typedef struct polka_h5run_s polka_h5run;
 /**
  * Opens a run file for reading (serial, no MPI). A missing or unreadable file is
  * POLKA_ERR_IO; a file that is not HDF5, or not a polka run file, is POLKA_ERR_FORMAT.
- * The caller owns *out (polka_h5run_close).
+ * The caller owns *out (polka_runfile_reader_close).
  */
-polka_status polka_h5run_open(const char *path, polka_h5run **out);
+polka_status polka_runfile_reader_open(const char *path, polka_runfile_reader **out);
 
 /** Closes a run file; NULL-safe, sets *run to NULL. */
-void polka_h5run_close(polka_h5run **run);
+void polka_runfile_reader_close(polka_runfile_reader **run);
 
 /** The number of agents. */
-size_t polka_h5run_agents(const polka_h5run *run);
+size_t polka_runfile_reader_agents(const polka_runfile_reader *run);
 
 /** The columns of the metrics: the agents, or (attribute "agent_stride" S of /metrics) the
  *  agents 0, S, 2S, ... of them, ceil(agents / S). */
-size_t polka_h5run_columns(const polka_h5run *run);
+size_t polka_runfile_reader_columns(const polka_runfile_reader *run);
 
 /** The number of log rows (the length of /metrics/round). */
-size_t polka_h5run_rows(const polka_h5run *run);
+size_t polka_runfile_reader_rows(const polka_runfile_reader *run);
 
 /** 1 when /metrics holds a dataset `name`, else 0 (also when the lookup fails). */
-int polka_h5run_has_metric(const polka_h5run *run, const char *name);
+int polka_runfile_reader_has_metric(const polka_runfile_reader *run, const char *name);
 
 /**
  * Row `row` (POLKA_H5RUN_LAST: the last one) of metric `name` into values: one value per
@@ -196,28 +196,30 @@ int polka_h5run_has_metric(const polka_h5run *run, const char *name);
  * rows or of another shape (a 1-D metric other than those two, a 2-D one whose columns are not
  * the agents) is POLKA_ERR_FORMAT; a row out of range is POLKA_ERR_ARG.
  */
-polka_status polka_h5run_metric_row(const polka_h5run *run, const char *name, size_t row,
-                                    double *values);
+polka_status polka_runfile_reader_metric_row(const polka_runfile_reader *run, const char *name,
+                                             size_t row, double *values);
 
 /** The attribute `key` of /config as text, whatever its type (POLKA_ERR_FORMAT if missing,
  *  POLKA_ERR_ARG if it does not fit in size bytes). */
-polka_status polka_h5run_config_string(const polka_h5run *run, const char *key, char *out,
-                                       size_t size);
+polka_status polka_runfile_reader_config_string(const polka_runfile_reader *run, const char *key,
+                                                char *out, size_t size);
 
 /** Rebuilds the model of an agent from /models (either layout: POLKA_H5_MODELS_KERNEL, or the
  *  older /models/agent_NNNN; the kernel from the attributes). The caller owns *out.
  *  POLKA_ERR_FORMAT when it is missing or inconsistent. */
-polka_status polka_h5run_load_model(const polka_h5run *run, size_t agent, polka_model **out);
+polka_status polka_runfile_reader_load_model(const polka_runfile_reader *run, size_t agent,
+                                             polka_model **out);
 
 /** What a run file's /models holds. */
 typedef enum {
     POLKA_H5RUN_MODELS_NONE,   /**< no /models (a run killed before its end, a batch run) */
     POLKA_H5RUN_MODELS_KERNEL, /**< kernel expansions (either layout) */
     POLKA_H5RUN_MODELS_RFF,    /**< random features and every agent's θ */
-} polka_h5run_models;
+} polka_runfile_reader_models;
 
 /** What /models holds; POLKA_ERR_FORMAT when its "kind" attribute names no kind polka writes. */
-polka_status polka_h5run_models_kind(const polka_h5run *run, polka_h5run_models *kind);
+polka_status polka_runfile_reader_models_kind(const polka_runfile_reader *run,
+                                              polka_runfile_reader_models *kind);
 
 /**
  * Agent agent's random-feature model: the shared features into *rff (owned by the caller:
@@ -225,8 +227,8 @@ polka_status polka_h5run_models_kind(const polka_h5run *run, polka_h5run_models 
  * an agent the file does not have; POLKA_ERR_FORMAT when /models is not of this kind, or
  * damaged: an attribute or a shape that does not fit, a number that is not finite.
  */
-polka_status polka_h5run_load_rff(const polka_h5run *run, size_t agent, polka_rff *rff,
-                                  double **theta, size_t *outputs);
+polka_status polka_runfile_reader_load_rff(const polka_runfile_reader *run, size_t agent,
+                                           polka_rff *rff, double **theta, size_t *outputs);
 
 /**
  * Writes the HDF5 library polka runs with into text (at most size bytes, NUL-terminated):

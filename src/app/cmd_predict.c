@@ -61,14 +61,15 @@ static polka_status parse(int argc, char **argv, predict_args *args) {
 
 /* The run's configuration, key by key from /config (keys a file lacks keep their defaults),
  * checked as `polka run` checks it. */
-static polka_status run_plan(const polka_h5run *run, const char *path, polka_plan *plan) {
+static polka_status run_plan(const polka_runfile_reader *run, const char *path, polka_plan *plan) {
     polka_config settings, *config = &settings;
     polka_config_defaults(config);
     size_t count = 0;
     const polka_config_key *keys = polka_config_keys(&count);
     for (size_t k = 0; k < count; k++) {
         char value[POLKA_PATH_LEN];
-        if (polka_h5run_config_string(run, keys[k].name, value, sizeof value) != POLKA_OK) continue;
+        if (polka_runfile_reader_config_string(run, keys[k].name, value, sizeof value) != POLKA_OK)
+            continue;
         if (polka_config_set(config, keys[k].name, value) != POLKA_OK)
             return polka_error_set(POLKA_ERR_FORMAT, "run file '%s': /config: %s", path,
                                    polka_error_message());
@@ -146,15 +147,15 @@ typedef struct {
     size_t outputs;
 } saved_model;
 
-static polka_status load_model(const polka_h5run *run, const char *path, size_t agent,
+static polka_status load_model(const polka_runfile_reader *run, const char *path, size_t agent,
                                saved_model *m) {
-    POLKA_CHECK(agent < polka_h5run_agents(run), POLKA_ERR_ARG, "%s has %zu agents, no agent %zu",
-                path, polka_h5run_agents(run), agent);
-    polka_h5run_models kind;
-    POLKA_CALL(polka_h5run_models_kind(run, &kind));
+    POLKA_CHECK(agent < polka_runfile_reader_agents(run), POLKA_ERR_ARG,
+                "%s has %zu agents, no agent %zu", path, polka_runfile_reader_agents(run), agent);
+    polka_runfile_reader_models kind;
+    POLKA_CALL(polka_runfile_reader_models_kind(run, &kind));
     if (kind == POLKA_H5RUN_MODELS_RFF)
-        return polka_h5run_load_rff(run, agent, &m->rff, &m->theta, &m->outputs);
-    return polka_h5run_load_model(run, agent, &m->kernel);
+        return polka_runfile_reader_load_rff(run, agent, &m->rff, &m->theta, &m->outputs);
+    return polka_runfile_reader_load_model(run, agent, &m->kernel);
 }
 
 static void free_model(saved_model *m) {
@@ -183,13 +184,13 @@ static polka_status predict(const predict_args *args) {
     char path[POLKA_PATH_LEN];
     size_t agent = 0;
     POLKA_CALL(split_model(args->model, path, sizeof path, &agent));
-    polka_h5run *run = NULL;
+    polka_runfile_reader *run = NULL;
     polka_plan plan;
     saved_model model = {0};
     polka_dataset data = {0};
     double *labels = NULL, *predictions = NULL;
     polka_app_read_deadline("predict", path, args->timeout);
-    polka_status status = polka_h5run_open(path, &run);
+    polka_status status = polka_runfile_reader_open(path, &run);
     if (status == POLKA_OK) status = run_plan(run, path, &plan);
     if (status == POLKA_OK) status = load_model(run, path, agent, &model);
     polka_app_read_done();
@@ -215,7 +216,7 @@ static polka_status predict(const predict_args *args) {
     free(labels);
     polka_dataset_free(&data);
     free_model(&model);
-    polka_h5run_close(&run);
+    polka_runfile_reader_close(&run);
     return status;
 }
 

@@ -85,10 +85,12 @@ static void print_usage(FILE *out) {
 /* The last row of a metric into values; *found = 0 when the file does not hold it or it has
  * no rows yet (a run killed before its first log step). A metric of the wrong shape is an
  * error. */
-static polka_status last_row(const polka_h5run *run, const char *name, double *values, int *found) {
+static polka_status last_row(const polka_runfile_reader *run, const char *name, double *values,
+                             int *found) {
     *found = 0;
-    if (!polka_h5run_has_metric(run, name) || polka_h5run_rows(run) == 0) return POLKA_OK;
-    POLKA_CALL(polka_h5run_metric_row(run, name, POLKA_H5RUN_LAST, values));
+    if (!polka_runfile_reader_has_metric(run, name) || polka_runfile_reader_rows(run) == 0)
+        return POLKA_OK;
+    POLKA_CALL(polka_runfile_reader_metric_row(run, name, POLKA_H5RUN_LAST, values));
     *found = 1;
     return POLKA_OK;
 }
@@ -119,24 +121,25 @@ static void put_number(report_row *row, int col, double value) {
 }
 
 /* stats of the last row of a metric (count 0 when missing or not finite). */
-static polka_status metric_stats(const polka_h5run *run, const char *name, double *values,
+static polka_status metric_stats(const polka_runfile_reader *run, const char *name, double *values,
                                  stats *out) {
     int found = 0;
     POLKA_CALL(last_row(run, name, values, &found));
-    *out = found ? summarize(values, polka_h5run_columns(run)) : summarize(values, 0);
+    *out = found ? summarize(values, polka_runfile_reader_columns(run)) : summarize(values, 0);
     return POLKA_OK;
 }
 
 /* A single value (round, samples); NAN when missing. */
-static polka_status scalar(const polka_h5run *run, const char *name, double *value) {
+static polka_status scalar(const polka_runfile_reader *run, const char *name, double *value) {
     int found = 0;
     POLKA_CALL(last_row(run, name, value, &found));
     if (!found) *value = NAN;
     return POLKA_OK;
 }
 
-static polka_status config_text(const polka_h5run *run, const char *key, char *out, size_t size) {
-    polka_status status = polka_h5run_config_string(run, key, out, size);
+static polka_status config_text(const polka_runfile_reader *run, const char *key, char *out,
+                                size_t size) {
+    polka_status status = polka_runfile_reader_config_string(run, key, out, size);
     if (status == POLKA_ERR_FORMAT || status == POLKA_ERR_ARG) {
         polka_error_clear();
         snprintf(out, size, "-");
@@ -145,7 +148,7 @@ static polka_status config_text(const polka_h5run *run, const char *key, char *o
     return status;
 }
 
-static polka_status describe_run(const polka_h5run *run, report_row *row) {
+static polka_status describe_run(const polka_runfile_reader *run, report_row *row) {
     POLKA_CALL(config_text(run, "mode", row->cell[COL_MODE], CELL_LEN));
     if (strcmp(row->cell[COL_MODE], "-") == 0)
         POLKA_CALL(config_text(run, "run.mode", row->cell[COL_MODE], CELL_LEN));
@@ -156,14 +159,14 @@ static polka_status describe_run(const polka_h5run *run, report_row *row) {
     if (polka_loss_kind_parse(loss_name, &loss) == POLKA_OK) score = polka_loss_score_name(loss);
     polka_error_clear();
     snprintf(row->cell[COL_SCORE], CELL_LEN, "%s", score);
-    snprintf(row->cell[COL_AGENTS], CELL_LEN, "%zu", polka_h5run_agents(run));
-    snprintf(row->cell[COL_ROWS], CELL_LEN, "%zu", polka_h5run_rows(run));
+    snprintf(row->cell[COL_AGENTS], CELL_LEN, "%zu", polka_runfile_reader_agents(run));
+    snprintf(row->cell[COL_ROWS], CELL_LEN, "%zu", polka_runfile_reader_rows(run));
     return POLKA_OK;
 }
 
 /* The largest composed epsilon; inf when own points left unprotected (privacy.clip = 0 or a
  * file written before it), '-' when none left (`samples_out`: the most any agent sent). */
-static polka_status fill_privacy(const polka_h5run *run, report_row *row, double *values,
+static polka_status fill_privacy(const polka_runfile_reader *run, report_row *row, double *values,
                                  double samples_out) {
     char clip[CELL_LEN];
     stats epsilon;
@@ -179,7 +182,7 @@ static polka_status fill_privacy(const polka_h5run *run, report_row *row, double
     return POLKA_OK;
 }
 
-static polka_status fill_metrics(const polka_h5run *run, report_row *row, double *values) {
+static polka_status fill_metrics(const polka_runfile_reader *run, report_row *row, double *values) {
     stats score, disagreement, order, wall, bytes, lost, offline, age, out, receivers, clock,
         updates, info_age;
     double round = NAN, samples = NAN;
@@ -221,19 +224,19 @@ static polka_status fill_metrics(const polka_h5run *run, report_row *row, double
 
 static polka_status read_run(const char *path, report_row *row, unsigned timeout) {
     polka_app_read_deadline("report", path, timeout);
-    polka_h5run *run = NULL;
-    polka_status opened = polka_h5run_open(path, &run);
+    polka_runfile_reader *run = NULL;
+    polka_status opened = polka_runfile_reader_open(path, &run);
     if (opened != POLKA_OK) {
         polka_app_read_done();
         return opened;
     }
     snprintf(row->cell[COL_FILE], CELL_LEN, "%s", path);
-    double *values = malloc((polka_h5run_agents(run) + 1) * sizeof *values);
+    double *values = malloc((polka_runfile_reader_agents(run) + 1) * sizeof *values);
     polka_status status =
         values != NULL ? describe_run(run, row) : polka_error_set(POLKA_ERR_MEM, "out of memory");
     if (status == POLKA_OK) status = fill_metrics(run, row, values);
     free(values);
-    polka_h5run_close(&run);
+    polka_runfile_reader_close(&run);
     polka_app_read_done();
     return status;
 }

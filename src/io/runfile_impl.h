@@ -62,8 +62,8 @@ polka_status polka_h5_dataset(hid_t loc, const char *name, hid_t type, int rank,
 polka_status polka_runfile_flush(polka_runfile *log);
 
 /* The reader's pieces, for the readers in other files (runfile_read.c has the details). */
-hid_t polka_h5run_file_id(const polka_h5run *run);
-const char *polka_h5run_path(const polka_h5run *run);
+hid_t polka_runfile_reader_file_id(const polka_runfile_reader *run);
+const char *polka_runfile_reader_path(const polka_runfile_reader *run);
 /** A numeric attribute holding one value, converted to mem_type. */
 polka_status polka_h5_read_number(hid_t obj, const char *name, const char *where, hid_t mem_type,
                                   void *value, const char *path);

@@ -9,7 +9,7 @@
 #include "runfile_impl.h"
 #include "polka/format.h"
 
-struct polka_h5run_s {
+struct polka_runfile_reader_s {
     hid_t file;
     char *path;
     size_t agents, rows;
@@ -220,7 +220,7 @@ static polka_status open_dataset(hid_t loc, const char *name, const char *what, 
 }
 
 /* Checks /metrics and reads the number of agents and rows. */
-static polka_status read_layout(polka_h5run *run) {
+static polka_status read_layout(polka_runfile_reader *run) {
     htri_t exists = H5Lexists(run->file, "metrics", H5P_DEFAULT);
     POLKA_CHECK(exists > 0, POLKA_ERR_FORMAT, "'%s' is not a polka run file (no /metrics)",
                 run->path);
@@ -256,11 +256,11 @@ static polka_status check_readable(const char *path) {
     return POLKA_OK;
 }
 
-polka_status polka_h5run_open(const char *path, polka_h5run **out) {
+polka_status polka_runfile_reader_open(const char *path, polka_runfile_reader **out) {
     POLKA_CHECK(path != NULL, POLKA_ERR_ARG, "run file: no path");
     polka_h5_quiet();
     POLKA_CALL(check_readable(path));
-    polka_h5run *run = calloc(1, sizeof *run);
+    polka_runfile_reader *run = calloc(1, sizeof *run);
     POLKA_CHECK_ALLOC(run);
     run->file = H5I_INVALID_HID;
     run->path = malloc(strlen(path) + 1);
@@ -278,14 +278,14 @@ polka_status polka_h5run_open(const char *path, polka_h5run **out) {
     if (status != POLKA_OK) {
         char message[1024];
         snprintf(message, sizeof message, "%s", polka_error_message());
-        polka_h5run_close(&run);
+        polka_runfile_reader_close(&run);
         return polka_error_set(status, "%s", message);
     }
     *out = run;
     return POLKA_OK;
 }
 
-void polka_h5run_close(polka_h5run **run) {
+void polka_runfile_reader_close(polka_runfile_reader **run) {
     if (run == NULL || *run == NULL) return;
     (void)polka_h5_close(&(*run)->file, "");
     free((*run)->path);
@@ -293,15 +293,15 @@ void polka_h5run_close(polka_h5run **run) {
     *run = NULL;
 }
 
-size_t polka_h5run_agents(const polka_h5run *run) {
+size_t polka_runfile_reader_agents(const polka_runfile_reader *run) {
     return run->agents;
 }
 
-size_t polka_h5run_columns(const polka_h5run *run) {
+size_t polka_runfile_reader_columns(const polka_runfile_reader *run) {
     return run->columns;
 }
 
-size_t polka_h5run_rows(const polka_h5run *run) {
+size_t polka_runfile_reader_rows(const polka_runfile_reader *run) {
     return run->rows;
 }
 
@@ -324,8 +324,8 @@ static polka_status check_storage(hid_t dataset, const char *what, const char *n
     return POLKA_OK;
 }
 
-static polka_status read_row(const polka_h5run *run, hid_t dataset, const char *name, size_t row,
-                             double *values) {
+static polka_status read_row(const polka_runfile_reader *run, hid_t dataset, const char *name,
+                             size_t row, double *values) {
     int rank = 0;
     hsize_t dims[2] = {0, 0};
     POLKA_CALL(dataset_dims(dataset, &rank, dims, name, run->path));
@@ -356,7 +356,7 @@ static polka_status read_row(const polka_h5run *run, hid_t dataset, const char *
     return polka_h5_first(status, polka_h5_close(&file_space, run->path));
 }
 
-int polka_h5run_has_metric(const polka_h5run *run, const char *name) {
+int polka_runfile_reader_has_metric(const polka_runfile_reader *run, const char *name) {
     if (name == NULL || name[0] == '\0' || strchr(name, '/') != NULL) return 0;
     char where[256];
     snprintf(where, sizeof where, "metrics/%s", name);
@@ -366,8 +366,8 @@ int polka_h5run_has_metric(const polka_h5run *run, const char *name) {
     return exists > 0;
 }
 
-polka_status polka_h5run_metric_row(const polka_h5run *run, const char *name, size_t row,
-                                    double *values) {
+polka_status polka_runfile_reader_metric_row(const polka_runfile_reader *run, const char *name,
+                                             size_t row, double *values) {
     POLKA_CHECK(name != NULL && name[0] != '\0' && strchr(name, '/') == NULL, POLKA_ERR_ARG,
                 "bad metric name");
     hid_t metrics = H5Gopen2(run->file, "metrics", H5P_DEFAULT), dataset = H5I_INVALID_HID;
@@ -378,8 +378,8 @@ polka_status polka_h5run_metric_row(const polka_h5run *run, const char *name, si
     return polka_h5_first(status, polka_h5_close(&metrics, run->path));
 }
 
-polka_status polka_h5run_config_string(const polka_h5run *run, const char *key, char *out,
-                                       size_t size) {
+polka_status polka_runfile_reader_config_string(const polka_runfile_reader *run, const char *key,
+                                                char *out, size_t size) {
     POLKA_CHECK(key != NULL && out != NULL && size > 0, POLKA_ERR_ARG, "bad config query");
     htri_t exists = H5Lexists(run->file, "config", H5P_DEFAULT);
     POLKA_CHECK(exists > 0, POLKA_ERR_FORMAT, "run file '%s' has no /config", run->path);
@@ -396,11 +396,11 @@ polka_status polka_h5run_config_string(const polka_h5run *run, const char *key, 
 /* ---- the helpers, for the readers of other files (runfile_read_rff.c) --------------------------
  */
 
-hid_t polka_h5run_file_id(const polka_h5run *run) {
+hid_t polka_runfile_reader_file_id(const polka_runfile_reader *run) {
     return run->file;
 }
 
-const char *polka_h5run_path(const polka_h5run *run) {
+const char *polka_runfile_reader_path(const polka_runfile_reader *run) {
     return run->path;
 }
 

@@ -160,17 +160,18 @@ static polka_status build_model(hid_t group, const char *where, const char *path
 }
 
 /* The layout of polka before the concatenated models: /models/agent_NNNN. */
-static polka_status load_group_model(const polka_h5run *run, size_t agent, polka_model **out) {
+static polka_status load_group_model(const polka_runfile_reader *run, size_t agent,
+                                     polka_model **out) {
     char where[64];
     snprintf(where, sizeof where, "/models/agent_%04zu", agent);
-    htri_t exists = H5Lexists(polka_h5run_file_id(run), "models", H5P_DEFAULT);
-    if (exists > 0) exists = H5Lexists(polka_h5run_file_id(run), where, H5P_DEFAULT);
+    htri_t exists = H5Lexists(polka_runfile_reader_file_id(run), "models", H5P_DEFAULT);
+    if (exists > 0) exists = H5Lexists(polka_runfile_reader_file_id(run), where, H5P_DEFAULT);
     POLKA_CHECK(exists > 0, POLKA_ERR_FORMAT, "run file '%s' has no model for agent %zu (%s)",
-                polka_h5run_path(run), agent, where);
-    hid_t group = H5Gopen2(polka_h5run_file_id(run), where, H5P_DEFAULT);
-    if (group < 0) return polka_h5_fail("open group", where, polka_h5run_path(run));
-    polka_status status = build_model(group, where, polka_h5run_path(run), out);
-    return polka_h5_first(status, polka_h5_close(&group, polka_h5run_path(run)));
+                polka_runfile_reader_path(run), agent, where);
+    hid_t group = H5Gopen2(polka_runfile_reader_file_id(run), where, H5P_DEFAULT);
+    if (group < 0) return polka_h5_fail("open group", where, polka_runfile_reader_path(run));
+    polka_status status = build_model(group, where, polka_runfile_reader_path(run), out);
+    return polka_h5_first(status, polka_h5_close(&group, polka_runfile_reader_path(run)));
 }
 
 /* Agent agent's rows of the concatenated layout. */
@@ -208,18 +209,19 @@ static polka_status build_packed_model(hid_t models, size_t agent, size_t agents
     return status;
 }
 
-polka_status polka_h5run_load_model(const polka_h5run *run, size_t agent, polka_model **out) {
-    hid_t file = polka_h5run_file_id(run);
-    const char *path = polka_h5run_path(run);
+polka_status polka_runfile_reader_load_model(const polka_runfile_reader *run, size_t agent,
+                                             polka_model **out) {
+    hid_t file = polka_runfile_reader_file_id(run);
+    const char *path = polka_runfile_reader_path(run);
     htri_t exists = H5Lexists(file, "models", H5P_DEFAULT);
     hid_t models = exists > 0 ? H5Gopen2(file, "models", H5P_DEFAULT) : H5I_INVALID_HID;
     htri_t packed = models >= 0 ? H5Aexists(models, "kind") : 0;
     polka_status status = POLKA_OK;
-    if (packed > 0) { /* the kind is checked by polka_h5run_models_kind */
-        POLKA_CHECK(agent < polka_h5run_agents(run), POLKA_ERR_FORMAT,
+    if (packed > 0) { /* the kind is checked by polka_runfile_reader_models_kind */
+        POLKA_CHECK(agent < polka_runfile_reader_agents(run), POLKA_ERR_FORMAT,
                     "run file '%s' has no model for agent %zu (%zu agents)", path, agent,
-                    polka_h5run_agents(run));
-        status = build_packed_model(models, agent, polka_h5run_agents(run), path, out);
+                    polka_runfile_reader_agents(run));
+        status = build_packed_model(models, agent, polka_runfile_reader_agents(run), path, out);
     } else {
         status = load_group_model(run, agent, out);
     }

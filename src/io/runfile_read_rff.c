@@ -13,9 +13,10 @@
 /* The largest C a file may declare (2^20 classes). */
 #define MAX_OUTPUTS ((int64_t)1 << 20)
 
-polka_status polka_h5run_models_kind(const polka_h5run *run, polka_h5run_models *kind) {
-    hid_t file = polka_h5run_file_id(run);
-    const char *path = polka_h5run_path(run);
+polka_status polka_runfile_reader_models_kind(const polka_runfile_reader *run,
+                                              polka_runfile_reader_models *kind) {
+    hid_t file = polka_runfile_reader_file_id(run);
+    const char *path = polka_runfile_reader_path(run);
     htri_t exists = H5Lexists(file, "models", H5P_DEFAULT);
     if (exists < 0) return polka_h5_fail("look up", WHERE, path);
     *kind = POLKA_H5RUN_MODELS_NONE;
@@ -166,17 +167,18 @@ static polka_status load(hid_t models, size_t agents, size_t agent, const char *
     return POLKA_OK;
 }
 
-polka_status polka_h5run_load_rff(const polka_h5run *run, size_t agent, polka_rff *rff,
-                                  double **theta, size_t *outputs) {
-    const char *path = polka_h5run_path(run);
-    polka_h5run_models kind;
-    POLKA_CALL(polka_h5run_models_kind(run, &kind));
+polka_status polka_runfile_reader_load_rff(const polka_runfile_reader *run, size_t agent,
+                                           polka_rff *rff, double **theta, size_t *outputs) {
+    const char *path = polka_runfile_reader_path(run);
+    polka_runfile_reader_models kind;
+    POLKA_CALL(polka_runfile_reader_models_kind(run, &kind));
     POLKA_CHECK(kind == POLKA_H5RUN_MODELS_RFF, POLKA_ERR_FORMAT,
                 "run file '%s' has no random-feature models", path);
-    POLKA_CHECK(agent < polka_h5run_agents(run), POLKA_ERR_ARG, "%s has %zu agents, no agent %zu",
-                path, polka_h5run_agents(run), agent);
-    hid_t models = H5Gopen2(polka_h5run_file_id(run), "models", H5P_DEFAULT);
+    POLKA_CHECK(agent < polka_runfile_reader_agents(run), POLKA_ERR_ARG,
+                "%s has %zu agents, no agent %zu", path, polka_runfile_reader_agents(run), agent);
+    hid_t models = H5Gopen2(polka_runfile_reader_file_id(run), "models", H5P_DEFAULT);
     if (models < 0) return polka_h5_fail("open group", WHERE, path);
-    polka_status status = load(models, polka_h5run_agents(run), agent, path, rff, theta, outputs);
+    polka_status status =
+        load(models, polka_runfile_reader_agents(run), agent, path, rff, theta, outputs);
     return polka_h5_first(status, polka_h5_close(&models, path));
 }

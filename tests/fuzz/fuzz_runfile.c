@@ -10,33 +10,33 @@
 
 enum { MAX_AGENTS = 1 << 16, MODELS = 4 };
 
-static void read_metrics(const polka_h5run *run) {
+static void read_metrics(const polka_runfile_reader *run) {
     static const char *const names[] = {"round",       "samples",   "test_score", "disagreement",
                                         "model_order", "wall_time", "bytes_sent"};
-    size_t agents = polka_h5run_agents(run);
+    size_t agents = polka_runfile_reader_agents(run);
     if (agents > MAX_AGENTS) return; /* the caller's buffer: cmd_report's concern */
     double *values = malloc((agents + 1) * sizeof *values);
     if (values == NULL) return;
-    (void)polka_h5run_rows(run);
+    (void)polka_runfile_reader_rows(run);
     for (size_t k = 0; k < sizeof names / sizeof *names; k++)
-        if (polka_h5run_metric_row(run, names[k], POLKA_H5RUN_LAST, values) != POLKA_OK)
+        if (polka_runfile_reader_metric_row(run, names[k], POLKA_H5RUN_LAST, values) != POLKA_OK)
             polka_error_clear();
     free(values);
 }
 
-static void read_config(const polka_h5run *run) {
+static void read_config(const polka_runfile_reader *run) {
     static const char *const keys[] = {"mode", "learner.kernel", "kernel", "data.classes", "seed"};
     char value[512];
     for (size_t k = 0; k < sizeof keys / sizeof *keys; k++)
-        if (polka_h5run_config_string(run, keys[k], value, sizeof value) != POLKA_OK)
+        if (polka_runfile_reader_config_string(run, keys[k], value, sizeof value) != POLKA_OK)
             polka_error_clear();
 }
 
-static void read_models(const polka_h5run *run) {
-    size_t agents = polka_h5run_agents(run);
+static void read_models(const polka_runfile_reader *run) {
+    size_t agents = polka_runfile_reader_agents(run);
     for (size_t a = 0; a < agents && a < MODELS; a++) {
         polka_model *model = NULL;
-        if (polka_h5run_load_model(run, a, &model) == POLKA_OK)
+        if (polka_runfile_reader_load_model(run, a, &model) == POLKA_OK)
             polka_model_free(&model);
         else
             polka_error_clear();
@@ -44,14 +44,14 @@ static void read_models(const polka_h5run *run) {
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-    polka_h5run *run = NULL;
-    if (polka_h5run_open(fuzz_file(0, "run.h5", data, size, 0), &run) != POLKA_OK) {
+    polka_runfile_reader *run = NULL;
+    if (polka_runfile_reader_open(fuzz_file(0, "run.h5", data, size, 0), &run) != POLKA_OK) {
         polka_error_clear();
         return 0;
     }
     read_metrics(run);
     read_config(run);
     read_models(run);
-    polka_h5run_close(&run);
+    polka_runfile_reader_close(&run);
     return 0;
 }

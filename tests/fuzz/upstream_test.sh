@@ -12,10 +12,10 @@ overflow='==1==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x6
     #0 0x55 in __asan_memcpy (/b/fuzz_runfile+0x1)
     #1 0x7f in H5O__msg_iterate_real (/lib/x86_64-linux-gnu/libhdf5_openmpi.so.103+0x1)
     #2 0x7f in H5Aexists (/lib/x86_64-linux-gnu/libhdf5_openmpi.so.103+0x2)
-    #3 0x55 in polka_h5run_config_string /w/src/io/h5log_read.c:10
+    #3 0x55 in polka_runfile_reader_config_string /w/src/io/h5log_read.c:10
 0x6 is located 0 bytes after a region allocated by thread T0 here:
     #0 0x55 in malloc (/b/fuzz_runfile+0x1)
-    #1 0x55 in polka_h5run_open /w/src/io/h5log_read.c:278'
+    #1 0x55 in polka_runfile_reader_open /w/src/io/h5log_read.c:278'
 check upstream 0 "$overflow"
 segv_libc='==1==ERROR: AddressSanitizer: SEGV on unknown address 0x000000000000
     #0 0x7f in __memcpy_avx512_unaligned_erms string/../sysdeps/x86_64/multiarch/memmove-vec-unaligned-erms.S:372
@@ -31,7 +31,7 @@ hang='==1== ERROR: libFuzzer: timeout after 20 seconds
     #2 0x55 in fuzzer::Fuzzer::AlarmCallback() (/b/fuzz_runfile+0x3)
     #3 0x7f  (/lib/x86_64-linux-gnu/libc.so.6+0x3c04f)
     #4 0x7f in H5HG_read (/lib/x86_64-linux-gnu/libhdf5_openmpi.so.103+0x1)
-    #5 0x55 in polka_h5run_config_string /w/src/io/h5log_read.c:10'
+    #5 0x55 in polka_runfile_reader_config_string /w/src/io/h5log_read.c:10'
 check upstream 0 "$hang"
 check polka 0 "${hang/H5HG_read (\/lib\/x86_64-linux-gnu\/libhdf5_openmpi.so.103+0x1)/read_row \/w\/src\/io\/h5log_read.c:100}"
 oom='==1== ERROR: libFuzzer: out-of-memory (malloc(4244635984))
@@ -47,7 +47,7 @@ oom='==1== ERROR: libFuzzer: out-of-memory (malloc(4244635984))
     #7 0x56 in malloc (/b/fuzz_runfile+0xed11d)
     #8 0x7f in H5C_protect (/lib/x86_64-linux-gnu/libhdf5_openmpi.so.103+0x9127e)
     #9 0x7f in H5Gopen2 (/lib/x86_64-linux-gnu/libhdf5_openmpi.so.103+0x134604)
-    #10 0x56 in polka_h5run_load_model /w/src/io/h5log_read.c:491:19'
+    #10 0x56 in polka_runfile_reader_load_model /w/src/io/h5log_read.c:491:19'
 check upstream 0 "$oom"
 check polka 0 "${oom/H5C_protect (\/lib\/x86_64-linux-gnu\/libhdf5_openmpi.so.103+0x9127e)/read_matrix \/w\/src\/io\/h5log_read.c:440}"
 leak_hdf5='Direct leak of 4176 byte(s) in 1 object(s) allocated from:
@@ -56,7 +56,7 @@ leak_hdf5='Direct leak of 4176 byte(s) in 1 object(s) allocated from:
     #2 0x7f in H5FL_blk_malloc (/lib/x86_64-linux-gnu/libhdf5_openmpi.so.103+0x129bb1)'
 leak_polka='Direct leak of 8 byte(s) in 1 object(s) allocated from:
     #0 0x55 in malloc (/b/fuzz_runfile+0x1)
-    #1 0x55 in polka_h5run_open /w/src/io/h5log_read.c:278'
+    #1 0x55 in polka_runfile_reader_open /w/src/io/h5log_read.c:278'
 check upstream 1 "$leak_hdf5"
 check polka 1 "$leak_hdf5
 $leak_polka"
@@ -68,6 +68,6 @@ leak_strdup='Indirect leak of 170 byte(s) in 2 object(s) allocated from:
     #2 0x57d43098115878ff  (<unknown module>)'
 check upstream 1 "$leak_hdf5
 $leak_strdup"
-check polka 1 "${leak_strdup/H5MM_xstrdup (\/lib\/x86_64-linux-gnu\/libhdf5_openmpi.so.103+0x18955d)/polka_h5run_open \/w\/src\/io\/h5log_read.c:278}"
+check polka 1 "${leak_strdup/H5MM_xstrdup (\/lib\/x86_64-linux-gnu\/libhdf5_openmpi.so.103+0x18955d)/polka_runfile_reader_open \/w\/src\/io\/h5log_read.c:278}"
 check polka 0 'no stack at all'
 echo "ok: libhdf5 faults, out-of-memory stops and leaks are upstream, polka frames are polka's own"

@@ -34,15 +34,15 @@ static polka_status write_run(const polka_plan *plan, int rank) {
 }
 
 static int check_run(const char *path) {
-    polka_h5run *run = NULL;
-    if (polka_h5run_open(path, &run) != POLKA_OK) return 0;
+    polka_runfile_reader *run = NULL;
+    if (polka_runfile_reader_open(path, &run) != POLKA_OK) return 0;
     double values[AGENTS];
-    int ok = polka_h5run_agents(run) == AGENTS && polka_h5run_rows(run) == ROWS;
+    int ok = polka_runfile_reader_agents(run) == AGENTS && polka_runfile_reader_rows(run) == ROWS;
     for (size_t row = 0; ok && row < ROWS; row++) {
-        ok = polka_h5run_metric_row(run, "test_score", row, values) == POLKA_OK;
+        ok = polka_runfile_reader_metric_row(run, "test_score", row, values) == POLKA_OK;
         for (size_t a = 0; ok && a < AGENTS; a++) ok = values[a] == value_of(row, a);
     }
-    polka_h5run_close(&run);
+    polka_runfile_reader_close(&run);
     return ok;
 }
 

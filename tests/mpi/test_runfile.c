@@ -216,53 +216,54 @@ static void write_partial(const char *path, MPI_Comm comm) {
 }
 
 static void check_partial(const char *path) {
-    polka_h5run *run = NULL;
-    EXPECT_OK(polka_h5run_open(path, &run));
+    polka_runfile_reader *run = NULL;
+    EXPECT_OK(polka_runfile_reader_open(path, &run));
     if (run == NULL) return;
     double values[AGENTS];
-    EXPECT(polka_h5run_rows(run) == 2, "partial: rows %zu", polka_h5run_rows(run));
-    EXPECT_OK(polka_h5run_metric_row(run, "test_score", POLKA_H5RUN_LAST, values));
+    EXPECT(polka_runfile_reader_rows(run) == 2, "partial: rows %zu",
+           polka_runfile_reader_rows(run));
+    EXPECT_OK(polka_runfile_reader_metric_row(run, "test_score", POLKA_H5RUN_LAST, values));
     EXPECT(values[6] == 3.5, "partial: test_score %g", values[6]);
-    EXPECT(polka_h5run_metric_row(run, "disagreement", 0, values) == POLKA_ERR_FORMAT,
+    EXPECT(polka_runfile_reader_metric_row(run, "disagreement", 0, values) == POLKA_ERR_FORMAT,
            "partial: disagreement found");
     polka_model *none = NULL;
-    EXPECT(polka_h5run_load_model(run, 0, &none) == POLKA_ERR_FORMAT, "partial: a model");
-    polka_h5run_close(&run);
+    EXPECT(polka_runfile_reader_load_model(run, 0, &none) == POLKA_ERR_FORMAT, "partial: a model");
+    polka_runfile_reader_close(&run);
 }
 
 /* ---- reading back (rank 0) --------------------------------------------------------------- */
 
-static void check_metrics(const polka_h5run *run) {
+static void check_metrics(const polka_runfile_reader *run) {
     double values[AGENTS];
     for (size_t row = 0; row < ROWS; row++) {
         for (size_t m = 0; m < METRICS; m++) {
-            EXPECT_OK(polka_h5run_metric_row(run, metric_names[m], row, values));
+            EXPECT_OK(polka_runfile_reader_metric_row(run, metric_names[m], row, values));
             for (size_t a = 0; a < AGENTS; a++)
                 EXPECT(values[a] == cell(row, a, m), "%s[%zu][%zu] = %g", metric_names[m], row, a,
                        values[a]);
         }
-        EXPECT_OK(polka_h5run_metric_row(run, "round", row, values));
+        EXPECT_OK(polka_runfile_reader_metric_row(run, "round", row, values));
         EXPECT(values[0] == round_of(row), "round[%zu] = %g", row, values[0]);
-        EXPECT_OK(polka_h5run_metric_row(run, "samples", row, values));
+        EXPECT_OK(polka_runfile_reader_metric_row(run, "samples", row, values));
         EXPECT(values[0] == samples_of(row), "samples[%zu] = %g", row, values[0]);
     }
-    EXPECT_OK(polka_h5run_metric_row(run, "wall_time", POLKA_H5RUN_LAST, values));
+    EXPECT_OK(polka_runfile_reader_metric_row(run, "wall_time", POLKA_H5RUN_LAST, values));
     EXPECT(values[3] == cell(ROWS - 1, 3, 6), "last wall_time = %g", values[3]);
-    EXPECT(polka_h5run_metric_row(run, "no_such_metric", 0, values) == POLKA_ERR_FORMAT,
+    EXPECT(polka_runfile_reader_metric_row(run, "no_such_metric", 0, values) == POLKA_ERR_FORMAT,
            "a missing metric is not a format error");
     EXPECT(strstr(polka_error_message(), "no_such_metric") != NULL, "message: %s",
            polka_error_message());
-    EXPECT(polka_h5run_metric_row(run, "test_loss", ROWS, values) == POLKA_ERR_ARG,
+    EXPECT(polka_runfile_reader_metric_row(run, "test_loss", ROWS, values) == POLKA_ERR_ARG,
            "row out of range accepted");
 }
 
-static void expect_config(const polka_h5run *run, const char *key, const char *want) {
+static void expect_config(const polka_runfile_reader *run, const char *key, const char *want) {
     char text[128] = "";
-    EXPECT_OK(polka_h5run_config_string(run, key, text, sizeof text));
+    EXPECT_OK(polka_runfile_reader_config_string(run, key, text, sizeof text));
     EXPECT(strcmp(text, want) == 0, "config %s = '%s', want '%s'", key, text, want);
 }
 
-static void check_config(const polka_h5run *run, int size) {
+static void check_config(const polka_runfile_reader *run, int size) {
     char text[32];
     snprintf(text, sizeof text, "%d", size);
     expect_config(run, "mpi_size", text);
@@ -275,16 +276,17 @@ static void check_config(const polka_h5run *run, int size) {
     expect_config(run, "data.n_train", "5000");
     expect_config(run, "run.seed", "1");
     expect_config(run, "learner.loss", "multi-hinge");
-    EXPECT(polka_h5run_config_string(run, "learner.nope", text, sizeof text) == POLKA_ERR_FORMAT,
+    EXPECT(polka_runfile_reader_config_string(run, "learner.nope", text, sizeof text) ==
+               POLKA_ERR_FORMAT,
            "missing config key");
-    EXPECT(polka_h5run_config_string(run, "net.graph", text, 3) == POLKA_ERR_ARG,
+    EXPECT(polka_runfile_reader_config_string(run, "net.graph", text, 3) == POLKA_ERR_ARG,
            "too small a buffer");
 }
 
-static void check_model(const polka_h5run *run, size_t agent) {
+static void check_model(const polka_runfile_reader *run, size_t agent) {
     polka_model *want = NULL, *got = NULL;
     EXPECT_OK(model_of(agent, &want));
-    polka_status status = polka_h5run_load_model(run, agent, &got);
+    polka_status status = polka_runfile_reader_load_model(run, agent, &got);
     EXPECT(status == POLKA_OK, "load model %zu: %s", agent, polka_error_message());
     if (status == POLKA_OK && want != NULL) {
         EXPECT(polka_model_order(got) == agent % 4, "model %zu: order %zu", agent,
@@ -307,19 +309,21 @@ static void check_model(const polka_h5run *run, size_t agent) {
 }
 
 static void check_file(const char *path, int size) {
-    polka_h5run *run = NULL;
-    polka_status status = polka_h5run_open(path, &run);
+    polka_runfile_reader *run = NULL;
+    polka_status status = polka_runfile_reader_open(path, &run);
     EXPECT(status == POLKA_OK, "open %s: %s", path, polka_error_message());
     if (status != POLKA_OK) return;
-    EXPECT(polka_h5run_agents(run) == AGENTS, "agents %zu", polka_h5run_agents(run));
-    EXPECT(polka_h5run_rows(run) == ROWS, "rows %zu", polka_h5run_rows(run));
+    EXPECT(polka_runfile_reader_agents(run) == AGENTS, "agents %zu",
+           polka_runfile_reader_agents(run));
+    EXPECT(polka_runfile_reader_rows(run) == ROWS, "rows %zu", polka_runfile_reader_rows(run));
     check_metrics(run);
     check_config(run, size);
     for (size_t a = 0; a < AGENTS; a++) check_model(run, a);
     polka_model *none = NULL;
-    EXPECT(polka_h5run_load_model(run, AGENTS, &none) == POLKA_ERR_FORMAT, "model of no agent");
-    polka_h5run_close(&run);
-    EXPECT(run == NULL, "polka_h5run_close does not null the handle");
+    EXPECT(polka_runfile_reader_load_model(run, AGENTS, &none) == POLKA_ERR_FORMAT,
+           "model of no agent");
+    polka_runfile_reader_close(&run);
+    EXPECT(run == NULL, "polka_runfile_reader_close does not null the handle");
 }
 
 /* ---- errors ----------------------------------------------------------------------------- */
@@ -355,13 +359,13 @@ static void write_plain_hdf5(const char *path) {
 }
 
 static void expect_open_fails(const char *path, polka_status want, const char *text) {
-    polka_h5run *run = NULL;
-    polka_status status = polka_h5run_open(path, &run);
+    polka_runfile_reader *run = NULL;
+    polka_status status = polka_runfile_reader_open(path, &run);
     EXPECT(status == want, "open %s: status %d, want %d", path, (int)status, (int)want);
     EXPECT(strstr(polka_error_message(), text) != NULL, "open %s: message '%s' lacks '%s'", path,
            polka_error_message(), text);
     EXPECT(run == NULL, "handle set on error");
-    polka_h5run_close(&run);
+    polka_runfile_reader_close(&run);
 }
 
 static void check_bad_files(const char *dir) {

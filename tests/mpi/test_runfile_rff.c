@@ -4,8 +4,8 @@
  *                        square loss, sinc source; θ_a[d] = a + d/100), reads every agent
  *                        back on rank 0 and compares bit for bit, checks the refusals, and
  *                        writes DIR/points.svm and DIR/values.txt (agent 3's f at the points,
- *                        %.17g) for tests/python/check_rff_h5.py, polka predict and the Python Model.
- * Prints "FAIL ..." lines and exits 1 on any failure, else prints "PASS: 0 failures". */
+ *                        %.17g) for tests/python/check_rff_h5.py, polka predict and the Python
+ * Model. Prints "FAIL ..." lines and exits 1 on any failure, else prints "PASS: 0 failures". */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -86,11 +86,11 @@ static void write_file(const char *path, const polka_rff *rff, MPI_Comm comm) {
     EXPECT_OK(polka_runfile_close(&log));
 }
 
-static void check_agent(const polka_h5run *run, const polka_rff *rff, size_t agent) {
+static void check_agent(const polka_runfile_reader *run, const polka_rff *rff, size_t agent) {
     polka_rff back = {0};
     double *theta = NULL;
     size_t outputs = 0;
-    EXPECT_OK(polka_h5run_load_rff(run, agent, &back, &theta, &outputs));
+    EXPECT_OK(polka_runfile_reader_load_rff(run, agent, &back, &theta, &outputs));
     if (theta == NULL) return;
     EXPECT(outputs == 1 && back.features == FEATURES && back.dim == DIM && back.sigma == 1.5 &&
                back.seed == rff->seed,
@@ -125,23 +125,23 @@ static void write_points(const char *dir, const polka_rff *rff) {
 }
 
 static void read_back(const char *path, const polka_rff *rff) {
-    polka_h5run *run = NULL;
-    EXPECT_OK(polka_h5run_open(path, &run));
+    polka_runfile_reader *run = NULL;
+    EXPECT_OK(polka_runfile_reader_open(path, &run));
     if (run == NULL) return;
-    polka_h5run_models kind = POLKA_H5RUN_MODELS_NONE;
-    EXPECT_OK(polka_h5run_models_kind(run, &kind));
+    polka_runfile_reader_models kind = POLKA_H5RUN_MODELS_NONE;
+    EXPECT_OK(polka_runfile_reader_models_kind(run, &kind));
     EXPECT(kind == POLKA_H5RUN_MODELS_RFF, "the kind of /models is %d", (int)kind);
     for (size_t a = 0; a < AGENTS; a++) check_agent(run, rff, a);
     polka_rff back = {0};
     double *theta = NULL;
     size_t outputs = 0;
-    polka_status status = polka_h5run_load_rff(run, AGENTS, &back, &theta, &outputs);
+    polka_status status = polka_runfile_reader_load_rff(run, AGENTS, &back, &theta, &outputs);
     EXPECT(status == POLKA_ERR_ARG && strstr(polka_error_message(), "no agent 7"),
            "agent 7 of 7: %d %s", (int)status, polka_error_message());
     polka_model *model = NULL;
-    status = polka_h5run_load_model(run, 0, &model);
+    status = polka_runfile_reader_load_model(run, 0, &model);
     EXPECT(status == POLKA_ERR_FORMAT, "a kernel model read from random features");
-    polka_h5run_close(&run);
+    polka_runfile_reader_close(&run);
 }
 
 /* mkdir -p: every missing directory of path (existing ones are fine). */

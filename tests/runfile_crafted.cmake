@@ -1,7 +1,7 @@
-# polka report and polka predict on damaged run files (tests/python/craft_run_files.py makes them with
+# polka report and polka predict on damaged run files (tests/python/craft_runfiles.py makes them with
 # h5py): each is refused with one message naming the damage, or read as what it is.
 set(CRAFT_DIR ${CMAKE_CURRENT_BINARY_DIR}/crafted)
-polka_add_test(NAME crafted_make COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/python/craft_run_files.py
+polka_add_test(NAME crafted_make COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/python/craft_runfiles.py
                                    ${CRAFT_DIR})
 set_tests_properties(crafted_make PROPERTIES FIXTURES_SETUP crafted_files)
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""craft_run_files.py DIR: run files damaged as an audit (mutation fuzzer) found them, each
+"""craft_runfiles.py DIR: run files damaged as an audit (mutation fuzzer) found them, each
 built from scratch with h5py (and, where h5py cannot express the damage, a few bytes patched
 where HDF5 keeps them), plus data.svm, a two-feature regression set to predict on.
 

@@ -7,14 +7,14 @@
 # POLKA=another build's polka (the one before the concatenated models wrote a group per agent)
 # compares them on the same machine.
 #
-#   experiments/run_file_models.sh      Environment: N [16384], P [2], SAMPLES [20], OUT, POLKA
+#   experiments/runfile_models.sh      Environment: N [16384], P [2], SAMPLES [20], OUT, POLKA
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 . "$root/tools/locate.sh"
 n=${N:-16384}
 p=${P:-2}
 samples=${SAMPLES:-20}
-out=${OUT:-$outdir/run_file_models_$n}
+out=${OUT:-$outdir/runfile_models_$n}
 mkdir -p "$out"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OPENBLAS_NUM_THREADS=1
 settings=(--set net.agents="$n" --set net.graph=er --set net.p="$("$root/tools/er_p.sh" "$n")"

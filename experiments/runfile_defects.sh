@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# run_file_defects.sh [POLKA]: replays the run-file, graph and MPI defects of issue #13
+# runfile_defects.sh [POLKA]: replays the run-file, graph and MPI defects of issue #13
 # (1-5, 8, 10a, 10b, the stalled rank, the full CSV file) against POLKA (default
 # build/polka) and prints, for each, the exit code, the seconds taken and polka's message.
-# The crafted run files come from tests/python/craft_run_files.py (h5py). A case is killed after
+# The crafted run files come from tests/python/craft_runfiles.py (h5py). A case is killed after
 # LIMIT seconds (default 75), and the serial commands get at most 4 GB of address space
 # (ulimit -v), so that a build without the fixes can be replayed on a shared machine.
 set -u
@@ -11,7 +11,7 @@ polka=$(realpath "${1:-$root/build/polka}")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OPENBLAS_NUM_THREADS=1
-/usr/bin/python3 "$root/tests/python/craft_run_files.py" "$work" >/dev/null
+/usr/bin/python3 "$root/tests/python/craft_runfiles.py" "$work" >/dev/null
 cd "$work" || exit 1
 
 limit=${LIMIT:-75} # above the default --read-timeout (60 s)
