@@ -9,7 +9,7 @@
  * The fast version keeps G = (K_DD + jitter·I)⁻¹ across calls. With U the projection's
  * weights, removing point j raises the squared error by exactly Σ_c U_jc² / G_jj and
  *   G' = G_{−j,−j} − G_{−j,j} G_{j,−j} / G_jj,   U' = U_{−j} − G_{−j,j} U_j / G_jj,
- * so each removal costs O(M) to choose and O(M²) to downdate (DESIGN.md).
+ * so each removal costs O(M) to choose and O(M²) to downdate (docs/design.md).
  */
 #ifndef POLKA_KOMP_H
 #define POLKA_KOMP_H

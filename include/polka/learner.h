@@ -3,7 +3,7 @@
  * @brief Online kernel learners: functional SGD plus a swappable model-order control.
  *
  * A step is split in the three operations the decentralized penalty step needs
- * (DESIGN.md): evaluate f, take a gradient step with given coefficients, control the
+ * (docs/design.md): evaluate f, take a gradient step with given coefficients, control the
  * model order. polka_learner_step() does all three for one agent on its own loss.
  *
  * The controls (polka_control_kind, one line each of POLKA_CONTROL_LIST):

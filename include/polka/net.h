@@ -2,7 +2,7 @@
  * @file net.h
  * @brief MPI plumbing: agreeing on errors, the neighbour exchange between agents.
  *
- * net moves points and numbers; it knows nothing of kernels (DESIGN.md).
+ * net moves points and numbers; it knows nothing of kernels (docs/design.md).
  */
 #ifndef POLKA_NET_H
 #define POLKA_NET_H

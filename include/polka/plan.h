@@ -23,7 +23,7 @@
 #include "polka/learner.h"
 
 typedef enum {
-    POLKA_MODE_DECENTRALIZED, /**< one agent per rank */
+    POLKA_MODE_DECENTRALIZED, /**< a network of agents, one or many per rank */
     POLKA_MODE_CENTRALIZED,   /**< one agent learning from the union of the streams */
 } polka_run_mode;
 

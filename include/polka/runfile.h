@@ -2,7 +2,7 @@
  * @file runfile.h
  * @brief The HDF5 run file: written collectively during a run, read back serially.
  *
- * Layout of a run file (DESIGN.md, "What a run writes"):
+ * Layout of a run file (docs/design.md, "What a run writes"):
  *
  *     /metrics                 attribute "agents"; "agent_stride" S when only the agents
  *                              0, S, 2S, ... have columns (run.log_agents)

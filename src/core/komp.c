@@ -1,5 +1,5 @@
 /*
- * Destructive KOMP with pre-fitting, O(M²) per removal (POLK Algorithm 1; DESIGN.md).
+ * Destructive KOMP with pre-fitting, O(M²) per removal (POLK Algorithm 1; docs/design.md).
  *
  * G = (K + jitter)⁻¹ is kept as G_base + Σ_t σ_t u_t u_tᵀ: every bordering and every removal is
  * a rank-one term (komp_lazy.c), and G_base is rewritten only when `pending_max` terms have

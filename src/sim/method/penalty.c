@@ -43,7 +43,7 @@ static polka_status penalty_check(const polka_plan *plan) {
 
 static polka_status penalty_check_graph(const polka_plan *plan, const polka_graph *graph) {
     /* The penalty part of the step is a gossip step of size η_t·c·Σ_j w_ij: past about 1 the
-     * iterates oscillate and blow up (DESIGN.md, "Stability"). The largest step is η, or
+     * iterates oscillate and blow up (docs/design.md, "Stability"). The largest step is η, or
      * 1/λ for the pegasos schedule η_t = 1/(λt). */
     const polka_learner_params *params = &plan->learner.params;
     int pegasos = params->schedule == POLKA_SCHEDULE_PEGASOS;

@@ -12,7 +12,7 @@ typedef struct polka_stream_s polka_stream;
  * The network's training stream for `agents` agents drawing `batch` samples per round.
  * Sample g of the network stream belongs to agent (g / batch) mod agents, so agent a's
  * slot b of round t is g = (t·agents + a)·batch + b and one round of all agents is the
- * contiguous block a centralized learner takes (DESIGN.md: the union of the streams).
+ * contiguous block a centralized learner takes (docs/design.md: the union of the streams).
  * The stream keeps a pointer to plan, which must outlive it.
  */
 polka_status polka_stream_create(const polka_plan *plan, size_t agents, size_t batch,
