@@ -75,7 +75,7 @@ typedef struct {
     double watchdog;      /**< seconds a wait on the other ranks may last; 0 = no limit */
     size_t central_batch; /**< 0: polka_plan_central_batch's default */
     char output[POLKA_PATH_LEN], csv[POLKA_PATH_LEN];
-    char checkpoint[POLKA_PATH_LEN]; /**< as set (empty: the default, polka_ckpt_path) */
+    char checkpoint[POLKA_PATH_LEN]; /**< as set (empty: the default, polka_plan_checkpoint_path) */
     size_t checkpoint_every;         /**< rounds between checkpoints; 0 = none */
     double checkpoint_seconds;       /**< seconds between checkpoints; 0 = none */
     char resume[POLKA_PATH_LEN];     /**< `polka run --resume FILE`: the checkpoint; empty = none */

@@ -70,17 +70,17 @@ typedef struct {
  * them without run.log_test; since the start or the resume). Learning lowers the loss; a
  * drifting stream raises it by less than 100 times. Pure.
  */
-int polka_sim_diverged(const polka_sim_summary *summary);
+int polka_metrics_diverged(const polka_sim_summary *summary);
 
 /**
  * The settings checkpoint `path` was written with, set in config (after its defaults, before a
  * configuration file and --set: `polka run --resume FILE` alone resumes as written). The file
  * is checked as a resume checks it (format, digest, version). Not collective.
  */
-polka_status polka_sim_resume_settings(const char *path, polka_config *config);
+polka_status polka_ckpt_resume_settings(const char *path, polka_config *config);
 
 /** The multidist parameters of a plan. */
-polka_multidist_params polka_sim_multidist_params(const polka_plan *plan);
+polka_multidist_params polka_stream_multidist_params(const polka_plan *plan);
 
 /**
  * Runs centralized POLK on the calling process: one agent learning from the union of the
@@ -125,25 +125,26 @@ polka_status polka_sim_run(const polka_plan *plan, MPI_Comm comm, const polka_si
  * (classes entries, caller frees) maps a class index back to the file's label value. Not
  * collective.
  */
-polka_status polka_sim_read_like_run(const polka_plan *plan, const char *path,
-                                     const char *labels_path, const char *format,
-                                     polka_dataset *out, double **class_labels);
+polka_status polka_metrics_read_like_run(const polka_plan *plan, const char *path,
+                                         const char *labels_path, const char *format,
+                                         polka_dataset *out, double **class_labels);
 
 /**
- * Predictions of a model on data read by polka_sim_read_like_run (class indices, novelty
+ * Predictions of a model on data read by polka_metrics_read_like_run (class indices, novelty
  * flags or values) into predictions (data->n), and what the run reports for its test set:
  * the score (accuracy, flagged fraction or MSE, see polka_loss_score_name) and the mean
  * loss, with the run's loss and its parameters. Refuses a model whose inputs or outputs do
  * not fit the data and the run's loss.
  */
-polka_status polka_sim_predict(const polka_plan *plan, const polka_model *model,
-                               const polka_dataset *data, double *predictions, double *score,
-                               double *mean_loss);
+polka_status polka_metrics_predict(const polka_plan *plan, const polka_model *model,
+                                   const polka_dataset *data, double *predictions, double *score,
+                                   double *mean_loss);
 
-/** polka_sim_predict for a random-feature model: the features rff and θ (D × outputs). */
-polka_status polka_sim_predict_rff(const polka_plan *plan, const polka_rff *rff,
-                                   const double *theta, size_t outputs, const polka_dataset *data,
-                                   double *predictions, double *score, double *mean_loss);
+/** polka_metrics_predict for a random-feature model: the features rff and θ (D × outputs). */
+polka_status polka_metrics_predict_rff(const polka_plan *plan, const polka_rff *rff,
+                                       const double *theta, size_t outputs,
+                                       const polka_dataset *data, double *predictions,
+                                       double *score, double *mean_loss);
 
 /** The realised per-agent class histogram of a configuration (`polka data split`). */
 typedef struct {
@@ -166,7 +167,7 @@ void polka_class_histogram_free(polka_class_histogram *histogram);
  * finishes its round, writes a checkpoint (run.checkpoint) on every rank's agreement and
  * returns POLKA_STOPPED. The handlers only set a flag. Not collective.
  */
-void polka_sim_catch_signals(void);
+void polka_ckpt_catch_signals(void);
 
 /** The decentralized methods (polka/methods.h) in list order: their count, and method k's name
  * and one-line help. */

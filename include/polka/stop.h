@@ -2,7 +2,7 @@
  * @file stop.h
  * @brief A request to stop (a signal), polled by every long loop.
  *
- * `polka run` catches SIGTERM, SIGINT and SIGUSR1 (polka_sim_catch_signals); its handler only
+ * `polka run` catches SIGTERM, SIGINT and SIGUSR1 (polka_ckpt_catch_signals); its handler only
  * records the signal here. Loops that may run long (the data scan, the batch learners, a
  * learner's step, the waits on other ranks) poll it and return POLKA_INTERRUPTED, so that a
  * stop is prompt wherever the run is. The round loop instead finishes its round and writes

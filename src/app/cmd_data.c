@@ -33,7 +33,7 @@ static polka_status write_set(const char *path, void *set) {
 
 static polka_status write_multidist(const polka_plan *plan, const char *output) {
     const polka_data_spec *data = &plan->data;
-    polka_multidist_params params = polka_sim_multidist_params(plan);
+    polka_multidist_params params = polka_stream_multidist_params(plan);
     polka_multidist *gen = NULL;
     POLKA_CALL(polka_multidist_create(&params, &gen));
     polka_dataset train = {0}, test = {0};

@@ -167,9 +167,9 @@ static void free_model(saved_model *m) {
 static polka_status predict_with(const polka_plan *plan, const saved_model *m,
                                  const polka_dataset *data, double *predictions, double *score,
                                  double *loss) {
-    if (m->kernel) return polka_sim_predict(plan, m->kernel, data, predictions, score, loss);
-    return polka_sim_predict_rff(plan, &m->rff, m->theta, m->outputs, data, predictions, score,
-                                 loss);
+    if (m->kernel) return polka_metrics_predict(plan, m->kernel, data, predictions, score, loss);
+    return polka_metrics_predict_rff(plan, &m->rff, m->theta, m->outputs, data, predictions, score,
+                                     loss);
 }
 
 /* "model order M" or "D random features". */
@@ -196,8 +196,8 @@ static polka_status predict(const predict_args *args) {
     polka_app_read_done();
     if (status == POLKA_OK) status = check_files(args, path, &plan);
     if (status == POLKA_OK)
-        status =
-            polka_sim_read_like_run(&plan, args->data, args->labels, args->format, &data, &labels);
+        status = polka_metrics_read_like_run(&plan, args->data, args->labels, args->format, &data,
+                                             &labels);
     if (status == POLKA_OK &&
         (predictions = malloc((data.n ? data.n : 1) * sizeof *predictions)) == NULL)
         status = polka_error_set(POLKA_ERR_MEM, "out of memory");

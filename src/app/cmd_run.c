@@ -174,7 +174,7 @@ int polka_cmd_run(int argc, char **argv, MPI_Comm comm) {
                                  talk && options.progress != PROGRESS_OFF ? print_progress : NULL,
                              .context = &progress};
     if (status == POLKA_OK) polka_net_set_watchdog(plan.run.watchdog);
-    if (status == POLKA_OK) polka_sim_catch_signals();
+    if (status == POLKA_OK) polka_ckpt_catch_signals();
     if (status == POLKA_OK) status = polka_sim_run(&plan, comm, &hooks, &summary);
     if (status == POLKA_STOPPED) {
         if (rank == 0) printf("polka run: %s\n", polka_error_message());
@@ -190,7 +190,7 @@ int polka_cmd_run(int argc, char **argv, MPI_Comm comm) {
     }
     if (rank == 0) print_summary(&plan, &summary);
     fflush(stdout); /* the warning after the summary it is about */
-    if (rank == 0 && polka_sim_diverged(&summary))
+    if (rank == 0 && polka_metrics_diverged(&summary))
         fprintf(stderr,
                 "polka run: warning: the models diverged: the mean test loss grew from %.4g, the "
                 "lowest of the log steps, to %.4g at the last (lower the step sizes)\n",

@@ -46,7 +46,7 @@ static polka_status parse_settings(int argc, char **argv, polka_plan *plan) {
     polka_config config;
     polka_config_defaults(&config);
     const char *resume = resume_path(argc, argv);
-    if (resume) POLKA_CALL(polka_sim_resume_settings(resume, &config));
+    if (resume) POLKA_CALL(polka_ckpt_resume_settings(resume, &config));
     for (int k = 1; k + 1 < argc; k++) {
         if (strcmp(argv[k], "--set") == 0)
             k++;

@@ -181,7 +181,7 @@ static int write_files(int rank, char *train, char *test, size_t size) {
         polka_config_defaults(&config);
         static polka_plan plan;
         ok = polka_plan_build(&config, &plan) == POLKA_OK;
-        polka_multidist_params params = polka_sim_multidist_params(&plan);
+        polka_multidist_params params = polka_stream_multidist_params(&plan);
         polka_multidist *gen = NULL;
         polka_dataset train_set = {0}, test_set = {0};
         ok = ok && polka_multidist_create(&params, &gen) == POLKA_OK &&

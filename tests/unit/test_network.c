@@ -186,7 +186,7 @@ static void test_unstable_penalty_is_refused(void **state) {
 /* A multidist sample of 1000 rows (5 classes) as a LIBSVM file at path, the training and test
  * files of config. */
 static void use_file_source(polka_config *config, char *path) {
-    polka_multidist_params params = polka_sim_multidist_params(plan_of(config));
+    polka_multidist_params params = polka_stream_multidist_params(plan_of(config));
     polka_multidist *gen = NULL;
     CHECK_OK(polka_multidist_create(&params, &gen));
     polka_dataset data;
@@ -280,10 +280,10 @@ static void test_non_finite_model_is_an_error(void **state) {
     CHECK_OK(polka_model_create(&kernel, 2, 1, &model));
     double x[4] = {0.0, 1.0, 2.0, 3.0}, w[2] = {0.5, -0.25};
     CHECK_OK(polka_model_append(model, x, 2, w));
-    CHECK_OK(polka_sim_check_finite(model, 3));
+    CHECK_OK(polka_plan_check_finite(model, 3));
     double bad_x[2] = {1.0, 1.0}, bad_w[1] = {NAN};
     CHECK_OK(polka_model_append(model, bad_x, 1, bad_w));
-    assert_int_equal(polka_sim_check_finite(model, 3), POLKA_ERR_NUMERIC);
+    assert_int_equal(polka_plan_check_finite(model, 3), POLKA_ERR_NUMERIC);
     assert_non_null(strstr(polka_error_message(), "agent 3's model has a non-finite number"));
     polka_model_free(&model);
 }

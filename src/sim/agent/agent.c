@@ -322,7 +322,7 @@ size_t polka_agent_slot_of(const polka_agent *j, size_t a) {
 polka_status polka_agent_check_finite(const polka_agent *agent) {
     polka_model *model = NULL;
     polka_status status = agent->method->model(agent, &model);
-    if (status == POLKA_OK) status = polka_sim_check_finite(model, agent->id);
+    if (status == POLKA_OK) status = polka_plan_check_finite(model, agent->id);
     polka_model_free(&model);
     return status;
 }

@@ -116,7 +116,7 @@ int polka_async_enabled(const polka_plan *plan) {
 /* The virtual time the run lasts. */
 static double horizon_of(const polka_plan *plan, size_t n_train, size_t agents) {
     if (plan->settings.horizon > 0) return plan->settings.horizon;
-    size_t rounds = polka_sim_rounds(plan->run.passes, n_train, agents * plan->learner.batch);
+    size_t rounds = polka_plan_rounds(plan->run.passes, n_train, agents * plan->learner.batch);
     return (double)rounds * plan->settings.compute;
 }
 
@@ -243,7 +243,7 @@ static polka_status keep(polka_async_engine *engine, int wish, double now, uint6
     POLKA_CALL(polka_ckpt_save(plan, &driver, &point, signal));
     if (wish != POLKA_CKPT_STOP) return POLKA_OK;
     char path[POLKA_PATH_LEN];
-    polka_ckpt_path(plan, path, sizeof path);
+    polka_plan_checkpoint_path(plan, path, sizeof path);
     return polka_error_set(POLKA_STOPPED,
                            "stopped by %s at virtual time %g of %g; checkpoint in '%s' (go on with "
                            "polka run --resume %s)",
@@ -316,7 +316,7 @@ static polka_status loop(polka_async_engine *engine, size_t n_train, const polka
         POLKA_CALL(polka_net_agree(w->comm, resume(engine, horizon, rows, &now, &windows, &row)));
     else
         POLKA_CALL(polka_net_agree(w->comm, start(engine)));
-    polka_sim_warn_idle(plan, hooks);
+    polka_plan_warn_idle(plan, hooks);
     polka_status status = POLKA_OK;
     while (now < horizon) {
         double next_log = row + 1 < rows ? (double)(row + 1) * interval : horizon;
@@ -333,7 +333,7 @@ static polka_status loop(polka_async_engine *engine, size_t n_train, const polka
             double log_began = polka_now();
             POLKA_CALL(log_row(engine, ++row, now, summary, &samples));
             summary->log_seconds += polka_now() - log_began;
-            polka_sim_report(hooks, row, rows, samples, began, summary);
+            polka_plan_report(hooks, row, rows, samples, began, summary);
         }
         if (wish == POLKA_CKPT_NONE) continue;
         POLKA_CALL(keep(engine, wish, now, windows, row, horizon));
@@ -341,7 +341,7 @@ static polka_status loop(polka_async_engine *engine, size_t n_train, const polka
     }
     summary->samples = samples;
     summary->seconds = polka_now() - began;
-    polka_sim_rates(summary);
+    polka_plan_rates(summary);
     return POLKA_OK;
 }
 

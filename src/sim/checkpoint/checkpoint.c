@@ -49,7 +49,7 @@ static void on_signal(int number) {
     polka_stop_note(number);
 }
 
-void polka_sim_catch_signals(void) {
+void polka_ckpt_catch_signals(void) {
     struct sigaction action;
     memset(&action, 0, sizeof action);
     action.sa_handler = on_signal;
@@ -86,7 +86,7 @@ polka_status polka_ckpt_check_path(const polka_plan *plan) {
     if (run->checkpoint[0] == '\0' && run->checkpoint_every == 0 && run->checkpoint_seconds <= 0)
         return POLKA_OK;
     char path[POLKA_PATH_LEN], dir[POLKA_PATH_LEN];
-    polka_ckpt_path(plan, path, sizeof path);
+    polka_plan_checkpoint_path(plan, path, sizeof path);
     struct stat info;
     POLKA_CHECK(stat(path, &info) != 0 || !S_ISDIR(info.st_mode), POLKA_ERR_ARG,
                 "run.checkpoint: '%s' is a directory (name a file in it)", path);

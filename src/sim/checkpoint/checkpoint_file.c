@@ -123,7 +123,7 @@ typedef struct {
 static polka_status make_header(const polka_plan *plan, const polka_history *history, int signal,
                                 root_texts *texts, file_header *header) {
     char path[POLKA_PATH_LEN];
-    polka_ckpt_path(plan, path, sizeof path);
+    polka_plan_checkpoint_path(plan, path, sizeof path);
     POLKA_CALL(polka_ckpt_settings_text(plan, &texts->settings));
     POLKA_CALL(polka_ckpt_inputs_text(plan, &texts->inputs));
     POLKA_CALL(polka_temp_create(path, header->tmp, sizeof header->tmp)); /* never another's */
@@ -275,7 +275,7 @@ polka_status polka_ckpt_write(const polka_plan *plan, MPI_Comm comm, const polka
                              rank == 0 ? &texts : NULL);
     if (rank == 0 && status == POLKA_OK) {
         char path[POLKA_PATH_LEN];
-        polka_ckpt_path(plan, path, sizeof path);
+        polka_plan_checkpoint_path(plan, path, sizeof path);
         status = seal_file(header.tmp, path);
     }
     if (rank == 0 && status != POLKA_OK && header.tmp[0] != '\0') unlink(header.tmp);

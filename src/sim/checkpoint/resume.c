@@ -63,7 +63,7 @@ polka_status polka_ckpt_apply_settings(const polka_ckpt *ckpt, polka_config *con
     return status;
 }
 
-polka_status polka_sim_resume_settings(const char *path, polka_config *config) {
+polka_status polka_ckpt_resume_settings(const char *path, polka_config *config) {
     polka_ckpt *ckpt = NULL;
     POLKA_CALL(polka_ckpt_open_file(path, 1, &ckpt));
     polka_status status = polka_ckpt_apply_settings(ckpt, config);

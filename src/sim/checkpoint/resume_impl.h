@@ -28,7 +28,7 @@ polka_status polka_ckpt_resume(const polka_plan *plan, const polka_driver *drive
  * set before the agents' states (whose late values are per neighbour) are restored. */
 polka_status polka_ckpt_resume_round(const polka_plan *plan, size_t agents, uint64_t *round);
 
-/* The checkpoint's settings set in config (polka_sim_resume_settings on an open checkpoint). */
+/* The checkpoint's settings set in config (polka_ckpt_resume_settings on an open checkpoint). */
 polka_status polka_ckpt_apply_settings(const polka_ckpt *ckpt, polka_config *config);
 
 /* A polka_agent's own state beside its learner's: online error, training-loss sums, timers,

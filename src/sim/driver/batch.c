@@ -72,7 +72,7 @@ static polka_status log_fit(void *context, const polka_model *model, size_t done
 
 static void report_fit(void *context, size_t done, size_t cap) {
     batch_run *run = context;
-    polka_sim_report(run->hooks, done, cap, (double)run->train.n, run->start, run->summary);
+    polka_plan_report(run->hooks, done, cap, (double)run->train.n, run->start, run->summary);
 }
 
 /* The table's batch learner of learner.control on the training set. */
@@ -96,7 +96,7 @@ static polka_status fit(batch_run *run, polka_model **model, polka_sim_summary *
     run->summary = summary;
     size_t rounds = 0;
     polka_status status = polka_batch_fit(&job, model, &rounds);
-    if (job.note[0] != '\0') polka_sim_log(run->hooks, "%s", job.note);
+    if (job.note[0] != '\0') polka_plan_log(run->hooks, "%s", job.note);
     if (status == POLKA_OK) summary->rounds = rounds;
     return status;
 }
@@ -106,14 +106,14 @@ static polka_status learn(batch_run *run, const polka_data_facts *facts, polka_m
     POLKA_CALL(polka_netlog_open(&run->log, run->plan, run->hooks, 1));
     POLKA_CALL(polka_netlog_open_h5(&run->log, run->plan, facts, MPI_COMM_SELF, 1, NULL));
     run->start = summary->loop_start = polka_now(); /* the start-up ends here, as in the loop */
-    polka_sim_warn_idle(run->plan, run->hooks);
+    polka_plan_warn_idle(run->plan, run->hooks);
     POLKA_CALL(fit(run, model, summary));
     summary->seconds = polka_now() - run->start;
     summary->samples = (double)run->train.n;
-    polka_sim_rates(summary);
+    polka_plan_rates(summary);
     double stages[4] = {0.0, 0.0, summary->seconds, summary->seconds};
     const polka_model *saved = *model;
-    POLKA_CALL(polka_sim_check_finite(saved, 0));
+    POLKA_CALL(polka_plan_check_finite(saved, 0));
     return polka_netlog_finish_h5(&run->log, NULL, 1, &saved, stages);
 }
 

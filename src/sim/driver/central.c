@@ -116,7 +116,7 @@ static polka_status central_setup(central_run *run, const polka_plan *plan, size
                                   const polka_sim_hooks *hooks) {
     const polka_data_facts *facts = polka_stream_facts(run->stream);
     polka_learner_params params = plan->learner.params;
-    params.horizon = polka_sim_rounds(plan->run.passes, facts->n_train, batch);
+    params.horizon = polka_plan_rounds(plan->run.passes, facts->n_train, batch);
     run->rounds = params.horizon;
     run->dim = facts->dim;
     POLKA_CALL(polka_dataset_alloc(&run->batch, batch, facts->dim, facts->classes));
@@ -175,7 +175,7 @@ polka_status polka_sim_run_centralized(const polka_plan *plan, size_t agents,
     if (status == POLKA_OK)
         status = polka_sim_loop(plan, &driver, polka_stream_facts(stream)->n_train, batch, &from,
                                 hooks, summary);
-    if (status == POLKA_OK) status = polka_sim_check_finite(polka_learner_model(run.learner), 0);
+    if (status == POLKA_OK) status = polka_plan_check_finite(polka_learner_model(run.learner), 0);
     if (status == POLKA_OK) status = central_check_learned(&run);
     if (status == POLKA_OK) {
         const polka_model *model = polka_learner_model(run.learner);

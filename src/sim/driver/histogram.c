@@ -17,7 +17,7 @@ polka_status polka_sim_class_histogram(const polka_plan *plan, size_t ranks,
         .agents = agents,
         .classes = facts->classes,
         .samples =
-            (uint64_t)polka_sim_rounds(plan->run.passes, facts->n_train, per_round) * per_round,
+            (uint64_t)polka_plan_rounds(plan->run.passes, facts->n_train, per_round) * per_round,
     };
     polka_status status = POLKA_OK;
     if (facts->classes == 0)

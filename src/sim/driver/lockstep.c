@@ -15,7 +15,7 @@
 /* After a signal: the checkpoint is written, the run stops with one line saying where. */
 static polka_status stopped(const polka_plan *plan, uint64_t round, size_t rounds, int signal) {
     char path[POLKA_PATH_LEN];
-    polka_ckpt_path(plan, path, sizeof path);
+    polka_plan_checkpoint_path(plan, path, sizeof path);
     const char *name = signal ? polka_stop_signal_name(signal) : "a signal (on another rank)";
     return polka_error_set(POLKA_STOPPED,
                            "stopped by %s after round %llu of %zu; checkpoint in '%s' (go on with "
@@ -31,7 +31,7 @@ static polka_status not_saved(const polka_plan *plan, const polka_sim_hooks *hoo
                               polka_status code, int wish, uint64_t round, uint64_t saved) {
     char message[1024], path[POLKA_PATH_LEN];
     snprintf(message, sizeof message, "%s", polka_error_message());
-    polka_ckpt_path(plan, path, sizeof path);
+    polka_plan_checkpoint_path(plan, path, sizeof path);
     if (wish == POLKA_CKPT_STOP)
         return polka_error_set(code,
                                "stopped by a signal after round %llu, but its checkpoint was not "
@@ -40,13 +40,13 @@ static polka_status not_saved(const polka_plan *plan, const polka_sim_hooks *hoo
     if (code != POLKA_ERR_IO && code != POLKA_ERR_HDF5) return polka_error_set(code, "%s", message);
     polka_error_clear();
     if (saved)
-        polka_sim_warn(
+        polka_plan_warn(
             hooks,
             "warning: the checkpoint after round %llu was not written (%s); the run goes on, "
             "and '%s' keeps the one of round %llu",
             (unsigned long long)round, message, path, (unsigned long long)saved);
     else
-        polka_sim_warn(
+        polka_plan_warn(
             hooks, "warning: the checkpoint after round %llu was not written (%s); the run goes on",
             (unsigned long long)round, message);
     return POLKA_OK;
@@ -67,11 +67,11 @@ static polka_status abandoned(polka_status status, size_t round, size_t rounds) 
 static void log_checkpoint(const polka_plan *plan, const polka_sim_hooks *hooks, uint64_t round,
                            double seconds) {
     char path[POLKA_PATH_LEN];
-    polka_ckpt_path(plan, path, sizeof path);
+    polka_plan_checkpoint_path(plan, path, sizeof path);
     struct stat info;
     double mb = stat(path, &info) == 0 ? (double)info.st_size / 1e6 : 0.0;
-    polka_sim_log(hooks, "checkpoint: round %llu, %.1f MB in %.3f s -> %s",
-                  (unsigned long long)round, mb, seconds, path);
+    polka_plan_log(hooks, "checkpoint: round %llu, %.1f MB in %.3f s -> %s",
+                   (unsigned long long)round, mb, seconds, path);
 }
 
 /* A resumed run's point: a round before the last, and the next log step the first multiple of
@@ -95,7 +95,7 @@ static polka_status check_point(const polka_plan *plan, const polka_sim_point *a
 /* The run resumed from the file its checkpoints go to. */
 static int resumed_here(const polka_plan *plan) {
     char path[POLKA_PATH_LEN];
-    polka_ckpt_path(plan, path, sizeof path);
+    polka_plan_checkpoint_path(plan, path, sizeof path);
     return plan->run.resume[0] != '\0' && strcmp(path, plan->run.resume) == 0;
 }
 
@@ -121,7 +121,7 @@ static polka_status keep_before_epoch(const polka_plan *plan, const polka_driver
                                       const polka_sim_point *at, polka_status status) {
     char why[768], path[POLKA_PATH_LEN];
     snprintf(why, sizeof why, "%s", polka_error_message());
-    polka_ckpt_path(plan, path, sizeof path);
+    polka_plan_checkpoint_path(plan, path, sizeof path);
     POLKA_CALL(polka_ckpt_save(plan, driver, at, 0));
     return polka_error_set(status, "%s; the %llu rounds before it are in the checkpoint '%s'", why,
                            (unsigned long long)at->round, path);
@@ -132,7 +132,7 @@ polka_status polka_sim_loop(const polka_plan *plan, const polka_driver *driver, 
                             const polka_sim_hooks *hooks, polka_sim_summary *summary) {
     const polka_driver_ops *ops = driver->ops;
     int saves = ops->save_agent != NULL;
-    size_t rounds = polka_sim_rounds(plan->run.passes, n_train, per_round);
+    size_t rounds = polka_plan_rounds(plan->run.passes, n_train, per_round);
     double every = (double)plan->run.log_every, start = polka_now();
     polka_sim_point at = from ? *from : (polka_sim_point){.next_log = every};
     double last_save = start;
@@ -141,7 +141,7 @@ polka_status polka_sim_loop(const polka_plan *plan, const polka_driver *driver, 
     summary->rounds = rounds; /* the log steps know the last one */
     summary->loop_start = start;
     POLKA_CALL(check_epochs(plan, driver, at.round, rounds));
-    polka_sim_warn_idle(plan, hooks);
+    polka_plan_warn_idle(plan, hooks);
     for (size_t t = (size_t)at.round; t < rounds; t++) {
         int wish = saves ? polka_ckpt_wish(plan, t + 1, rounds, last_save) : POLKA_CKPT_NONE;
         polka_status status = ops->round(driver->context, t, &wish);
@@ -158,7 +158,7 @@ polka_status polka_sim_loop(const polka_plan *plan, const polka_driver *driver, 
             while (at.next_log <= samples) at.next_log += every;
             at.rows++;
         }
-        polka_sim_report(hooks, t + 1, rounds, samples, start, summary);
+        polka_plan_report(hooks, t + 1, rounds, samples, start, summary);
         if (wish == POLKA_CKPT_NONE || !saves) continue;
         at.round = t + 1;
         int signal = wish == POLKA_CKPT_STOP ? polka_ckpt_signal() : 0;
@@ -177,6 +177,6 @@ polka_status polka_sim_loop(const polka_plan *plan, const polka_driver *driver, 
     summary->rounds = rounds;
     summary->samples = (double)(rounds * per_round);
     summary->seconds = polka_now() - start;
-    polka_sim_rates(summary);
+    polka_plan_rates(summary);
     return POLKA_OK;
 }

@@ -27,7 +27,7 @@ static polka_status take_locks(polka_run_outputs *files) {
 static polka_status prepare(polka_run_outputs *files) {
     const polka_run_spec *run = &files->plan->run;
     polka_run_spec *working = &files->working->run;
-    polka_ckpt_path(files->plan, working->checkpoint, sizeof working->checkpoint);
+    polka_plan_checkpoint_path(files->plan, working->checkpoint, sizeof working->checkpoint);
     working->output[0] = working->csv[0] = '\0'; /* no temporary file yet: none to remove */
     POLKA_CALL(take_locks(files));
     if (run->output[0])

@@ -48,6 +48,6 @@ const char *polka_method_help_at(size_t k) {
 
 size_t polka_method_run_rounds(const polka_agent *agent, const polka_plan *plan,
                                const polka_data_facts *facts) {
-    return polka_sim_rounds(plan->run.passes, facts->n_train,
-                            polka_graph_nodes(agent->graph) * agent->batch);
+    return polka_plan_rounds(plan->run.passes, facts->n_train,
+                             polka_graph_nodes(agent->graph) * agent->batch);
 }

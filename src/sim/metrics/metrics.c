@@ -100,8 +100,8 @@ polka_status polka_netlog_open(polka_netlog *log, const polka_plan *plan,
     set_logged(log, plan, agents);
     log->history.width = log->logged * POLKA_METRICS_DOUBLES;
     char checkpoint[POLKA_PATH_LEN + 16], dir[POLKA_PATH_LEN + 16];
-    polka_ckpt_path(plan, checkpoint,
-                    sizeof checkpoint); /* the rows wait beside the checkpoint, on disk */
+    polka_plan_checkpoint_path(
+        plan, checkpoint, sizeof checkpoint); /* the rows wait beside the checkpoint, on disk */
     polka_path_dir(checkpoint, dir, sizeof dir);
     polka_history_spill(&log->history, dir);
     log->picked = log->stride > 1 ? malloc(log->logged * sizeof *log->picked) : NULL;
@@ -156,7 +156,7 @@ static void summarize(const polka_agent_metrics *m, size_t n, polka_sim_summary 
     }
 }
 
-int polka_sim_diverged(const polka_sim_summary *s) {
+int polka_metrics_diverged(const polka_sim_summary *s) {
     if (!s->loss_logged) return 0;
     if (!isfinite(s->mean_loss)) return 1;
     return s->mean_loss > 10.0 && s->mean_loss > 100.0 * s->lowest_loss;
@@ -191,12 +191,12 @@ polka_status polka_netlog_step(polka_netlog *log, size_t round, double samples,
     double bytes = 0.0;
     for (size_t a = 0; a < log->agents; a++) bytes += metrics[a].bytes;
     summary->bytes_per_round = round ? bytes / (double)round : 0.0;
-    polka_sim_log(log->hooks,
-                  "round %zu  samples %.0f  test score %.4f [%.4f, %.4f]  order %.1f (max %zu)  "
-                  "disagreement %.3g  bytes/round %.0f",
-                  round, samples, summary->mean_score, summary->min_score, summary->max_score,
-                  summary->mean_order, summary->max_order, summary->disagreement,
-                  summary->bytes_per_round);
+    polka_plan_log(log->hooks,
+                   "round %zu  samples %.0f  test score %.4f [%.4f, %.4f]  order %.1f (max %zu)  "
+                   "disagreement %.3g  bytes/round %.0f",
+                   round, samples, summary->mean_score, summary->min_score, summary->max_score,
+                   summary->mean_order, summary->max_order, summary->disagreement,
+                   summary->bytes_per_round);
     const polka_agent_metrics *logged = metrics;
     if (log->stride > 1) { /* the agents with columns only */
         for (size_t k = 0; k < log->logged; k++) log->picked[k] = metrics[k * log->stride];

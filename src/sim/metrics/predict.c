@@ -34,9 +34,9 @@ static polka_status copy_class_labels(const polka_data_info *info, double **clas
     return POLKA_OK;
 }
 
-polka_status polka_sim_read_like_run(const polka_plan *plan, const char *path,
-                                     const char *labels_path, const char *format,
-                                     polka_dataset *out, double **class_labels) {
+polka_status polka_metrics_read_like_run(const polka_plan *plan, const char *path,
+                                         const char *labels_path, const char *format,
+                                         polka_dataset *out, double **class_labels) {
     const polka_data_spec *d = &plan->data;
     int from_file = d->source == POLKA_SOURCE_FILE;
     polka_read_options train_options = {
@@ -103,9 +103,9 @@ static polka_status kernel_values(const void *model, const polka_dataset *data, 
     return polka_metrics_model_values(model, data, f);
 }
 
-polka_status polka_sim_predict(const polka_plan *plan, const polka_model *model,
-                               const polka_dataset *data, double *predictions, double *score,
-                               double *mean_loss) {
+polka_status polka_metrics_predict(const polka_plan *plan, const polka_model *model,
+                                   const polka_dataset *data, double *predictions, double *score,
+                                   double *mean_loss) {
     size_t outputs = polka_model_outputs(model);
     POLKA_CALL(check_model_fits(polka_model_dim(model), outputs, &plan->learner.params.loss, data));
     return score_values(plan, data, outputs, kernel_values, model, predictions, score, mean_loss);
@@ -116,9 +116,10 @@ static polka_status rff_values(const void *model, const polka_dataset *data, dou
     return polka_dataset_eval(data, m->outputs, polka_rff_model_rows, m, f);
 }
 
-polka_status polka_sim_predict_rff(const polka_plan *plan, const polka_rff *rff,
-                                   const double *theta, size_t outputs, const polka_dataset *data,
-                                   double *predictions, double *score, double *mean_loss) {
+polka_status polka_metrics_predict_rff(const polka_plan *plan, const polka_rff *rff,
+                                       const double *theta, size_t outputs,
+                                       const polka_dataset *data, double *predictions,
+                                       double *score, double *mean_loss) {
     POLKA_CALL(check_model_fits(rff->dim, outputs, &plan->learner.params.loss, data));
     polka_rff_model m = {rff, theta, outputs};
     return score_values(plan, data, outputs, rff_values, &m, predictions, score, mean_loss);

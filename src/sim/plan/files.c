@@ -25,12 +25,12 @@ void polka_plan_files_list(const polka_plan *plan, polka_plan_files *files) {
     /* the run file is created with MPI-IO, under its temporary name */
     add(files, "run.output", plan->run.output, POLKA_FILE_OUTPUT, POLKA_PATH_MPIIO_MAX);
     add(files, "run.csv", plan->run.csv, POLKA_FILE_OUTPUT, 0);
-    polka_ckpt_path(plan, files->checkpoint, sizeof files->checkpoint);
+    polka_plan_checkpoint_path(plan, files->checkpoint, sizeof files->checkpoint);
     /* so is the checkpoint (every rank writes its part of it) */
     add(files, "run.checkpoint", files->checkpoint, POLKA_FILE_CHECKPOINT, POLKA_PATH_MPIIO_MAX);
 }
 
-void polka_ckpt_path(const polka_plan *plan, char *out, size_t size) {
+void polka_plan_checkpoint_path(const polka_plan *plan, char *out, size_t size) {
     if (plan->run.checkpoint[0] != '\0')
         snprintf(out, size, "%s", plan->run.checkpoint);
     else if (plan->run.output[0] != '\0') {

@@ -16,7 +16,7 @@ double polka_now(void) {
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-void polka_sim_log(const polka_sim_hooks *hooks, const char *fmt, ...) {
+void polka_plan_log(const polka_sim_hooks *hooks, const char *fmt, ...) {
     if (hooks == NULL || hooks->log == NULL) return;
     char line[512];
     va_list args;
@@ -26,7 +26,7 @@ void polka_sim_log(const polka_sim_hooks *hooks, const char *fmt, ...) {
     hooks->log(hooks->context, line);
 }
 
-void polka_sim_warn(const polka_sim_hooks *hooks, const char *fmt, ...) {
+void polka_plan_warn(const polka_sim_hooks *hooks, const char *fmt, ...) {
     polka_log_fn hook = hooks ? (hooks->warn ? hooks->warn : hooks->log) : NULL;
     if (hook == NULL) return;
     char line[1536];
@@ -48,7 +48,7 @@ static void value_text(const polka_config *config, const polka_config_key *key, 
 
 /* One warning per key set for a kind this run did not choose (polka_config_idle_keys), once the
  * run's start-up has succeeded: a refused run says only why it was refused. */
-void polka_sim_warn_idle(const polka_plan *plan, const polka_sim_hooks *hooks) {
+void polka_plan_warn_idle(const polka_plan *plan, const polka_sim_hooks *hooks) {
     enum { SHOWN = 16 };
     polka_config_idle idle[SHOWN];
     size_t count = polka_config_idle_keys(&plan->settings, idle, SHOWN);
@@ -57,16 +57,16 @@ void polka_sim_warn_idle(const polka_plan *plan, const polka_sim_hooks *hooks) {
         const char *owner = idle[k].key->owner, *kinds = owner + strcspn(owner, " ") + 1;
         value_text(&plan->settings, idle[k].key, value, sizeof value);
         polka_config_get(&plan->settings, idle[k].chooser, chosen, sizeof chosen);
-        polka_sim_warn(hooks,
-                       "warning: %s = %s has no effect: it is a knob of %s = %s (this run's is %s)",
-                       idle[k].key->name, value, idle[k].chooser->name, kinds, chosen);
+        polka_plan_warn(
+            hooks, "warning: %s = %s has no effect: it is a knob of %s = %s (this run's is %s)",
+            idle[k].key->name, value, idle[k].chooser->name, kinds, chosen);
     }
     if (count > SHOWN)
-        polka_sim_warn(hooks, "warning: and %zu more keys without effect", count - SHOWN);
+        polka_plan_warn(hooks, "warning: and %zu more keys without effect", count - SHOWN);
 }
 
-void polka_sim_report(const polka_sim_hooks *hooks, size_t round, size_t rounds, double samples,
-                      double start, const polka_sim_summary *summary) {
+void polka_plan_report(const polka_sim_hooks *hooks, size_t round, size_t rounds, double samples,
+                       double start, const polka_sim_summary *summary) {
     if (hooks == NULL || hooks->progress == NULL) return;
     polka_sim_progress progress = {
         .round = round,
@@ -79,7 +79,7 @@ void polka_sim_report(const polka_sim_hooks *hooks, size_t round, size_t rounds,
     hooks->progress(hooks->context, &progress);
 }
 
-void polka_sim_rates(polka_sim_summary *summary) {
+void polka_plan_rates(polka_sim_summary *summary) {
     double learning = summary->seconds - summary->log_seconds;
     summary->samples_per_second = summary->seconds > 0 ? summary->samples / summary->seconds : 0.0;
     summary->learn_samples_per_second = learning > 0 ? summary->samples / learning : 0.0;
@@ -91,7 +91,7 @@ static int all_finite(const double *values, size_t n) {
     return 1;
 }
 
-polka_status polka_sim_check_finite(const polka_model *model, size_t agent) {
+polka_status polka_plan_check_finite(const polka_model *model, size_t agent) {
     size_t m = polka_model_order(model);
     int finite = all_finite(polka_model_weights(model), m * polka_model_outputs(model)) &&
                  all_finite(polka_model_dictionary(model), m * polka_model_dim(model));
@@ -102,7 +102,7 @@ polka_status polka_sim_check_finite(const polka_model *model, size_t agent) {
     return POLKA_OK;
 }
 
-size_t polka_sim_rounds(double passes, size_t n_train, size_t per_round) {
+size_t polka_plan_rounds(double passes, size_t n_train, size_t per_round) {
     double total = ceil(passes * (double)n_train);
     size_t rounds = (size_t)ceil(total / (double)per_round);
     return rounds > 0 ? rounds : 1;

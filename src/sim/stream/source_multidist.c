@@ -42,7 +42,7 @@ static void multidist_close(void *state) {
 
 static polka_status create_variants(const polka_plan *plan, multidist_state *s) {
     for (size_t v = 0; v < s->count; v++) {
-        polka_multidist_params params = polka_sim_multidist_params(plan);
+        polka_multidist_params params = polka_stream_multidist_params(plan);
         if (s->count > 1) params.means_seed += MIXTURE_SEED_STEP * (v + 1);
         POLKA_CALL(polka_multidist_create(&params, &s->gens[v]));
     }
@@ -114,7 +114,7 @@ const polka_source_ops polka_source_multidist = {
     .test_set = multidist_test_set,
 };
 
-polka_multidist_params polka_sim_multidist_params(const polka_plan *plan) {
+polka_multidist_params polka_stream_multidist_params(const polka_plan *plan) {
     const polka_data_spec *data = &plan->data;
     return (polka_multidist_params){
         .classes = data->classes,
