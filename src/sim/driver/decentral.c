@@ -256,12 +256,12 @@ static polka_status mpi_setup(mpi_run *run, const polka_sim_hooks *hooks) {
     if (method->fit)
         POLKA_CALL(method->fit(plan, run->graph, run->ids, count, run->facts->dim, outputs));
     for (size_t a = 0; a < count; a++)
-        POLKA_CALL(polka_agent_init(&run->local[a], polka_method_of(plan), plan, run->facts,
-                                    run->graph, &run->faults, run->ids[a]));
+        POLKA_CALL(polka_agent_init(&run->local[a], method, plan, run->facts, run->graph,
+                                    &run->faults, run->ids[a]));
     /* the blocks an agent sends (as polka_agent_init sizes them; also on a rank without agents) */
     run->outputs = outputs;
     size_t doubles[2]; /* the messages encoded (net.codec_*) */
-    POLKA_CALL(polka_agent_wire_doubles(polka_method_of(plan), plan, run->facts, outputs, doubles));
+    POLKA_CALL(polka_agent_wire_doubles(method, plan, run->facts, outputs, doubles));
     run->point_block = doubles[0];
     run->value_block = doubles[1];
     POLKA_CALL(polka_halo_create(run->graph, &run->placement, run->rank, run->point_block,

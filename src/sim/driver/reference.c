@@ -155,8 +155,8 @@ static polka_status reference_setup(reference_run *run, const polka_sim_hooks *h
     const polka_method_ops *method = polka_method_of(plan);
     if (method->fit) POLKA_CALL(method->fit(plan, run->graph, NULL, run->n, facts->dim, outputs));
     for (size_t a = 0; a < run->n; a++)
-        POLKA_CALL(polka_agent_init(&run->agents[a], polka_method_of(plan), plan, facts, run->graph,
-                                    &run->faults, a));
+        POLKA_CALL(
+            polka_agent_init(&run->agents[a], method, plan, facts, run->graph, &run->faults, a));
     POLKA_CALL(polka_stream_test_set(run->stream, &run->test));
     size_t len = run->test.n * run->agents[0].outputs;
     run->f = malloc(run->n * len * sizeof *run->f);
