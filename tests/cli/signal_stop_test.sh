@@ -47,6 +47,24 @@ expect() {
     exit $status
 }
 
+# term_at_cpu PID SECONDS: SIGTERM to PID once its handler is set and it has used SECONDS of CPU
+# (cpu_at_signal: its CPU then)
+term_at_cpu() {
+    handled "$1"
+    cpu_reaches "$1" "$2"
+    cpu_at_signal=$(cpu "$1")
+    kill -TERM "$1"
+}
+
+# ended WAITED FOLLOWED: from now (signalled), follows FOLLOWED to its end (cpu_after) and waits
+# for the job WAITED (code: its exit status)
+ended() {
+    signalled=$(now)
+    follow "$2"
+    wait "$1"
+    code=$?
+}
+
 # ranks PID: sets rank0 and rank1 to the pids of mpiexec PID's two ranks (once they run)
 ranks() {
     rank0="" rank1=""
@@ -71,14 +89,8 @@ case $mode in
             --set learner.max_iter=100000000 --set learner.tol=0 --set run.log_every=100000 \
             --set run.output=slkl.h5 >"$out" 2>&1 &
         pid=$!
-        handled "$pid"
-        cpu_reaches "$pid" 2
-        cpu_at_signal=$(cpu "$pid")
-        kill -TERM "$pid"
-        signalled=$(now)
-        follow "$pid"
-        wait "$pid"
-        code=$?
+        term_at_cpu "$pid" 2
+        ended "$pid" "$pid"
         expect 143 5 "^polka run: stopped by SIGTERM during (SLKL's coordinate updates|the reading of the training set)( \(the rows logged before it are in '[^']*'\))?$"
         ;;
     scan)
@@ -90,14 +102,8 @@ open(sys.argv[1], 'wb').write(member * 4)" long.svm.gz
         "$polka" run --set data.source=file --set data.train=long.svm.gz \
             --set data.test=long.svm.gz --set run.output=scan.h5 >"$out" 2>&1 &
         pid=$!
-        handled "$pid"
-        cpu_reaches "$pid" 0.3
-        cpu_at_signal=$(cpu "$pid")
-        kill -TERM "$pid"
-        signalled=$(now)
-        follow "$pid"
-        wait "$pid"
-        code=$?
+        term_at_cpu "$pid" 0.3
+        ended "$pid" "$pid"
         expect 143 5 "^polka run: long.svm.gz:[0-9]+: stopped by SIGTERM during the data scan$"
         ;;
     komp)
@@ -117,10 +123,7 @@ open(sys.argv[1], 'wb').write(member * 4)" long.svm.gz
         sleep 6 # the program's grace (POLKA_STOP_GRACE, wall time) passes
         cpu_at_signal=$(cpu "$pid")
         kill -CONT "$pid"
-        signalled=$(now)
-        follow "$pid"
-        wait "$pid"
-        code=$?
+        ended "$pid" "$pid"
         expect 143 5 "^polka run: stopped by SIGTERM during a KOMP step .*: round 1 of 4 was still running 5 s after it and was abandoned, no checkpoint written"
         ;;
     wait | sigint2)
@@ -149,10 +152,7 @@ open(sys.argv[1], 'wb').write(member * 4)" long.svm.gz
             kill -INT "$rank0"
         fi
         cpu_at_signal=$(cpu "$rank0")
-        signalled=$(now)
-        follow "$rank0"
-        wait "$launcher"
-        code=$?
+        ended "$launcher" "$rank0"
         kill -KILL "$rank1" 2>/dev/null
         if [ "$mode" = wait ]; then
             # rank 0's own wait is wall time (POLKA_NET_STOP_WAIT, 25 s), not CPU: the bound
