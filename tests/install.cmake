@@ -7,10 +7,12 @@ set(POLKA_INSTALL_ENV "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 polka_add_test(NAME install_prefix_run COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/install/install_test.sh
                                          ${PROJECT_BINARY_DIR} ${POLKA_MPIEXEC})
 
-# --help, polka help KEY, the man page and the README's key names agree with the key table.
+# --help, polka help KEY, the man page and the key names of the README and the guide agree with
+# the key table.
 polka_add_test(NAME help_keys_agree COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/help_keys_test.sh
                                       $<TARGET_FILE:polka> ${PROJECT_BINARY_DIR}/polka.1
-                                      ${PROJECT_SOURCE_DIR}/README.md)
+                                      ${PROJECT_SOURCE_DIR}/README.md
+                                      ${PROJECT_SOURCE_DIR}/docs/guide.md)
 polka_add_test(NAME help_unknown_key COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/lib/expect_fail.sh
                                        "'learner.kpp' is neither a key nor a section"
                                        $<TARGET_FILE:polka> help learner.kpp)
