@@ -1,5 +1,5 @@
 /*
- * SLKL against kernel ridge regression on the sinc set of paper 002 (§5.1, Table 2).
+ * SLKL against kernel ridge regression on the sinc set of [MPARG11] (§5.1, Table 2).
  *
  * Data: x ~ U[−5, 5]², y = sin‖x‖/‖x‖, 10 dB white noise on the 1000 training targets, 1000
  * noise-free test points; one data set per seed. Methods (polka's Gaussian kernel is

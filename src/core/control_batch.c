@@ -1,6 +1,6 @@
 /*
  * The batch regression learners of learner.control, centralized and on the square loss: SLKL
- * (paper 002, slkl.c) and exact kernel ridge regression (krr.c). They learn from the whole
+ * ([MPARG11], slkl.c) and exact kernel ridge regression (krr.c). They learn from the whole
  * training set at once (polka_batch_fit); the run reports their model through the job's log.
  */
 #include <stdio.h>

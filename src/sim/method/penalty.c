@@ -1,4 +1,4 @@
-/* The greedy projected penalty method (penalty_impl.h, paper 003) as a method of the fabric. */
+/* The greedy projected penalty method (penalty_impl.h, [KPRR18]) as a method of the fabric. */
 #include "sim/method/penalty_impl.h"
 
 #include <math.h>
