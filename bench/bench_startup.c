@@ -1,6 +1,6 @@
 /*
  * bench_startup: the start-up steps of a decentralized run on a large graph, timed one by one
- * with the run's own functions (issue 34: start-up, placement and graph generation at 10^5 to
+ * with the run's own functions (the aim: start-up, placement and graph generation at 10^5 to
  * 10^6 nodes in seconds).
  *
  *   bench_startup N P[,P...] [--set key=value ...]

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 34, memory per agent: the bytes an agent holds by part, and the peak resident memory
+# Memory per agent: the bytes an agent holds by part, and the peak resident memory
 # of N agents on P ranks, for the build before the per-agent memory work and this one, side
 # by side, and the final models of the two compared bit for bit (tests/python/compare_runs.py).
 # The run is experiments/many_agents.sh's (multidist, 200 samples per agent, ER graph of mean

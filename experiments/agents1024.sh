@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # 1 024 agents on 2 ranks, multidist (the default source and learner), an Erdős–Rényi graph of
-# mean degree 10, 200 training samples per agent, one pass (issue 32): each decentralized
+# mean degree 10, 200 training samples per agent, one pass: each decentralized
 # setting beside centralized POLK on the same stream (the union of the agents' streams, batch
 # 1: the same samples). One line per setting: the agents' mean test error, its gap to
 # centralized in points, the spread over agents, the disagreement, the mean model order,

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Issue 29: lockstep rounds against the asynchronous event engine in virtual time.
+"""Lockstep rounds against the asynchronous event engine in virtual time.
 
 For each network (multidist, the penalty method, 200 samples per agent; an Erdős–Rényi or a
 random geometric graph of mean degree about 8 at 64 agents and 12 at 1 024): lockstep and

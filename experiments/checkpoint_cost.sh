@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# What checkpoints cost (issue 16) on the Fashion-MNIST run (experiments/configs/fashion_mnist.ini,
+# What checkpoints cost on the Fashion-MNIST run (experiments/configs/fashion_mnist.ini,
 # centralized POLK, Debian's dataset-fashion-mnist): the size of a checkpoint and the time to
 # write it as the model grows, and the slow-down of the whole run when it checkpoints every
 # minute (run.checkpoint_seconds = 60) against the same run without checkpoints. The two runs

@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
-"""Bytes versus accuracy of the codecs on what travels (issue 30).
+"""Bytes versus accuracy of the codecs on what travels.
 
 Every method with every codec of its messages on the same streams and graph: the penalty
 method (paper, symmetric; its points and values both with the codec) and the random-feature
 methods rf-diffusion and dkla (their weight vectors: the dense codecs, then top-k and random-k
 with CHOCO error feedback). Columns: mean test error over the agents (mean over the seeds),
 its change from the same method's float64, bytes each agent sent in all (the encoded bytes:
-the run file's bytes_sent) and their fraction of float64's. The issue's targets are checked
-where they apply. Writes the run files, table.csv and, per setting, two figures with a panel
+the run file's bytes_sent) and their fraction of float64's. The targets (TARGETS: the most
+error change and fraction of float64's bytes per codec) are checked where they apply. Writes
+the run files, table.csv and, per setting, two figures with a panel
 per method: mean accuracy against cumulative bytes per agent (a line per codec, the first
 seed), and the trade-off at the end (error change against the fraction of float64's bytes, a
 point per codec, the targets shaded).
@@ -148,7 +149,7 @@ def setting_parts(fashion_passes):
 
 
 def targets_of(setting):
-    """TARGETS as they apply to a setting: int8's is 1 point on Fashion-MNIST (the issue's)."""
+    """TARGETS as they apply to a setting: int8's is 1 point on Fashion-MNIST."""
     return [(prefix, 1.0 if prefix == "int8" and "Fashion" in setting else most_delta,
              most_fraction) for prefix, most_delta, most_fraction in TARGETS]
 
@@ -265,8 +266,8 @@ def figure(rows, setting, path):
 
 def tradeoff_figure(rows, setting, path):
     """The end of each run: error change from float64 against the fraction of its bytes
-    (mean over the seeds), a panel per method, each codec a labelled point; the issue's target
-    boxes shaded (float16: 0.2 pt at 30 %, int8: 0.5 at 15 %, top-k: 1 at 10 %)."""
+    (mean over the seeds), a panel per method, each codec a labelled point; the target
+    boxes (TARGETS) shaded (float16: 0.2 pt at 30 %, int8: 0.5 at 15 %, top-k: 1 at 10 %)."""
     drawn = panels(rows, setting, "bytes sent, fraction of float64's",
                    "error change from float64 (points)")
     if drawn is None:

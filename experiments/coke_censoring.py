@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""coke against dkla (issue 28): bytes and test error as the censoring threshold grows.
+"""coke against dkla: bytes and test error as the censoring threshold grows.
 
 16 agents on ER p = 0.5, i.i.d., the settings of experiments/methods_table.py (Fashion-MNIST
 at D = 1000 when the dataset is installed, else multidist at D = 256): dkla once, then coke

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 34: what each rank reads of the training file, before and after partial reads
+# What each rank reads of the training file, before and after partial reads
 # (polka/dataio.h, Partial reads) and the split scan (polka/dataio.h, Chunks). A run on a plain
 # LIBSVM file (multidist, N samples, comment lines between them), on the same samples as CSV
 # (blank lines between them) and on Fashion-MNIST's IDX files (gunzipped into OUT), on P ranks,

@@ -2,7 +2,7 @@
  * DKLA and COKE on a fixed data set per agent, at the level of the maths (rff_network_ref.h:
  * synchronous rounds, no faults): the relative distance max_i ‖θ_i − θ*‖ / ‖θ*‖ of the
  * agents to the centralized random-feature ridge solution θ*, per round, and the
- * transmissions each method spent. Data: paper 002's noisy sinc (regression.h), agent a
+ * transmissions each method spent. Data: the noisy sinc of [MPARG11] (regression.h), agent a
  * gets samples a·n .. a·n + n − 1 of the training stream; graph: a generated one (igraph).
  *
  *   dkla_convergence [key=value ...]   keys and defaults below (KNOBS)

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""dkla and coke converge to the centralized random-feature solution (issue 28), in the simulator.
+"""dkla and coke converge to the centralized random-feature solution, in the simulator.
 
 A convex problem with a fixed data set per agent: sinc regression, squared loss on D random
 features, 16 agents on a connected ER graph, each agent's whole share as its one batch

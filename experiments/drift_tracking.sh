@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A drifting multidist stream (issue 18): the classes turn about the origin by data.drift
+# A drifting multidist stream: the classes turn about the origin by data.drift
 # radians per training sample, one full turn over the run (2 passes, 10 000 samples); the test
 # set follows (every log step measures against the present distribution).
 #  1. OUT/drift_tracking.png: test error over time of 16 agents (ER graph p = 0.2, paper

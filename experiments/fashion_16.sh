@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fashion-MNIST, 16 agents beside centralized POLK (issue 32), on this machine, one after the
+# Fashion-MNIST, 16 agents beside centralized POLK, on this machine, one after the
 # other: experiments/configs/fashion_mnist_16.ini run by 16 agents on RANKS ranks (i.i.d.
 # split, its graph and method) and by centralized POLK (--centralized, net.method = penalty:
 # one learner on the union of the same 16 streams, the same learner settings but its own step,

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fashion-MNIST, centralized, at the best accuracy per CPU second (issue 32), beside exact SVM
+# Fashion-MNIST, centralized, at the best accuracy per CPU second, beside exact SVM
 # on the same machine: POLK with experiments/configs/fashion_mnist_best.ini (a quarter pass
 # chooses the dictionary, learner.refit fits its weights on the whole training set), then
 # LIBSVM's svm-train (experiments/fashion_libsvm.sh, same sigma, C = 10). Prints the test

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Networks that fail and change (issue 15): N agents on an Erdős–Rényi graph learn multidist,
+# Networks that fail and change: N agents on an Erdős–Rényi graph learn multidist,
 # i.i.d. and class-skewed, with the symmetric penalty, c = 1, under each fault on its own:
 # link loss q ∈ {0.1, 0.2, 0.5, 0.8}, offline agents r ∈ {0.1, 0.3}, late values d ∈ {2, 8},
 # a graph resampled every T ∈ {10, 1} rounds, one-peer gossip; beside the fault-free run and

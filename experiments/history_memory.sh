@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 34: rank 0 kept every metric row of the run in memory (the rows a checkpoint carries:
+# Rank 0 kept every metric row of the run in memory (the rows a checkpoint carries:
 # 15 metrics × N doubles a row). Now they wait in an unlinked spill file beside the checkpoint
 # and are read back a block at a time when one is written. N agents (default 16 384) on 2 ranks,
 # a log step every round (ROUNDS rounds, default 100, so ROUNDS rows of 1.97 MB at N = 16 384),

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# Issue 34: N = 100 000 agents on P = 2 ranks of one machine, beside centralized POLK on the
+# N = 100 000 agents on P = 2 ranks of one machine, beside centralized POLK on the
 # same stream (the union of the N streams, its default mini-batch: one round up to 32
 # samples), in one script. Multidist, SAMPLES per agent, BATCH per round (learner.batch).
 # Metrics on run.log_test = 200 test points until the last log step (the whole 2 500 at the
 # end, the disagreement on the 200 at every step), one log step at the end.
 #
-# The graph: an Erdős–Rényi graph of mean degree DEGREE (default 8, what the issue asks for),
+# The graph: an Erdős–Rényi graph of mean degree DEGREE (default 8),
 # its components joined (net.join = 1): at N = 10⁵ an ER or a random geometric graph of mean
 # degree 8 is never connected (below the threshold ln N ≈ 11.5: about N e⁻⁸ ≈ 34 isolated
 # nodes; seed 1 has 23 components), and joining adds one edge per component but the largest

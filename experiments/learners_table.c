@@ -1,6 +1,6 @@
 /*
  * The learners of the papers side by side, one pass, batch 1, on two data sets:
- * - multidist (paper 000 §5.2; experiments/configs/multidist_hinge.ini: 5 classes, 5000
+ * - multidist ([KWSR19] §5.2; experiments/configs/multidist_hinge.ini: 5 classes, 5000
  *   train / 2500 test, Gaussian σ = 0.6), multi-class hinge;
  * - the 4×4 checkerboard on [0,4)² (BSGD paper), 100 000 train / 10 000 test, binary.
  * For POLK (komp), NORMA, BSGD remove/project/merge, NBSGD remove/project and plain SGD:

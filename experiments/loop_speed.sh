@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 34, the loop's speed: experiments/hundred_thousand.sh's runs (N agents on P ranks
+# The loop's speed: experiments/hundred_thousand.sh's runs (N agents on P ranks
 # beside centralized POLK on the same stream, no run files) for two polka builds, side by
 # side: loop and learning samples/s (learning: without the log steps), their ratio to
 # centralized POLK's, and the test error. BEFORE is a polka built from an earlier commit,

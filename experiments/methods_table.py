@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The field's decentralized kernel learners side by side (issue 28).
+"""The field's decentralized kernel learners side by side.
 
 Every method on the same streams, graph and faults: the penalty method (paper, symmetric,
 shared samples), rf-diffusion, dkla and coke, beside centralized POLK and centralized random

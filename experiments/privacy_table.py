@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""What protecting the penalty method's points costs (issue 30): test error against epsilon.
+"""What protecting the penalty method's points costs: test error against epsilon.
 
 Each point an agent sends is clipped to the L2 norm C (privacy.clip) and perturbed with the
 Gaussian noise of the analytic Gaussian mechanism for (epsilon, delta) per release

@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Issue 13, defects 6, 7 and 9: crafts the issue's data files and runs `polka run` on each,
+# Three data-file defects polka once had (6: an IDX header announcing more than the file holds,
+# 7: the 27-byte LIBSVM file "1 1:0.5 16777216:1", 9: magnitudes that overflow the kernels):
+# crafts their data files and runs `polka run` on each,
 # printing polka's message, exit code, time and peak memory (before the fixes: 64 s and
 # 3.1 GB for the IDX file, 1.6 GB for the 27-byte LIBSVM file, exit 0 with NaN models for
 # the large magnitudes). Usage: experiments/repro_data_limits.sh [PATH/TO/polka]

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# runfile_defects.sh [POLKA]: replays the run-file, graph and MPI defects of issue #13
-# (1-5, 8, 10a, 10b, the stalled rank, the full CSV file) against POLKA (default
+# runfile_defects.sh [POLKA]: replays the run-file, graph and MPI defects polka once
+# had (the cases 1-5, 8, 10a, 10b, the stalled rank, the full CSV file) against POLKA (default
 # build/polka) and prints, for each, the exit code, the seconds taken and polka's message.
 # The crafted run files come from tests/python/craft_runfiles.py (h5py). A case is killed after
 # LIMIT seconds (default 75), and the serial commands get at most 4 GB of address space

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 34: what the models cost in the run file at N agents (default 16 384, P = 2 ranks,
+# What the models cost in the run file at N agents (default 16 384, P = 2 ranks,
 # SAMPLES = 20 per agent: model order about 20): the same run without and with run.output
 # (the difference of the wall times is writing the run file: /metrics' last row, /config,
 # /models), then reading it: polka report, polka predict of agent N/2, the Python package's

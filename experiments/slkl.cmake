@@ -1,4 +1,4 @@
-# SLKL against kernel ridge regression on paper 002's sinc set (experiments/slkl_sinc.c).
+# SLKL against kernel ridge regression on the sinc set of [MPARG11] (experiments/slkl_sinc.c).
 # Included from the top-level CMakeLists.txt: include(experiments/slkl.cmake)
 add_executable(slkl_sinc ${PROJECT_SOURCE_DIR}/experiments/slkl_sinc.c)
 target_include_directories(slkl_sinc PRIVATE ${PROJECT_SOURCE_DIR}/src ${PROJECT_SOURCE_DIR}/bench

@@ -1,5 +1,5 @@
 /*
- * SLKL against kernel ridge regression on the sinc set of paper 002 (§5.1, Table 2).
+ * SLKL against kernel ridge regression on the sinc set of [MPARG11] (§5.1, Table 2).
  *
  * Data: x ~ U[−5, 5]², y = sin‖x‖/‖x‖, 10 dB white noise on the 1000 training targets, 1000
  * noise-free test points; one data set per seed. Methods (polka's Gaussian kernel is
@@ -272,7 +272,7 @@ static void mean_sd(const method *m, size_t seeds, size_t field, double *mean, d
 }
 
 static void print_summary(size_t seeds) {
-    printf("\nmean ± sd over %zu seeds; paper 002 Table 2 (20 runs) beside it\n", seeds);
+    printf("\nmean ± sd over %zu seeds; [MPARG11] Table 2 (20 runs) beside it\n", seeds);
     printf("  %-12s %-28s %-20s %-20s %-13s %-7s | %-8s %s\n", "method", "setting",
            "test MSE (clean)", "MSE (noisy targets)", "active", "time s", "paper", "m0");
     for (int k = 0; k < METHODS; k++) {
@@ -298,7 +298,7 @@ int main(int argc, char **argv) {
         fprintf(stderr, "usage: slkl_sinc [seeds]   (1..%d, default 5)\n", MAX_SEEDS);
         return 2;
     }
-    printf("SLKL vs KRR on sinc (paper 002 §5.1): n = %d train (10 dB noise), %d test (clean)\n",
+    printf("SLKL vs KRR on sinc ([MPARG11] §5.1): n = %d train (10 dB noise), %d test (clean)\n",
            N_TRAIN, N_TEST);
     printf("kernel exp(-|x-x'|^2/(2 sigma^2)); polka lambda = paper lambda / n; eps = 1e-4, "
            "W = M\n");

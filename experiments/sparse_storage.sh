@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 13, sparse storage of LIBSVM data: the peak memory of the same run with
+# Sparse storage of LIBSVM data: the peak memory of the same run with
 # data.storage = dense, sparse and auto, side by side, and whether the runs agree (the CSV
 # metrics of every log step but the timing columns, byte for byte; the models are compared in
 # tests/cli/sparse_storage_test.sh). Short runs (a fifth of a pass, a twentieth): the data, not the model, set the
@@ -9,7 +9,7 @@
 #   - Fashion-MNIST (60 000 + 10 000 images of 784 pixels, half of them 0) written as LIBSVM
 #     from the Debian package's IDX files, when they are on disk (nothing is downloaded).
 # Peak memory: the run summary's (largest peak resident memory of the ranks).
-# Then the issue's 27-byte file, dense, sparse and under a memory limit.
+# Then the 27-byte file "1 1:0.5 16777216:1", dense, sparse and under a memory limit.
 #   experiments/sparse_storage.sh [POLKA]     Environment: OUT [/tmp/polka-sparse-storage]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -100,7 +100,7 @@ else
     echo "fashion: $fashion not on disk (Debian package dataset-fashion-mnist): skipped"
 fi
 
-# The issue's 27-byte file (one sample, feature 16777216): dense storage refuses it as too
+# The 27-byte file (one sample, feature 16777216): dense storage refuses it as too
 # sparse; stored sparse its data take bytes, but every dense row of its dimension (the batch,
 # the dictionary) takes 128 MB and its statistics 1.3 GB, which the scan counts before
 # allocating: under a 3 GB limit with a budget of 100 points it is refused.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The field's standard non-i.i.d. splits (issue 18): 16 agents on an Erdős–Rényi graph
+# The field's standard non-i.i.d. splits: 16 agents on an Erdős–Rényi graph
 # (p = 0.2) learning multidist (DATA=multidist) or Fashion-MNIST (DATA=fashion), Dirichlet
 # label skew α ∈ {100, 1, 0.1} and shards k ∈ {1, 2} classes per agent; the paper's penalty
 # and the symmetric one, c ∈ {0, 1}, beside centralized POLK on the union of the same

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 34: start-up at 10^5 and 10^6 nodes. For N in NS and an Erdős–Rényi and a random
+# Start-up at 10^5 and 10^6 nodes. For N in NS and an Erdős–Rényi and a random
 # geometric graph of mean degree 1.25 ln N (tools/er_p.sh; radius sqrt(d / (π N)): both
 # connected, which a run needs), `polka graph generate` and `polka graph info` (wall and CPU
 # seconds, peak memory), then build/bench_startup: the run's own graph (generation, retried

@@ -1,4 +1,4 @@
-# Checkpoints (issue 16): a run interrupted at a round and resumed from its checkpoint ends
+# Checkpoints: a run interrupted at a round and resumed from its checkpoint ends
 # with the run file of the uninterrupted run, field by field (checkpoint_test.sh and
 # compare_runs.py: every metric row but the timers, every final model byte for byte), for
 # every model-order control, centralized and decentralized, P = 1, 2, 4, many agents per rank
@@ -46,7 +46,7 @@ polka_ckpt_test(ranks_2_to_4 periodic 2 4 70 ${CKPT_SMALL} --set net.agents=8)
 # run.log_agents: the checkpoint holds the rows of the logged agents only (3 of 10 here).
 polka_ckpt_test(log_agents periodic 2 3 70 ${CKPT_SMALL} --set net.agents=10
                 --set run.log_agents=3)
-# the random-feature methods (issue 28): their variables, duals, neighbours' last variables heard
+# the random-feature methods: their variables, duals, neighbours' last variables heard
 polka_ckpt_test(coke_2_to_3 periodic 2 3 70 ${CKPT_SMALL} --set net.agents=8 --set net.method=coke
                 --set net.features=64 --set fault.link_loss=0.2)
 polka_ckpt_test(rf_diffusion_p1 periodic 1 1 70 ${CKPT_SMALL} --set net.agents=6
@@ -54,7 +54,7 @@ polka_ckpt_test(rf_diffusion_p1 periodic 1 1 70 ${CKPT_SMALL} --set net.agents=6
 polka_ckpt_test(dkla_exact_sigterm signal 0 0 0 ${CKPT_SMALL} --set net.agents=4 --set net.method=dkla
                 --set net.rf_solve=exact --set learner.loss=square --set data.source=sinc
                 --set learner.batch=10 --set run.passes=30)
-# codecs (issue 30): top-k's copies on both ends (held, received) resume with the run, here
+# codecs: top-k's copies on both ends (held, received) resume with the run, here
 # with its kept values as int8; int8; uint8 points on a range multidist leaves now and then,
 # whose points_clamped resumes with the run
 polka_ckpt_test(dkla_topk_2_to_3 periodic 2 3 70 ${CKPT_SMALL} --set net.agents=8 --set net.method=dkla

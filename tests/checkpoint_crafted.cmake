@@ -1,5 +1,5 @@
-# Crafted and damaged checkpoints (issue 33 items 5, 6, 12, 13): tests/python/craft_checkpoints.py
-# damages a good checkpoint as the audit did, writing the digest anew where the damage is meant
+# Crafted and damaged checkpoints: tests/python/craft_checkpoints.py damages a good
+# checkpoint as a robustness audit did, writing the digest anew where the damage is meant
 # to reach the checks behind it; each is refused with one message naming the file (and the
 # agent), never a hang, a crash or a 1 GB allocation. The bit flips: ckpt_bitflip_campaign.
 set(CKPT_CRAFT_DIR ${CMAKE_CURRENT_BINARY_DIR}/checkpoints/crafted)
@@ -79,7 +79,7 @@ polka_add_test(NAME ckpt_resume_alone_other COMMAND bash -c
           [ \"$(md5sum good.h5)\" = \"$before\" ] || { echo 'FAIL: the refused resume changed good.h5'; exit 1; }")
 set_tests_properties(ckpt_resume_alone_other PROPERTIES FIXTURES_REQUIRED ckpt_crafted
                      DEPENDS ckpt_resume_alone)
-# Single-bit flips (issue 33 item 6): each damaged checkpoint is refused naming the file or
+# Single-bit flips: each damaged checkpoint is refused naming the file or
 # resumes into the undamaged run's file, bit for bit; 30 here (the 1000-flip campaign:
 # tests/python/ckpt_bitflip.py --flips 1000, quoted in docs/design.md).
 polka_add_test(NAME ckpt_bitflip_campaign COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/python/ckpt_bitflip.py

@@ -5,7 +5,7 @@ polka_unit_test(test_dataio_limits unit/test_dataio_limits.c unit/dataio_files.c
 polka_unit_test(test_dataio_sparse unit/test_dataio_sparse.c unit/dataio_files.c)
 # Partial reads: a read keeping some samples of a plain file reads only their bytes.
 polka_unit_test(test_dataio_seek unit/test_dataio_seek.c unit/dataio_files.c)
-# A LIBSVM file of 2^24 features (issue 33 item 12): its scan and scaling keep statistics only
+# A LIBSVM file of 2^24 features: its scan and scaling keep statistics only
 # for the features that occur, under a 100 MB address-space limit (the program needs < 40 MB;
 # each dense array of the dimension takes 128 MB, and the info's four and the scaling's three
 # took 550 MB to 1 GB before). Not limited under ASan, whose shadow memory needs terabytes of

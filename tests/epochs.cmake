@@ -1,4 +1,4 @@
-# A time-varying graph (net.resample_every) whose later epoch cannot be used (issue 33 item 11):
+# A time-varying graph (net.resample_every) whose later epoch cannot be used:
 # checked up front where cheap (12 agents: refused before the first round, naming epoch 7);
 # else (1100 agents, 100 epochs: past the budget of epochs x agents^2 = 1e8) it fails when it
 # comes, naming the epoch, and the rounds before it are in the checkpoint.

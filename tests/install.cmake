@@ -1,4 +1,4 @@
-# Building and installing as a cluster user would (issue 19).
+# Building and installing as a cluster user would.
 find_program(POLKA_MPIEXEC NAMES mpiexec mpirun REQUIRED)
 set(POLKA_INSTALL_ENV "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OPENBLAS_NUM_THREADS=1")
 

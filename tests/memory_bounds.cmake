@@ -1,4 +1,4 @@
-# Allocations sized by the settings are bounded like the data's (issue 33 item 12):
+# Allocations sized by the settings are bounded like the data's:
 # fault.delay = 1000 on 256 agents of a complete graph (2.7 GB before) is refused against
 # data.memory at start-up, naming the delay.
 polka_add_test(NAME memory_fault_delay COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/lib/expect_fail.sh

@@ -116,7 +116,7 @@ polka_add_test(NAME log_step_one_agreement
 set_tests_properties(log_step_one_agreement PROPERTIES TIMEOUT 120 ENVIRONMENT "${POLKA_MPI_ENV}"
                      LABELS no_asan)
 
-# The methods (issue 28): a method that does not exist, and settings a method cannot run with,
+# The methods: a method that does not exist, and settings a method cannot run with,
 # get one clear message on every rank.
 polka_mpi_fails(method_unknown 2 "net.method = admm: no such method \\(penalty \\| rf-diffusion \\| dkla \\| coke\\)"
                 --set net.method=admm)
@@ -133,7 +133,7 @@ polka_mpi_fails(method_diffusion_weights 2 "rf-diffusion combines with the graph
 polka_mpi_fails(method_features_range 2 "net.features must be" --set net.method=dkla
                 --set net.features=0)
 
-# Codecs on what travels (issue 30): a codec that does not exist for its kind, top-k where the
+# Codecs on what travels: a codec that does not exist for its kind, top-k where the
 # neighbours change, a fraction of nothing; then the encoded bytes counted and recorded.
 polka_mpi_fails(codec_points_sparse 2 "net.codec_points = top-k: float64 \\| float32 \\| float16 \\| int8"
                 --set net.codec_points=top-k)
@@ -186,7 +186,7 @@ polka_add_test(NAME central_random_features COMMAND bash -c
             assert numpy.array_equal(a, b), 'theta differs'; print('same theta', a.shape)\" $d/central.h5 $d/one.h5")
 set_tests_properties(central_random_features PROPERTIES ENVIRONMENT "${POLKA_MPI_ENV}" TIMEOUT 120)
 
-# The Gaussian mechanism on the points (issue 30): nonsense targets, a run that sends no point,
+# The Gaussian mechanism on the points: nonsense targets, a run that sends no point,
 # a split whose rows' releases no count bounds; then the mechanism through the binary.
 polka_mpi_fails(privacy_epsilon_zero 2 "privacy.sample_epsilon = 0: the privacy loss of one release must be > 0"
                 --set privacy.clip=1 --set privacy.sample_epsilon=0)

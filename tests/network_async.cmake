@@ -1,4 +1,4 @@
-# The event engine (issue 29, async.engine = events): settings it cannot run with get one clear
+# The event engine (async.engine = events): settings it cannot run with get one clear
 # message on every rank; then the engine through the built binary (async_run_test.sh).
 polka_mpi_fails(async_engine_unknown 2 "async.engine = threads: lockstep \\| events"
                 --set async.engine=threads)

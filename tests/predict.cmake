@@ -18,7 +18,7 @@ polka_cli_fails(data_unknown_set "^polka data: unknown data set 'bogus' \\(multi
                 ${POLKA_BIN} data bogus -o x.svm)
 polka_cli_fails(data_missing_set "^polka data: missing the data set \\(multidist\\) or split" ${POLKA_BIN} data)
 
-# polka predict --output follows the rule of polka/paths.h (issue 33): it never names the run
+# polka predict --output follows the rule of polka/paths.h: it never names the run
 # file, the data it reads or the run's own data files, however spelled (one message naming
 # both, before anything is written); predictions go through a temporary name
 # (paths_test.sh checks the inputs' bytes and that no temporary file is left).

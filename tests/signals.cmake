@@ -1,4 +1,4 @@
-# Signals stop every kind of run promptly (issue 33 item 4, issue 34): a batch learner, the
+# Signals stop every kind of run promptly: a batch learner, the
 # data scan, a long KOMP step, a wait on a stopped rank, and a second SIGINT (signal_stop_test.sh).
 # Their bounds are the signalled process's CPU time after the signal, and they wait for states,
 # not fixed times (signal_stop_test.sh, proc_clock.sh): a loaded machine does not turn them red,

@@ -18,7 +18,7 @@ polka_add_test(NAME slurm_sbatch_million COMMAND ${SLURM_CLUSTER} ${SLURM_JOBS} 
                                            $<TARGET_FILE:polka> ${SLURM_DIR}/million)
 polka_add_test(NAME slurm_sbatch_sweep COMMAND ${SLURM_CLUSTER} ${SLURM_JOBS} sweep
                                          $<TARGET_FILE:polka> ${SLURM_DIR}/sweep)
-# data.memory = auto under sbatch --mem: the job's memory shared by its tasks (issue 13).
+# data.memory = auto under sbatch --mem: the job's memory shared by its tasks.
 polka_add_test(NAME slurm_sbatch_memory COMMAND ${SLURM_CLUSTER} ${SLURM_JOBS} memory
                                           $<TARGET_FILE:polka> ${SLURM_DIR}/memory)
 # slurm/run.sbatch preempted (USR1): checkpoint, requeue, resume, same run file as uninterrupted.
@@ -49,7 +49,7 @@ set_tests_properties(slurm_cluster_requeue PROPERTIES LABELS "slurm;no_asan" SKI
                      RESOURCE_LOCK slurm_cluster
                      TIMEOUT 400)
 
-# TERM under srun (issue 33 item 14): `scancel --signal=TERM --full` (preemption's signal; srun
+# TERM under srun: `scancel --signal=TERM --full` (preemption's signal; srun
 # kills its step at once) leaves the periodic checkpoint, the job does not requeue itself and
 # the next submission resumes to the uninterrupted run file; a plain `scancel` ends the job.
 foreach(mode term cancel)

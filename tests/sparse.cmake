@@ -1,4 +1,4 @@
-# data.storage (issue 13): LIBSVM data stored dense and sparse give the same runs and
+# data.storage: LIBSVM data stored dense and sparse give the same runs and
 # predictions byte for byte (h5py), and the 27-byte file of a huge dimension is refused
 # clearly under a memory limit (ulimit -v, which ASan's shadow memory cannot take: no_asan).
 if(NOT RUNFILE_NO_H5PY)
@@ -13,7 +13,7 @@ if(NOT RUNFILE_NO_H5PY)
   set_tests_properties(sparse_storage_huge PROPERTIES LABELS no_asan)
 endif()
 
-# data.memory (issue 13): the automatic limit is the node's memory shared by its ranks.
+# data.memory: the automatic limit is the node's memory shared by its ranks.
 polka_add_test(NAME data_memory_per_rank
          COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/mpi/data_memory_test.sh $<TARGET_FILE:polka>
                  ${POLKA_MPIEXEC} ${CMAKE_CURRENT_BINARY_DIR}/runs/data_memory)

@@ -115,7 +115,7 @@ enum {
 };
 
 /**
- * The POLK "multidist" Gaussian mixture (paper 000 §5.2, docs/design.md): K classes with centres
+ * The POLK "multidist" Gaussian mixture ([KWSR19] §5.2, docs/design.md): K classes with centres
  * θ_c = (cos 2πc/K, sin 2πc/K) (zero beyond the first two coordinates), `components`
  * means per class μ_{c,m} ~ N(θ_c, mean_var·I) drawn from means_seed; a sample draws y and m
  * uniformly and x ~ N(μ_{y,m}, sample_var·I).

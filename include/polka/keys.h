@@ -151,7 +151,7 @@
     X(learner, control, NAME, "komp", ANY, FIXED, PARSED, "",                                      \
       "model-order control: komp (POLK) | none (plain SGD) | norma | bsgd-remove | bsgd-project "  \
       "| bsgd-merge | nbsgd-remove | nbsgd-project; batch regression learners (centralized, "      \
-      "square loss): slkl (paper 002) | krr (exact kernel ridge regression)")                      \
+      "square loss): slkl ([MPARG11]) | krr (exact kernel ridge regression)")                      \
     X(learner, eta, DOUBLE, "0.5", ANY, FIXED, TO(learner.params.eta), "", "constant step size")   \
     X(learner, lambda, DOUBLE, "1e-4", ANY, FIXED, TO(learner.params.lambda), "", "regulariser")   \
     X(learner, kp, DOUBLE, "0.04", ANY, FIXED, TO(learner.params.kp), "",                          \
@@ -230,13 +230,13 @@
     X(net, weights, NAME, "metropolis", ANY, FIXED, PARSED, "",                                    \
       "edge weights: uniform | metropolis | file")                                                 \
     X(net, method, NAME, "penalty", ANY, FIXED, PARSED, "",                                        \
-      "decentralized method (the list below): penalty (paper 003, the default) | rf-diffusion "    \
+      "decentralized method (the list below): penalty ([KPRR18], the default) | rf-diffusion "     \
       "| dkla | coke (random features)")                                                           \
     X(net, penalty, NAME, "paper", ANY, FIXED, PARSED, "method penalty",                           \
       "consensus penalty: paper | symmetric")                                                      \
     X(net, c, DOUBLE, "1", GE(0), FIXED, TO(net.c), "", "consensus penalty coefficient")           \
     X(net, share, NAME, "points", ANY, FIXED, PARSED, "",                                          \
-      "what a round sends with each point: points (paper 003: the point alone, the neighbour "     \
+      "what a round sends with each point: points ([KPRR18]: the point alone, the neighbour "      \
       "answers with its value there) | samples (the point and its label, which also enters "       \
       "the neighbour's loss as one of its own samples)")                                           \
     X(net, resample_every, SIZE, "0", ANY, FIXED, TO(net.resample_every), "",                      \

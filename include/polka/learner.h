@@ -7,9 +7,9 @@
  * model order. polka_learner_step() does all three for one agent on its own loss.
  *
  * The controls (polka_control_kind, one line each of POLKA_CONTROL_LIST):
- * - komp: POLK, destructive KOMP to the error bound ε (paper 000).
+ * - komp: POLK, destructive KOMP to the error bound ε ([KWSR19]).
  * - none: plain functional SGD, every point is kept.
- * - norma: NORMA truncation (paper 004): the newest `tau` terms are kept. The weights decay
+ * - norma: NORMA truncation ([KSW04]): the newest `tau` terms are kept. The weights decay
  *   by (1 − η_t λ) per step through one global scale s (true weights = s · stored), an O(1)
  *   decay; s is folded into the stored weights when it falls below 1e-100 and whenever the
  *   model is read (polka_learner_model), so readers always see the true weights.
@@ -18,11 +18,11 @@
  *   ‖w_m‖²k(x_m,x_m) is removed, or removed after projecting its term onto the other points
  *   (all of them, or the `neighbours` most correlated), or merged with the partner that
  *   loses least into one Gaussian point (Gaussian kernel only).
- * - nbsgd-remove, nbsgd-project: nonparametric BSGD (paper 001): like BSGD, but each new
+ * - nbsgd-remove, nbsgd-project: nonparametric BSGD ([LNNP16]): like BSGD, but each new
  *   point beyond `budget` triggers the maintenance only with probability min(β/t, 1),
  *   so the model grows with the data; the draws are counter-based (seed, t).
  * With the square loss and 0 < λ ≤ 1, bsgd-* and nbsgd-* project the iterate onto the ball
- * ‖w‖_H ≤ y_max/√λ after the maintenance (paper 001, Alg. 2–3; y_max: the largest |y| seen).
+ * ‖w‖_H ≤ y_max/√λ after the maintenance ([LNNP16], Alg. 2–3; y_max: the largest |y| seen).
  * none appends every point of an update; the other controls only the points whose
  * coefficient row is not all zero (a zero row does not change f; KOMP would drop it first).
  * - slkl, krr: batch regression learners, not run by polka_learner: polka_batch_fit.
@@ -31,7 +31,7 @@
  * BSGD/NBSGD) or η (1 − (t − 1)/T) (linear, down to η/T at the run's last update T =
  * horizon), with t the number of update calls so far (t = 1 at the first).
  *
- * NORMA's adaptive parameters (paper 004 §III): with nu > 0 the ν-trick moves the margin ρ
+ * NORMA's adaptive parameters ([KSW04] §III): with nu > 0 the ν-trick moves the margin ρ
  * (soft-margin, novelty) or the tube ε (eps-insensitive) after each update; with offset set,
  * f(x) + b is learned with the unregularised offset b moved by the same gradient.
  */
@@ -63,7 +63,7 @@
     X(BSGD_MERGE, bsgd_merge)       /* BSGD budget: merge the smallest term with a partner */      \
     X(NBSGD_REMOVE, nbsgd_remove)   /* NBSGD: removal with probability min(beta/t, 1) */           \
     X(NBSGD_PROJECT, nbsgd_project) /* NBSGD: projection with probability min(beta/t, 1) */        \
-    X(SLKL, slkl)                   /* batch: SLKL (paper 002), centralized, square loss */        \
+    X(SLKL, slkl)                   /* batch: SLKL ([MPARG11]), centralized, square loss */        \
     X(KRR, krr)                     /* batch: exact kernel ridge regression */
 
 #define POLKA_CONTROL_ENUM(id, entry) POLKA_CONTROL_##id,

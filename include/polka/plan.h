@@ -55,13 +55,13 @@ typedef enum {
 } polka_placement_kind;
 
 typedef enum {
-    POLKA_PENALTY_PAPER,     /**< paper 003: the penalty at the agent's own points */
+    POLKA_PENALTY_PAPER,     /**< [KPRR18]: the penalty at the agent's own points */
     POLKA_PENALTY_SYMMETRIC, /**< polka's own: also at the neighbours' points */
 } polka_penalty_kind;
 
 /** What a decentralized round sends with each point (net.share). */
 typedef enum {
-    POLKA_SHARE_POINTS,  /**< paper 003: the point; the neighbour answers with its value there */
+    POLKA_SHARE_POINTS,  /**< [KPRR18]: the point; the neighbour answers with its value there */
     POLKA_SHARE_SAMPLES, /**< the point and its label, which also enters the neighbour's loss */
 } polka_share_kind;
 

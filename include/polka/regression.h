@@ -1,6 +1,6 @@
 /**
  * @file regression.h
- * @brief Synthetic regression streams: the noisy sinc of paper 002 §5.1 and Friedman #1.
+ * @brief Synthetic regression streams: the noisy sinc of [MPARG11] §5.1 and Friedman #1.
  *
  * Same shape as the multidist generator (data.h): a params struct, a generator created
  * once, and sample `index` of `stream` a pure function of (generator, stream, index).

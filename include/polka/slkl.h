@@ -1,7 +1,7 @@
 /**
  * @file slkl.h
- * @brief SLKL, stochastic low-rank kernel learning for regression (paper 002: Machart, Peel,
- *        Anthoine, Ralaivola, Glotin, ICML 2011), and exact kernel ridge regression (KRR).
+ * @brief SLKL, stochastic low-rank kernel learning for regression ([MPARG11]), and
+ *        exact kernel ridge regression (KRR).
  *
  * Both learners solve the ridge problem min_f (1/n) Σ_i (y_i − f(x_i))² + λ‖f‖², so with the
  * Gram matrix K their weights are α = (K + nλI)⁻¹ y and f(x) = Σ_i α_i k(x_i, x). The

@@ -146,7 +146,7 @@ def run(agents, central=None, label=None):
 # ---- compare and sweep -------------------------------------------------------------------------
 
 def _virtual_time(run):
-    """The rows' virtual time (`clock`, issue 29): an error naming the file when it has none."""
+    """The rows' virtual time (the metric `clock`): an error naming the file when it has none."""
     if "clock" not in run.metric_names:
         raise ValueError(f"'{run.path}' has no virtual time (metric 'clock'): written by an "
                          "older polka")

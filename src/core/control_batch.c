@@ -1,6 +1,6 @@
 /*
  * The batch regression learners of learner.control, centralized and on the square loss: SLKL
- * (paper 002, slkl.c) and exact kernel ridge regression (krr.c). They learn from the whole
+ * ([MPARG11], slkl.c) and exact kernel ridge regression (krr.c). They learn from the whole
  * training set at once (polka_batch_fit); the run reports their model through the job's log.
  */
 #include <stdio.h>
@@ -29,7 +29,7 @@ static const char *check_slkl(const polka_learner_params *params,
     if (why) return why;
     if (!(params->nu > 0))
         return "learner.control = slkl needs learner.nu > 0 (the l1 penalty on the kernel "
-               "weights; paper 002: 0.01)";
+               "weights; [MPARG11]: 0.01)";
     if (!(settings->tol >= 0 && settings->tol < 1)) return "learner.tol must be in [0, 1)";
     return polka_kernel_check(&params->kernel);
 }
@@ -85,7 +85,7 @@ static polka_status fit_slkl(polka_batch_job *job, polka_model **out, size_t *ro
 
 const polka_control_ops polka_control_slkl = {
     .name = "slkl",
-    .help = "batch, centralized, square loss: SLKL (paper 002; learner.nu, learner.tol)",
+    .help = "batch, centralized, square loss: SLKL ([MPARG11]; learner.nu, learner.tol)",
     .batch = 1,
     .check_batch = check_slkl,
     .fit = fit_slkl,

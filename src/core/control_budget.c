@@ -1,6 +1,6 @@
 /*
- * The budget controls: BSGD (Wang, Crammer, Vucetic 2012) keeps at most learner.budget points,
- * removing, projecting or merging the smallest term while there are more; NBSGD (paper 001)
+ * The budget controls: BSGD ([WCV12]) keeps at most learner.budget points,
+ * removing, projecting or merging the smallest term while there are more; NBSGD ([LNNP16])
  * runs the same maintenance only with probability min(β/t, 1) per point beyond the budget
  * (maintenance.c, nbsgd.c). Their part is the maintenance: the ids of the model's points and
  * the suffix average of the iterates (learner.suffix > 0).
@@ -24,7 +24,7 @@ static void budget_free(void *part) {
 }
 
 /*
- * Paper 001, Alg. 2 and 3 (line "if L2 is used and λ ≤ 1"): with the square loss the
+ * [LNNP16], Alg. 2 and 3 (line "if L2 is used and λ ≤ 1"): with the square loss the
  * optimum lies in the ball of radius y_max/√λ (its Thm. 1), so the iterate is projected onto
  * it, w ← w · min(1, R/‖w‖_H) with ‖w‖²_H = Σ_ij w_i·w_j k(x_i, x_j). y_max is the largest
  * |y| seen so far (the paper's max over the distribution is not known online).

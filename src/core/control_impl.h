@@ -80,7 +80,7 @@ polka_status polka_learner_put_sizes(polka_state *s, const char *name, const siz
 polka_status polka_learner_get_sizes(const polka_state *s, const char *name, size_t *v, size_t n);
 
 /*
- * The ν-trick's indicator of one point (paper 004 §III): 1 for a margin error y f ≤ ρ
+ * The ν-trick's indicator of one point ([KSW04] §III): 1 for a margin error y f ≤ ρ
  * (soft-margin), a novel point f < ρ (novelty), a point outside the tube |y − f| > ε
  * (eps-insensitive); 0 otherwise and for the other losses.
  */

@@ -1,5 +1,5 @@
 /*
- * The komp control (POLK, paper 000): after each update, destructive KOMP removes points while
+ * The komp control (POLK, [KWSR19]): after each update, destructive KOMP removes points while
  * the error stays within ε = K_p η_t^{3/2} (or learner.epsilon). Its part is the KOMP inverse,
  * saved in a checkpoint as it stands (G_base and the pending rank-one terms), not rebuilt: a
  * fresh factorisation would round differently.

@@ -1,4 +1,4 @@
-/* Exact kernel ridge regression: the reference beside SLKL (paper 002, eqs. 6–10). */
+/* Exact kernel ridge regression: the reference beside SLKL ([MPARG11], eqs. 6–10). */
 #include <lapacke.h>
 #include <stdlib.h>
 #include <string.h>

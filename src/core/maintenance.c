@@ -1,12 +1,11 @@
 /*
- * Budget maintenance of BSGD (Wang, Crammer, Vucetic 2012, "Breaking the curse of
- * kernelization", as in BudgetedSVM) and NBSGD (paper 001 §6).
+ * Budget maintenance of BSGD ([WCV12], as in BudgetedSVM [DLVW13]) and NBSGD ([LNNP16] §6).
  *
- * The victim is always the point m with the smallest ‖w_m‖² k(x_m, x_m) (paper 001 eq. 5;
+ * The victim is always the point m with the smallest ‖w_m‖² k(x_m, x_m) ([LNNP16] eq. 5;
  * for radial kernels the smallest weight norm). Then:
  * - remove: f ← f − w_m k(x_m, ·), degradation ‖w_m‖² k_mm;
  * - project: w_m k(x_m, ·) is replaced by its least-squares projection onto the span of the
- *   points S (all others, or the `neighbours` most correlated: paper 001 §6.2.2's k nearest):
+ *   points S (all others, or the `neighbours` most correlated: the k nearest of [LNNP16] §6.2.2):
  *   β = K_SS⁻¹ k_Sm (Cholesky of the |S|×|S| Gram matrix, O(|S|³) per maintenance),
  *   w_S ← w_S + β w_mᵀ, degradation ‖w_m‖² (k_mm − k_Smᵀ β);
  * - merge (Gaussian kernel): m and the partner n that loses least become one point
@@ -105,7 +104,7 @@ static double self_kernel(const polka_model *model, size_t j) {
     return polka_kernel_eval(&model->kernel, x, x, model->p);
 }
 
-/* The point with the smallest ‖w_j‖² k(x_j, x_j) (paper 001 eq. 5). */
+/* The point with the smallest ‖w_j‖² k(x_j, x_j) ([LNNP16] eq. 5). */
 static size_t smallest_term(const polka_model *model) {
     size_t best = 0;
     double best_cost = INFINITY;
@@ -310,7 +309,7 @@ polka_status polka_maintenance_apply(polka_maintenance *state, polka_model *mode
         while (model->m > state->budget) POLKA_CALL(rule->maintain(state, model, stats));
         return POLKA_OK;
     }
-    /* NBSGD (paper 001 Alg. 3): each point added beyond B triggers one maintenance with
+    /* NBSGD ([LNNP16] Alg. 3): each point added beyond B triggers one maintenance with
      * probability min(β/t, 1). */
     for (size_t r = 0; r < added && model->m > state->budget; r++)
         if (polka_nbsgd_fires(state, t, r)) POLKA_CALL(rule->maintain(state, model, stats));

@@ -1,5 +1,5 @@
 /*
- * Nonparametric budgeted SGD (Le, Nguyen, Nguyen, Phung 2016; paper 001): the Bernoulli
+ * Nonparametric budgeted SGD ([LNNP16]): the Bernoulli
  * gate of the budget maintenance, and the γ-suffix average of the iterates (Alg. 3's
  * output w̄ = (w_{(1−γ)T+1} + … + w_T)/(γT)).
  *
@@ -7,7 +7,7 @@
  * during the suffix: each point has an id (polka_maintenance), and after each update t in the
  * suffix its current weight row is added to its sum. A point removed, projected or merged
  * away keeps the weight it had accumulated, so the average's order exceeds the budget
- * (paper 001 Remark 13).
+ * ([LNNP16] Remark 13).
  */
 #include <math.h>
 #include <stdlib.h>

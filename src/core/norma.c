@@ -1,5 +1,5 @@
 /*
- * NORMA (Kivinen, Smola, Williamson 2004; paper 004): truncation of the kernel expansion to
+ * NORMA ([KSW04]): truncation of the kernel expansion to
  * its newest τ terms, and the ν-trick that adapts the margin ρ or the tube ε online.
  *
  * The decay of the weights by (1 − η_t λ) per step is the learner's global scale
@@ -53,7 +53,7 @@ static void drop_oldest(polka_model *model, size_t n) {
 }
 
 /*
- * Drops the oldest rows of model until at most tau remain (NORMA's truncation, paper 004
+ * Drops the oldest rows of model until at most tau remain (NORMA's truncation, [KSW04]
  * §II-C). The model's weights are the stored ones; true weights are scale × stored.
  * Adds the dropped rows to stats->removed and the squared norm of what they carried to
  * stats->sqerror.
@@ -63,7 +63,7 @@ static polka_status truncate_oldest(polka_model *model, size_t tau, double scale
     POLKA_CHECK(tau > 0, POLKA_ERR_ARG, "NORMA truncation needs tau >= 1");
     if (model->m <= tau) return POLKA_OK;
     size_t n = model->m - tau;
-    /* ‖f − f_trunc‖_H: Proposition 1 of paper 004 bounds it by (1 − ηλ)^τ C X / λ. */
+    /* ‖f − f_trunc‖_H: Proposition 1 of [KSW04] bounds it by (1 − ηλ)^τ C X / λ. */
     double dropped = head_sqnorm(model, n, scale);
     POLKA_CHECK(dropped >= 0, POLKA_ERR_MEM, "out of memory for NORMA's truncation error");
     drop_oldest(model, n);
@@ -91,7 +91,7 @@ int polka_norma_indicator(const polka_loss *loss, const double *f, double y) {
 }
 
 /*
- * ν-classification (paper 004 §III-A) minimises max(0, ρ − y g) − νρ: ∂/∂ρ = σ − ν.
+ * ν-classification ([KSW04] §III-A) minimises max(0, ρ − y g) − νρ: ∂/∂ρ = σ − ν.
  * Novelty (§III-B) minimises max(0, ρ − f) − νρ: the same with σ = 1{f < ρ}, so that in
  * the long run a fraction ν of the points is novel (ρ_T − ρ_0 = η(νT − #novel)).
  * ν-regression (§III-C) minimises max(0, |y − f| − ε) + νε: ∂/∂ε = ν − σ.

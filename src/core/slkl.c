@@ -1,6 +1,6 @@
 /*
  * SLKL: stochastic coordinate Newton descent on the weights of a conic combination of
- * rank-1 Nyström kernels (paper 002, Algorithm 2). The maths is in include/polka/slkl.h.
+ * rank-1 Nyström kernels ([MPARG11], Algorithm 2). The maths is in include/polka/slkl.h.
  */
 #include "polka/slkl.h"
 

@@ -1,4 +1,4 @@
-/* Synthetic regression streams: noisy sinc (paper 002 §5.1) and Friedman #1. */
+/* Synthetic regression streams: noisy sinc ([MPARG11] §5.1) and Friedman #1. */
 #include "polka/regression.h"
 
 #include <math.h>

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # batch_learners_test.sh POLKA PYTHON DIR: SLKL and exact kernel ridge regression as
-# `polka run` learners on paper 002's sinc written as LIBSVM regression files (noisy
+# `polka run` learners on the sinc of [MPARG11] written as LIBSVM regression files (noisy
 # training targets at 10 dB, clean test targets): SLKL's test MSE is close to KRR's with a
 # fraction of the kernels, both log a regression run file, and `polka predict` on each
 # saved model gives exactly the MSE the run logged.

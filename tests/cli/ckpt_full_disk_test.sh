@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # ckpt_full_disk_test.sh DIR: periodic checkpoints onto a file system that fills up after the
-# first one (issue 33 item 7). The run must go on to its end (exit 0, the same run file as an
+# first one. The run must go on to its end (exit 0, the same run file as an
 # uninterrupted run) with a warning per checkpoint not written, leave no temporary file, and
 # the checkpoint on the full disk must be the first one, whole: a resume from it ends with the
 # uninterrupted run's file. The small file system is a tmpfs mounted for the test (root, as in

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # ckpt_inputs_test.sh DIR: a checkpoint records its data files (size, mtime, digest) and a
-# resume compares them (issue 33 item 13): the same file resumes, a touched copy (another
+# resume compares them: the same file resumes, a touched copy (another
 # mtime, the same bytes) resumes, a regenerated file of the same name is refused by name,
 # whether its size changed or not. Environment: POLKA, PY.
 set -u

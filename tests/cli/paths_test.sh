@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# paths_test.sh POLKA PYTHON DIR: nothing written is ever lost (issue 33, part A), against the
-# built binary. Every case of the issue is run: an output naming an input or another output
+# paths_test.sh POLKA PYTHON DIR: nothing written is ever lost, against the built
+# binary. Every case below is run: an output naming an input or another output
 # however spelled is refused with one message naming both, and the input's bytes stay the same
 # (sha256 before and after); outputs go through temporary names; a second run on a busy output
 # is refused and a killed run leaves no stale lock; config lines of any length; non-regular

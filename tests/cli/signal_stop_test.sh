@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # signal_stop_test.sh MODE POLKA DIR: a `polka run` signalled where no round ends soon stops
-# promptly with a non-zero exit and one line saying where (issue 33 item 4, issue 34):
+# promptly with a non-zero exit and one line saying where:
 #   slkl    SIGTERM during SLKL's coordinate updates (a batch learner): exit 143 within 5 s
 #           (before: it ran to the end and exited 0)
 #   scan    SIGTERM during the data scan of a long file: exit 143 within 5 s

@@ -1,17 +1,17 @@
 #!/usr/bin/env bash
-# data.storage (issue 13): the same LIBSVM data stored dense and sparse give the same run,
+# data.storage: the same LIBSVM data stored dense and sparse give the same run,
 # byte for byte: every dataset of the run files but the timings (h5py), the CSV metrics but
 # the timing columns, and polka predict's output. Runs on 2 ranks (4 agents, i.i.d. and
-# class-skewed splits), centralized, a batch learner, each scaling. Then the issue's 27-byte
-# file (part huge): stored in bytes, and refused clearly where its dimension's dense rows
-# cannot fit (under ulimit -v, which an ASan build cannot take).
+# class-skewed splits), centralized, a batch learner, each scaling. Then the 27-byte
+# file "1 1:0.5 16777216:1" (part huge): stored in bytes, and refused clearly where its
+# dimension's dense rows cannot fit (under ulimit -v, which an ASan build cannot take).
 #   sparse_storage_test.sh POLKA MPIEXEC PYTHON DIR compare|huge
 set -euo pipefail
 polka=$1 mpiexec=$2 python=$3 dir=$4 part=$5
 rm -rf "$dir"
 mkdir -p "$dir"
 if [ "$part" = huge ]; then
-    # The issue's 27-byte file: with sparse storage it is read (the data take bytes), but every
+    # The 27-byte file: with sparse storage it is read (the data take bytes), but every
     # dense row of it takes 128 MB; where the batch and dictionary rows cannot fit, one clear
     # error before anything is allocated.
     printf '1 1:0.5 16777216:1\n' >"$dir/one.svm"

@@ -8,7 +8,7 @@
 #
 # The HDF5 targets (runfile, checkpoint) reach faults inside libhdf5 itself (a loop in
 # H5HG_read, a heap overflow under H5Aexists, memory H5Dopen2 leaks when it fails, a 4 GB malloc in H5C_protect for an
-# object header whose size is damaged: issue 13), which polka cannot check for before calling
+# object header whose size is damaged), which polka cannot check for before calling
 # it. Each of its crashes, hangs, out-of-memory stops and leaks is classified by
 # its stack: the innermost frame outside the sanitizer, libFuzzer and libc is in libhdf5
 # (upstream: counted in the "upstream" column, the input kept in artifacts/<target>/upstream,

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# data_memory_test.sh POLKA MPIEXEC DIR: data.memory (issue 13). The automatic limit is the
+# data_memory_test.sh POLKA MPIEXEC DIR: data.memory. The automatic limit is the
 # node's memory shared by the ranks on it: a Slurm job's --mem of 14 MB (SLURM_MEM_PER_NODE, as
 # srun exports it) holds the 9.6 MB test file on one rank, and is refused by name on two (7 MB
 # each, every rank reads the whole test set); an explicit data.memory overrides the share.

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""ckpt_bitflip.py POLKA DIR [--flips N] [--seed S]: the bit-flip campaign of issue 33 item 6.
+"""ckpt_bitflip.py POLKA DIR [--flips N] [--seed S]: the bit-flip campaign.
 
 A checkpoint of a small decentralized run (3 agents, KOMP, metric rows) is resumed once
 undamaged (the reference) and then N times with one random bit flipped (a uniform byte of

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """craft_checkpoints.py GOOD DIR: checkpoints crafted from GOOD (a checkpoint of a KOMP run of
-one agent, tests/checkpoint_crafted.cmake makes it) as the audit of issue 33 crafted them, each
+one agent, tests/checkpoint_crafted.cmake makes it) as a robustness audit crafted them, each
 in DIR. Where the damage is behind the digest, the digest is written anew (ckpt_digest.py), so
 that what refuses the file is the check behind it.
 

@@ -39,12 +39,13 @@ Exit status: 0 no violation, 1 violations (one line each), 2 floors block missin
 import argparse
 import os
 import re
-import subprocess
 import sys
 import tempfile
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 from pathlib import Path
+
+from checker_selftest import report_results, run_checker, write_tree
 
 ROOT = Path(__file__).resolve().parents[2]  # tests/python/ -> the repository
 FENCE = re.compile(r"^```floors[ \t]*\n(.*?)^```", re.S | re.M)
@@ -346,32 +347,22 @@ TREE = {
 UNLAWFUL = 'src/core/core.c:3: includes "polka/sim.h" (floor src/sim/) above its own floor (src/core/)'
 
 
-def run_checker(root, *options):
-    done = subprocess.run([sys.executable, __file__, "--root", str(root), *options],
-                          capture_output=True, text=True)
-    return done.returncode, done.stdout.splitlines()
-
-
 def self_test():
     with tempfile.TemporaryDirectory() as temp:
         root = Path(temp)
-        for name, text in TREE.items():
-            (root / name).parent.mkdir(parents=True, exist_ok=True)
-            (root / name).write_text(text)
-        results = [("the unlawful include is named", run_checker(root), (1, [UNLAWFUL]))]
+        write_tree(root, TREE)
+        results = [("the unlawful include is named", run_checker(__file__, root), (1, [UNLAWFUL]))]
         core = root / "src/core/core.c"
         core.write_text(core.read_text().replace('#include "polka/sim.h"\n', ""))
-        results.append(("without it the tree holds", run_checker(root), (0, [])))
+        results.append(("without it the tree holds", run_checker(__file__, root), (0, [])))
         (root / "lines").write_text("src/app/ a\nsrc/sim/ b\n  plan/ c\n  run/ d\nsrc/core/ e\n")
         results.append(("--floors of plain lines, run/ now below plan/: run.c's include runs upward",
-                        run_checker(root, "--floors", str(root / "lines")),
+                        run_checker(__file__, root, "--floors", str(root / "lines")),
                         (1, ['src/sim/run/run.c:1: includes "sim/plan/plan_impl.h" (floor src/sim/plan/)'
                              ' above its own floor (src/sim/run/)'])))
         (root / "src/extra").mkdir()
-        results.append(("an unlisted folder is refused", run_checker(root), (2, [])))
-    for what, got, want in results:
-        print(f"{'ok  ' if got == want else 'FAIL'} {what}" + ("" if got == want else f": got {got}, want {want}"))
-    return 0 if all(got == want for _, got, want in results) else 1
+        results.append(("an unlisted folder is refused", run_checker(__file__, root), (2, [])))
+    return report_results(results)
 
 
 def main():

@@ -1,4 +1,4 @@
-/* What the data readers refuse before it costs memory or time (issue 13): IDX headers that
+/* What the data readers refuse before it costs memory or time: IDX headers that
  * announce more than the file holds (defect 6), LIBSVM files far too sparse for dense storage
  * or over the memory limit (defect 7), and magnitudes that overflow the kernels (defect 9).
  * Every file is crafted here. */
@@ -85,7 +85,7 @@ static void test_idx_header_beyond_data(void **state) {
     unsigned char file[16 + DATA];
     polka_read_options options = {.labels_path = idx_labels("l60-idx1-ubyte.gz", N)};
 
-    /* the issue's file: 60 records of 50 MB in a few hundred gzipped bytes */
+    /* the crafted file: 60 records of 50 MB in a few hundred gzipped bytes */
     size_t len = idx_header(file, N, 5000, 10000, DATA);
     expect_scan_error(write_bytes("huge-idx3-ubyte.gz", file, len, 1), &options, POLKA_ERR_FORMAT,
                       "records of 50000000 values (5000x10000), above the limit of 16777216");
@@ -105,7 +105,7 @@ static void test_idx_header_beyond_data(void **state) {
     if (growth >= 32.0) fail_msg("the truncated gzipped scan grew by %.0f MB", growth);
 }
 
-/* Defect 7: the issue's 27-byte file (one sample of 16777216 features stored dense: 1.6 GB)
+/* Defect 7: the 27-byte file (one sample of 16777216 features stored dense: 1.6 GB)
  * is refused as too sparse before the statistics are allocated. */
 static void test_libsvm_too_sparse(void **state) {
     (void)state;

@@ -1,4 +1,4 @@
-/* Sparse storage of LIBSVM data (issue 13): the CSR rows a read hands over, their expansion
+/* Sparse storage of LIBSVM data: the CSR rows a read hands over, their expansion
  * (bit for bit the dense rows, scaled or not), the storage choice, the memory checks that
  * count the sparse size, and the evaluation in blocks. Every file is written here. */
 #include <math.h>
@@ -221,7 +221,7 @@ static void test_storage_choice(void **state) {
     expect_scan_error(csv, &sparse_options, POLKA_ERR_ARG, "sparse storage is for LIBSVM files");
 }
 
-/* The issue's 27-byte file: too sparse to store dense (refused as before), a few bytes sparse,
+/* The 27-byte file: too sparse to store dense (refused as before), a few bytes sparse,
  * and its dimension still counted in the scan's memory check for the caller's dense rows. */
 static void test_huge_dimension(void **state) {
     (void)state;

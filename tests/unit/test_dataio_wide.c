@@ -1,4 +1,4 @@
-/* Issue 33 item 12: the scan and the scaling of a LIBSVM file of a huge dimension keep
+/* The scan and the scaling of a LIBSVM file of a huge dimension keep
  * statistics only for the features that occur. "1 1:0.5 16777216:1" (2^24 features) took
  * 550 MB to 1 GB before (the info's four arrays of 2^24 doubles, then the scaling's three);
  * dataio.cmake runs this test under ulimit -v 100 MB (it needs less than 40 MB), where any one

@@ -1,6 +1,6 @@
 /*
- * The other learners of the papers as model-order controls: NORMA (paper 004), BSGD
- * (Wang et al. 2012) and NBSGD (paper 001), checked against their papers' claims and
+ * The other learners of the papers as model-order controls: NORMA ([KSW04]), BSGD
+ * ([WCV12]) and NBSGD ([LNNP16]), checked against their papers' claims and
  * against brute-force references, through the same update_batch the agents use.
  */
 #include <stdlib.h>
@@ -205,7 +205,7 @@ static void test_checkerboard_stream(void **state) {
 }
 
 /*
- * NORMA with ρ = λ = 0 and constant η is the kernel perceptron (paper 004 §III-A): the
+ * NORMA with ρ = λ = 0 and constant η is the kernel perceptron ([KSW04] §III-A): the
  * reference updates a plain expansion by ±η on every mistake y f ≤ 0.
  */
 static void test_norma_is_the_perceptron(void **state) {
@@ -247,7 +247,7 @@ static void test_norma_is_the_perceptron(void **state) {
 }
 
 /*
- * Proposition 1 of paper 004: with |ℓ'| ≤ C and ‖k(x,·)‖ ≤ X, dropping the terms older than
+ * Proposition 1 of [KSW04]: with |ℓ'| ≤ C and ‖k(x,·)‖ ≤ X, dropping the terms older than
  * τ steps costs ‖f − f_trunc‖_H ≤ Σ_{a≥τ} η(1 − ηλ)^a C X = (1 − ηλ)^τ C X / λ. Two NORMA
  * learners get the same coefficient rows (from the untruncated one's soft-margin loss):
  * the truncated one must stay within the bound of the untruncated one at every step.
@@ -440,7 +440,7 @@ static void test_nu_trick_classification_and_regression(void **state) {
                   (double)errors / T, polka_learner_rho(learner), largest_offset);
     assert_true(fabs((double)errors / T - params.nu) < 0.04);
     assert_true(polka_learner_rho(learner) > 0);
-    assert_true(largest_offset > 0.1); /* b moves by η σ y (paper 004 §III-A) */
+    assert_true(largest_offset > 0.1); /* b moves by η σ y ([KSW04] §III-A) */
     polka_learner_free(&learner);
 
     params = gaussian_params(0.5, POLKA_LOSS_EPS_INSENSITIVE, POLKA_CONTROL_NORMA);
@@ -551,7 +551,7 @@ static size_t nbsgd_order(double beta, uint64_t seed, const polka_dataset *data,
     return order;
 }
 
-/* NBSGD's model grows as β falls (paper 001 Remark 9, Fig. 2), reproducibly from its seed. */
+/* NBSGD's model grows as β falls ([LNNP16] Remark 9, Fig. 2), reproducibly from its seed. */
 static void test_nbsgd_order_grows_as_beta_falls(void **state) {
     (void)state;
     polka_dataset data = checkerboard_data(4, 3000, POLKA_STREAM_TRAIN);
@@ -578,7 +578,7 @@ static void test_nbsgd_order_grows_as_beta_falls(void **state) {
 
 /*
  * NBSGD and BSGD with the square loss and λ ≤ 1 keep the iterate in the ball of radius
- * y_max/√λ (paper 001, Alg. 2–3): the first Pegasos steps (η_t = 1/(λt)) would leave it,
+ * y_max/√λ ([LNNP16], Alg. 2–3): the first Pegasos steps (η_t = 1/(λt)) would leave it,
  * so the projection is active, and after every step ‖w‖_H ≤ y_max/√λ. The norm is
  * ŝ = wᵀK̂w by polka_model_sqnorm, within γ_{2m} of A = Σ|w_i||w_j|K̂_ij (dgemm, ddot
  * [Higham02 §3.5]) on the same K̂ each time; an iterate left alone gives this test the

@@ -1,4 +1,4 @@
-/* SLKL (paper 002) and exact KRR against brute-force oracles; the regression generators. */
+/* SLKL ([MPARG11]) and exact KRR against brute-force oracles; the regression generators. */
 #include <lapacke.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /*
- * One agent of a decentralized method (method_impl.h: the penalty method of paper 003 and the
+ * One agent of a decentralized method (method_impl.h: the penalty method of [KPRR18] and the
  * random-feature methods), written so that the MPI loop and the serial network reference run
  * the very same arithmetic. Per round: links, prepare (the method fills its block), the
  * neighbours' blocks in, answers (two-phase methods), their answers in, update.

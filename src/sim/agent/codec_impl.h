@@ -1,5 +1,5 @@
 /*
- * Codecs on what travels (issue 30): each kind of number a method's blocks carry (points,
+ * Codecs on what travels: each kind of number a method's blocks carry (points,
  * values, weight vectors; labels always exact) is sent with the codec its key names
  * (net.codec_points, net.codec_values, net.codec_vectors). A codec turns n doubles into bytes
  * and back; the receiver learns from what it decodes and the sender, where it uses its own

@@ -3,7 +3,7 @@
  * checkpoint keeps of it besides its learner. The one list below generates the struct, the log
  * step's collect (metrics/metrics.c), and the checkpoint's save and restore: one named entry
  * "agent.FIELD" per field, the same for the decentralized agents and the centralized learner
- * (issue 27: the checkpoints had two positional layouts of them).
+ * (the checkpoints once had two positional layouts of them).
  *
  * TOTAL(field, metric): a cumulative double, reported as is as polka_agent_metrics.metric.
  * MEAN(name, metric, reset): two doubles name_sum and name_count, reported as their quotient

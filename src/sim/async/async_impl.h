@@ -1,5 +1,5 @@
 /*
- * The asynchronous engine (issue 29, net.engine = events; docs/design.md "Asynchronous
+ * The asynchronous engine (net.engine = events; docs/design.md "Asynchronous
  * networks"). Each agent runs at its own speed in virtual time (clock_impl.h): update k starts
  * when update k − 1 ends, when the agent draws its batch and sends its block (prepare); it
  * ends `update time` later with the method's step (update) on the newest of its neighbours'

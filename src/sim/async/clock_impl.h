@@ -1,5 +1,5 @@
 /*
- * The virtual clock of the asynchronous engine (issue 29): how long an agent's update takes and
+ * The virtual clock of the asynchronous engine: how long an agent's update takes and
  * how long a message is on its link. Every draw is a pure function of (run.seed, agent or
  * directed edge, update), on the counter-based generator, so that every rank knows alike when
  * anything happens, whatever the placement.

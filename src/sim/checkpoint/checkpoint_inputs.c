@@ -2,7 +2,7 @@
  * The input files a checkpoint was written with (checkpoint_impl.h): the data files and a graph
  * file, each recorded as "key<TAB>bytes<TAB>mtime<TAB>digest" (a 64-bit FNV-1a of the whole
  * file) in the dataset "inputs", and compared on resume, so that a resumed run never goes on
- * silently with other data under the same name (issue 33 item 13). The same size and mtime are
+ * silently with other data under the same name. The same size and mtime are
  * taken as the same file; another mtime makes the digests decide (a copied file resumes, a
  * regenerated one with other bytes does not). A digest is computed once per file and process.
  */

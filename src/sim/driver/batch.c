@@ -1,6 +1,6 @@
 /*
  * The batch regression learners in `polka run` (centralized only; the batch entries of the
- * control table, polka_batch_fit): SLKL (paper 002) and exact kernel ridge regression, both on
+ * control table, polka_batch_fit): SLKL ([MPARG11]) and exact kernel ridge regression, both on
  * the first data.n_train samples of the run's stream. They write the same log, CSV and HDF5 file as
  * the online learners, with these meanings: a round is one SLKL coordinate update (KRR: the one
  * solve), samples is the training-set size, test_score the test MSE, train_loss the training MSE,

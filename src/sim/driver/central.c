@@ -1,4 +1,4 @@
-/* Centralized POLK: one agent learning from the whole training stream (paper 000). */
+/* Centralized POLK: one agent learning from the whole training stream ([KWSR19]). */
 #include <stdlib.h>
 
 #include "sim/metrics/metrics_impl.h"

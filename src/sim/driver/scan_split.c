@@ -1,5 +1,5 @@
 /*
- * A training file's scan split among the ranks (polka/dataio.h, Chunks; issue 34): rank r of P
+ * A training file's scan split among the ranks (polka/dataio.h, Chunks): rank r of P
  * scans the chunks [r·C/P, (r+1)·C/P) of the C chunks, the ranks swap their pieces, and each
  * folds every piece in file order. Every rank then holds the info one process's scan gives,
  * bit for bit, having read about 1/P of the file once. A piece numbers its lines from its first;

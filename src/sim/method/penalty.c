@@ -1,4 +1,4 @@
-/* The greedy projected penalty method (penalty_impl.h, paper 003) as a method of the fabric. */
+/* The greedy projected penalty method (penalty_impl.h, [KPRR18]) as a method of the fabric. */
 #include "sim/method/penalty_impl.h"
 
 #include <math.h>
@@ -377,7 +377,7 @@ static polka_status penalty_restore(polka_agent *agent, const polka_state *state
 
 const polka_method_ops polka_method_penalty = {
     .name = "penalty",
-    .help = "the greedy projected penalty method (paper 003; net.penalty, net.share): points "
+    .help = "the greedy projected penalty method ([KPRR18]; net.penalty, net.share): points "
             "out, the neighbours' values there back, functional SGD plus KOMP",
     .sends_points = 1,
     .central_kernel = 1,

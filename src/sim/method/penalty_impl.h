@@ -1,5 +1,5 @@
 /*
- * The greedy projected penalty method (paper 003, docs/design.md): an agent sends its new points
+ * The greedy projected penalty method ([KPRR18], docs/design.md): an agent sends its new points
  * (phase 1) and its neighbours answer with their models' values there (phase 2); the step is
  * functional SGD on its loss plus the consensus penalty, then KOMP. net.penalty = symmetric
  * also sends f_i at the points, net.share = samples their labels.

@@ -1,5 +1,5 @@
 /*
- * The Gaussian mechanism on the penalty method's points (privacy.*, issue 30): each point an
+ * The Gaussian mechanism on the penalty method's points (privacy.*): each point an
  * agent sends is clipped to the L2 norm C (privacy.clip) and perturbed with N(0, σ² I); the
  * agent's own learner and its neighbours all learn from that noisy point.
  *

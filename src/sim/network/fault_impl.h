@@ -1,5 +1,5 @@
 /*
- * The network's faults (issue 15): lost messages, offline agents, late values, one-peer
+ * The network's faults: lost messages, offline agents, late values, one-peer
  * gossip, and the rounds an agent does not learn in (quantity skew). Every draw is a pure
  * function of (run.seed, round, agent or directed edge) on the counter-based generator, so
  * both ends of an edge, on any rank, in the MPI run and in the serial reference, know alike

@@ -1,4 +1,4 @@
-/* data.source = multidist: the POLK Gaussian mixture (paper 000 §5.2), one generator, or one
+/* data.source = multidist: the POLK Gaussian mixture ([KWSR19] §5.2), one generator, or one
  * per agent (mixtures: agent a's means from means_seed + MIXTURE_SEED_STEP·(a + 1)). */
 #include <math.h>
 #include <stdlib.h>
