@@ -1,6 +1,6 @@
 # Finds what polka links the way HPC codes do, so that a cluster's modules or a Spack prefix
 # work as well as Debian's packages. The variables that point the build at another prefix
-# (README, "Building and installing elsewhere"):
+# (docs/guide.md, "Building and installing elsewhere"):
 #   MPI          MPI_HOME, or MPI_C_COMPILER=/path/mpicc
 #   HDF5         HDF5_ROOT=/prefix, or HDF5_C_COMPILER_EXECUTABLE=/path/h5pcc (must be parallel)
 #   BLAS/LAPACK  BLA_VENDOR (OpenBLAS, FlexiBLAS, Intel10_64lp, FLAME, ...), BLAS_ROOT /

@@ -4,7 +4,7 @@
 #   install:    PREFIX/POLKA_INSTALL_PYTHONDIR/polka, _where.py naming PREFIX/bin/polka
 #               (relative, so a copied prefix still finds its own)
 # POLKA_INSTALL_PYTHONDIR defaults to lib/python3.X/dist-packages, X of POLKA_PYTHON: Debian's
-# python reads it under /usr and /usr/local (other prefixes: PYTHONPATH, see README.md).
+# python reads it under /usr and /usr/local (other prefixes: PYTHONPATH, see docs/guide.md).
 set(POLKA_PYTHON /usr/bin/python3 CACHE FILEPATH
     "The python with numpy, h5py, pandas, xarray, networkx, matplotlib (Debian's)")
 execute_process(COMMAND ${POLKA_PYTHON} -c "import sys; print('%d.%d' % sys.version_info[:2])"

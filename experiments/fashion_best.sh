@@ -7,8 +7,8 @@
 #
 #   experiments/fashion_best.sh [--set key=value ...]   Environment: OUT [out/fashion_best],
 #       LIBSVM [1]: 0 does not rerun svm-train (about 1 300 s CPU) and takes its kept result
-#       from OUT/libsvm, or else the figure measured on this machine for the README (1 334 s,
-#       90.5 %, marked "README").
+#       from OUT/libsvm, or else the figure measured on this machine in docs/results.md (1 334 s,
+#       90.5 %, marked "docs/results.md").
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 . "$root/tools/fashion_setup.sh"
@@ -30,7 +30,7 @@ if [ -s "$out/libsvm/train.time" ]; then
     read -r user sys wall peak <"$out/libsvm/train.time"
     svm_cpu=$(echo "$user + $sys" | bc) source="measured in $out/libsvm"
 else
-    svm_cpu=1334 source="README: svm-train measured on this machine, not rerun (LIBSVM=0)"
+    svm_cpu=1334 source="docs/results.md: svm-train measured on this machine, not rerun (LIBSVM=0)"
 fi
 printf 'POLK + refit CPU / svm-train CPU: %.0f / %.0f s = %.2f (%s)\n' "$polka_cpu" "$svm_cpu" \
     "$(echo "$polka_cpu / $svm_cpu" | bc -l)" "$source"

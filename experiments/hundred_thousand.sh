@@ -29,7 +29,7 @@
 # Every rank writes its own agents' part of the checkpoint (parallel HDF5); the polka of before
 # (main 56390d8) gathered every state on rank 0 and built the file in memory: at 16 384 agents
 # rank 0's peak was 6.6 GB for a 1.25 GB checkpoint (POLKA=that build's polka compares them;
-# the README quotes both).
+# docs/results.md quotes both).
 # CHECKPOINT=only does just that (the run with its checkpoint is then the uninterrupted one),
 # without the centralized run and the reading times.
 #

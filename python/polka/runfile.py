@@ -1,5 +1,5 @@
-"""Reading a polka run file (HDF5, `run.output` of `polka run`; layout in README.md, "What a
-run writes"): settings, metrics as xarray and pandas, models, graph and summary."""
+"""Reading a polka run file (HDF5, `run.output` of `polka run`; layout in docs/guide.md, "Reading
+results"): settings, metrics as xarray and pandas, models, graph and summary."""
 import math
 import os
 import warnings

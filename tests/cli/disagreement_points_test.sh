@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # disagreement_points_test.sh POLKA DIR: with run.log_test = K the disagreement is measured on
-# the first K test points at every log step, the last included (README "run.log_test"), and
+# the first K test points at every log step, the last included (docs/guide.md, "Many agents and clusters"), and
 # the second pass that needs the network average first evaluates the models there only when
 # the agents' test values do not fit in memory (src/sim/driver/decentral.c, KEPT_TEST_VALUES:
 # 2^23 doubles a rank). 64 agents, 270 000 test points:
