@@ -7,7 +7,8 @@ show them in a notebook). plot_cli.py, beside this file, is their command line.
   lambda2(runs)                        final error and disagreement against λ₂ of the graph
   drift(agents, central, frozen, x, y) test error on a drifting stream, and a frozen learner
   faults(runs, key, centrals)          final error and disagreement against a fault setting
-  split(histogram_csv)                 each agent's samples by class (`polka data split`)
+  split(histogram_csv)                 each agent's samples by class (`polka data split`);
+                                       split_bars(ax, csv) draws them on one axes
 """
 import numpy as np
 import pandas as pd
@@ -411,27 +412,39 @@ def faults(runs, key="fault.link_loss", centrals=()):
 
 # ---- split --------------------------------------------------------------------------------------
 
-def split(histogram):
-    """Stacked bars: each agent's samples by class, as `polka data split` counted them (CSV)."""
+def read_split(histogram):
+    """A `polka data split` CSV as (its title line, its class names, counts agents × classes)."""
     with open(histogram) as f:
         title = f.readline().lstrip("# ").strip()
         header = f.readline().strip().split(",")
         rows = [list(map(int, line.split(","))) for line in f if line.strip()]
     if not rows:
         raise PolkaError(f"{histogram} has no agents")
-    counts = np.array([r[1:] for r in rows], dtype=float)
+    classes = [name.replace("class_", "class ") for name in header[1:]]
+    return title, classes, np.array([r[1:] for r in rows], dtype=float)
+
+
+def split_bars(ax, histogram):
+    """Each agent's samples by class (`polka data split`'s CSV) as stacked bars on ax; the
+    CSV's title line."""
+    title, classes, counts = read_split(histogram)
     agents = np.arange(counts.shape[0])
-    figure, ax = _axes(1, (max(5, 0.35 * len(agents) + 2), 3.6))
     import matplotlib
     cmap = matplotlib.colormaps["tab10" if counts.shape[1] <= 10 else "tab20"]
     bottom = np.zeros(len(agents))
     for c in range(counts.shape[1]):
-        ax.bar(agents, counts[:, c], bottom=bottom, color=cmap(c % cmap.N),
-               label=header[c + 1].replace("class_", "class "))
+        ax.bar(agents, counts[:, c], bottom=bottom, color=cmap(c % cmap.N), label=classes[c])
         bottom += counts[:, c]
     ax.set_xlabel("agent")
     ax.set_ylabel("training samples learned")
-    ax.set_title(title, fontsize=9)
     ax.set_xticks(agents)
-    ax.legend(fontsize=7, ncol=min(counts.shape[1], 5), loc="upper center", bbox_to_anchor=(0.5, -0.18))
+    return title
+
+
+def split(histogram):
+    """Stacked bars: each agent's samples by class, as `polka data split` counted them (CSV)."""
+    agents, classes = read_split(histogram)[2].shape
+    figure, ax = _axes(1, (max(5, 0.35 * agents + 2), 3.6))
+    ax.set_title(split_bars(ax, histogram), fontsize=9)
+    ax.legend(fontsize=7, ncol=min(classes, 5), loc="upper center", bbox_to_anchor=(0.5, -0.18))
     return _finish(figure)

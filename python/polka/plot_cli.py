@@ -55,10 +55,10 @@ def import_polka():
 polka = import_polka()
 
 
-def save(figure, output):
-    """Writes the figure as polka writes its outputs: into OUTPUT.XXXXXX.tmp beside it (O_EXCL,
-    never an existing file), renamed over OUTPUT once whole, so a failed or interrupted plot
-    leaves no partial file and an earlier OUTPUT whole. The format is OUTPUT's extension."""
+def write_whole(output, write):
+    """Writes OUTPUT as polka writes its outputs: write(file) fills OUTPUT.XXXXXX.tmp beside
+    it (O_EXCL, never an existing file), renamed over OUTPUT once whole, so a failed or
+    interrupted write leaves no partial file and an earlier OUTPUT whole."""
     folder = os.path.dirname(os.path.abspath(output))
     while True:
         temp = os.path.join(folder, f"{os.path.basename(output)}.{secrets.token_hex(3)}.tmp")
@@ -69,8 +69,7 @@ def save(figure, output):
             continue
     try:
         with os.fdopen(fd, "wb") as file:
-            extension = os.path.splitext(output)[1][1:].lower()
-            figure.savefig(file, dpi=110, format=extension or None)
+            write(file)
             file.flush()
             os.fsync(file.fileno())
         os.replace(temp, output)
@@ -79,6 +78,12 @@ def save(figure, output):
             os.unlink(temp)
         raise
     print(f"wrote {output}")
+
+
+def save(figure, output):
+    """The figure into OUTPUT, whole (write_whole); the format is OUTPUT's extension."""
+    extension = os.path.splitext(output)[1][1:].lower()
+    write_whole(output, lambda file: figure.savefig(file, dpi=110, format=extension or None))
 
 
 def plot_lambda2(args):
