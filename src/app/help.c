@@ -181,23 +181,36 @@ static void print_tables(void) {
     }
 }
 
+/* A range's bound: a whole number in full (16777216, where %g says 1.67772e+07). */
+static const char *bound(double value, char *text, size_t size) {
+    int whole = value > -1e15 && value < 1e15 && value == (double)(long long)value;
+    snprintf(text, size, whole ? "%.0f" : "%g", value);
+    return text;
+}
+
+/* A key's range as text ("> 0", "in [0, 1)"); "" for any value. */
+static void range_text(const polka_key_range *r, char *out, size_t size) {
+    char lo[32], hi[32];
+    bound(r->lo, lo, sizeof lo);
+    bound(r->hi, hi, sizeof hi);
+    out[0] = '\0';
+    if (r->kind == POLKA_RANGE_GT) snprintf(out, size, "> %s", lo);
+    if (r->kind == POLKA_RANGE_GE) snprintf(out, size, ">= %s", lo);
+    if (r->kind == POLKA_RANGE_UPTO) snprintf(out, size, "<= %s", hi);
+    if (r->kind == POLKA_RANGE_IN) snprintf(out, size, "in [%s, %s]", lo, hi);
+    if (r->kind == POLKA_RANGE_FROM_BELOW) snprintf(out, size, "in [%s, %s)", lo, hi);
+}
+
 void polka_help_key_facts(const polka_config_key *key, char *out, size_t size) {
+    char range[80];
+    range_text(&key->range, range, sizeof range);
+    const char *facts[] = {key->owner, range,
+                           key->resume == POLKA_RESUME_MAY_CHANGE ? "may change on resume" : ""};
     size_t used = 0;
     out[0] = '\0';
-    if (key->owner[0] != '\0') used += (size_t)snprintf(out, size, "%s", key->owner);
-    const polka_key_range *r = &key->range;
-    const char *sep = used ? "; " : "";
-    if (r->kind == POLKA_RANGE_GT)
-        used += (size_t)snprintf(out + used, size - used, "%s> %g", sep, r->lo);
-    if (r->kind == POLKA_RANGE_GE)
-        used += (size_t)snprintf(out + used, size - used, "%s>= %g", sep, r->lo);
-    if (r->kind == POLKA_RANGE_UPTO)
-        used += (size_t)snprintf(out + used, size - used, "%s<= %g", sep, r->hi);
-    if (r->kind == POLKA_RANGE_IN || r->kind == POLKA_RANGE_FROM_BELOW)
-        used += (size_t)snprintf(out + used, size - used, "%sin [%g, %g%c", sep, r->lo, r->hi,
-                                 r->kind == POLKA_RANGE_IN ? ']' : ')');
-    if (key->resume == POLKA_RESUME_MAY_CHANGE && used < size)
-        snprintf(out + used, size - used, "%smay change on resume", used ? "; " : "");
+    for (size_t f = 0; f < sizeof facts / sizeof *facts && used < size; f++)
+        if (facts[f][0] != '\0')
+            used += (size_t)snprintf(out + used, size - used, "%s%s", used ? "; " : "", facts[f]);
 }
 
 static void print_key(const polka_config_key *key) {
