@@ -16,6 +16,18 @@ polka_add_test(NAME help_keys_agree COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli
 polka_add_test(NAME help_unknown_key COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/lib/expect_fail.sh
                                        "'learner.kpp' is neither a key nor a section"
                                        $<TARGET_FILE:polka> help learner.kpp)
+# docs/keys.md is what polka_man --markdown writes from the key table (keys_doc_current; it
+# names `cmake --build BUILD --target polka_keys_doc` when not), and the check refuses a copy
+# with one key renamed (keys_doc_stale_fails).
+polka_add_test(NAME keys_doc_current COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/keys_doc_test.sh
+                                       $<TARGET_FILE:polka_man> ${PROJECT_SOURCE_DIR}/docs/keys.md
+                                       ${PROJECT_BINARY_DIR})
+polka_add_test(NAME keys_doc_stale_fails
+               COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/lib/expect_fail.sh
+                       "regenerate it: cmake --build .+ --target polka_keys_doc$"
+                       bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/keys_doc_test.sh $<TARGET_FILE:polka_man>
+                       ${PROJECT_SOURCE_DIR}/docs/keys.md ${PROJECT_BINARY_DIR} --rename learner.kp)
+set_tests_properties(keys_doc_current keys_doc_stale_fails PROPERTIES LABELS quick TIMEOUT 60)
 
 # A serial HDF5 is a clear configure error; the parallel one is found beside it by default.
 polka_add_test(NAME configure_hdf5_parallel COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/install/configure_hdf5_test.sh

@@ -185,8 +185,9 @@ polka_status polka_penalty_kind_parse(const char *text, polka_penalty_kind *out)
 polka_status polka_share_kind_parse(const char *text, polka_share_kind *out);
 polka_status polka_placement_kind_parse(const char *text, polka_placement_kind *out);
 
-/** Prints each data source with the splits it takes, from the tables (polka --help). */
-void polka_source_print_table(FILE *out);
+/** The names of the splits data.source = kind takes, joined by sep ("iid | skewed"), into
+ * text (polka --help, the manual page, docs/keys.md); returns text. */
+const char *polka_source_splits(polka_source_kind kind, const char *sep, char *text, size_t size);
 
 /** 1 when the learner's loss is a classification loss (targets are classes). Pure. */
 int polka_plan_classifies(const polka_plan *plan);

@@ -1,9 +1,12 @@
 /* polka --help, polka help [KEY|SECTION ...] and the manual page, all printed from the one key
- * table (polka_config_keys) and the one usage text, so that they cannot drift apart. */
+ * table (polka_config_keys), the one usage text and the lists of kinds, so that they cannot
+ * drift apart; docs/keys.md renders the same pieces (help_impl.h). */
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "app_impl.h"
+#include "help_impl.h"
 #include "polka/methods.h"
 #include "polka/sim.h"
 #include "polka/plan.h"
@@ -22,8 +25,9 @@ static const char *const usage_lines[] = {
     "polka --help | --version",
 };
 
-static const char summary[] = "decentralized online learning with kernels (agents on MPI ranks, "
-                              "one or many per rank)";
+const char polka_help_summary[] =
+    "decentralized online learning with kernels (agents on MPI ranks, "
+    "one or many per rank)";
 static const char centralized_note[] =
     "With one agent (or run.mode = centralized) `polka run` is centralized POLK.\n"
     "SIGTERM, SIGINT or SIGUSR1: the ranks finish the round, write the checkpoint (run.checkpoint) "
@@ -77,51 +81,141 @@ static const char *graph_kind_line(polka_graph_kind kind, char *text, size_t siz
     return text;
 }
 
-static const char methods_title[] = "Decentralized methods (net.method):";
-static const char controls_title[] = "Model-order controls and batch learners (learner.control):";
-static const char graphs_title[] = "Graph generators (net.graph; a random one is seeded by "
-                                   "run.seed and retried until connected):";
-
-/* The tables of controls and graph generators, from the registries. */
-static void print_tables(void) {
-    printf("%s\n", methods_title);
-    for (size_t k = 0; k < polka_method_count(); k++)
-        printf("  %-14s %s\n", polka_method_name_at(k), polka_method_help_at(k));
-    printf("\n%s\n", controls_title);
-    for (int k = 0; k < POLKA_CONTROL_COUNT; k++)
-        printf("  %-14s %s\n", polka_control_kind_name((polka_control_kind)k),
-               polka_control_help((polka_control_kind)k));
-    printf("\n%s\n", graphs_title);
-    char line[512];
-    for (int k = 0; k < POLKA_GRAPH_KIND_COUNT; k++)
-        printf("  %-14s %s\n", polka_graph_kind_name((polka_graph_kind)k),
-               graph_kind_line((polka_graph_kind)k, line, sizeof line));
+/* The k-th entry of each list (polka_help_list.entry). */
+static const char *method_entry(size_t k, const char **name, char *text, size_t size) {
+    (void)text, (void)size;
+    if (k >= polka_method_count()) return NULL;
+    *name = polka_method_name_at(k);
+    return polka_method_help_at(k);
 }
 
-/* What a key's row adds to its help: whose knob it is, its range, whether a resume may change
- * it ("split dirichlet; >= 0; may change on resume"); "" when none applies. */
-static void key_facts(const polka_config_key *key, char *out, size_t size) {
+static const char *control_entry(size_t k, const char **name, char *text, size_t size) {
+    (void)text, (void)size;
+    if (k >= POLKA_CONTROL_COUNT) return NULL;
+    *name = polka_control_kind_name((polka_control_kind)k);
+    return polka_control_help((polka_control_kind)k);
+}
+
+static const char *graph_entry(size_t k, const char **name, char *text, size_t size) {
+    if (k >= POLKA_GRAPH_KIND_COUNT) return NULL;
+    *name = polka_graph_kind_name((polka_graph_kind)k);
+    return graph_kind_line((polka_graph_kind)k, text, size);
+}
+
+static const char *source_entry(size_t k, const char **name, char *text, size_t size) {
+    if (k >= POLKA_SOURCE_COUNT) return NULL;
+    *name = polka_source_kind_name((polka_source_kind)k);
+    return polka_source_splits((polka_source_kind)k, " | ", text, size);
+}
+
+static const polka_help_list lists[] = {
+    {"Decentralized methods", "Decentralized methods (net.method):", method_entry},
+    {"Model-order controls",
+     "Model-order controls and batch learners (learner.control):", control_entry},
+    {"Graph generators",
+     "Graph generators (net.graph; a random one is seeded by run.seed and retried until "
+     "connected):",
+     graph_entry},
+    {"Data sources",
+     "Data sources (data.source) and the splits (data.split) each one takes:", source_entry},
+};
+
+const polka_help_list *polka_help_lists(size_t *count) {
+    *count = sizeof lists / sizeof *lists;
+    return lists;
+}
+
+int polka_help_in_section(const char *key, const char *section) {
+    size_t length = strlen(section);
+    return strncmp(key, section, length) == 0 && key[length] == '.';
+}
+
+size_t polka_help_sections(char names[][POLKA_HELP_SECTION_SIZE], size_t max) {
+    size_t count = 0, found = 0;
+    const polka_config_key *keys = polka_config_keys(&count);
+    for (size_t k = 0; k < count; k++) {
+        size_t s = 0;
+        while (s < found && !polka_help_in_section(keys[k].name, names[s])) s++;
+        if (s < found || found == max) continue;
+        int length = (int)strcspn(keys[k].name, ".");
+        snprintf(names[found++], POLKA_HELP_SECTION_SIZE, "%.*s", length, keys[k].name);
+    }
+    return found;
+}
+
+/* The sections, each between open and close, joined by sep: "[run] [data]", "run, data". */
+static const char *sections_text(const char *open, const char *close, const char *sep, char *text,
+                                 size_t size) {
+    char names[POLKA_HELP_SECTIONS_MAX][POLKA_HELP_SECTION_SIZE];
+    size_t count = polka_help_sections(names, POLKA_HELP_SECTIONS_MAX), used = 0;
+    text[0] = '\0';
+    for (size_t s = 0; s < count && used < size; s++)
+        used += (size_t)snprintf(text + used, size - used, "%s%s%s%s", s ? sep : "", open, names[s],
+                                 close);
+    return text;
+}
+
+const char *polka_help_settings(char *text, size_t size) {
+    char sections[160];
+    snprintf(text, size,
+             "Settings come from an INI file (sections %s) and `--set section.key=value` "
+             "overrides: defaults < file < command line. Unknown keys are an error. `polka "
+             "help KEY` prints a key with its default, range and help; `polka help SECTION` "
+             "every key of a section.",
+             sections_text("[", "]", " ", sections, sizeof sections));
+    return text;
+}
+
+const char *polka_help_type(const polka_config_key *key) {
+    return type_names[key->type];
+}
+
+/* The text help's lists: a title line, then a line per entry. */
+static void print_tables(void) {
+    char text[512];
+    const char *name = NULL, *line;
+    for (size_t t = 0; t < sizeof lists / sizeof *lists; t++) {
+        printf("%s%s\n", t ? "\n" : "", lists[t].title);
+        for (size_t k = 0; (line = lists[t].entry(k, &name, text, sizeof text)) != NULL; k++)
+            printf("  %-14s %s\n", name, line);
+    }
+}
+
+/* A range's bound: a whole number in full (16777216, where %g says 1.67772e+07). */
+static const char *bound(double value, char *text, size_t size) {
+    int whole = value > -1e15 && value < 1e15 && value == (double)(long long)value;
+    snprintf(text, size, whole ? "%.0f" : "%g", value);
+    return text;
+}
+
+/* A key's range as text ("> 0", "in [0, 1)"); "" for any value. */
+static void range_text(const polka_key_range *r, char *out, size_t size) {
+    char lo[32], hi[32];
+    bound(r->lo, lo, sizeof lo);
+    bound(r->hi, hi, sizeof hi);
+    out[0] = '\0';
+    if (r->kind == POLKA_RANGE_GT) snprintf(out, size, "> %s", lo);
+    if (r->kind == POLKA_RANGE_GE) snprintf(out, size, ">= %s", lo);
+    if (r->kind == POLKA_RANGE_UPTO) snprintf(out, size, "<= %s", hi);
+    if (r->kind == POLKA_RANGE_IN) snprintf(out, size, "in [%s, %s]", lo, hi);
+    if (r->kind == POLKA_RANGE_FROM_BELOW) snprintf(out, size, "in [%s, %s)", lo, hi);
+}
+
+void polka_help_key_facts(const polka_config_key *key, char *out, size_t size) {
+    char range[80];
+    range_text(&key->range, range, sizeof range);
+    const char *facts[] = {key->owner, range,
+                           key->resume == POLKA_RESUME_MAY_CHANGE ? "may change on resume" : ""};
     size_t used = 0;
     out[0] = '\0';
-    if (key->owner[0] != '\0') used += (size_t)snprintf(out, size, "%s", key->owner);
-    const polka_key_range *r = &key->range;
-    const char *sep = used ? "; " : "";
-    if (r->kind == POLKA_RANGE_GT)
-        used += (size_t)snprintf(out + used, size - used, "%s> %g", sep, r->lo);
-    if (r->kind == POLKA_RANGE_GE)
-        used += (size_t)snprintf(out + used, size - used, "%s>= %g", sep, r->lo);
-    if (r->kind == POLKA_RANGE_UPTO)
-        used += (size_t)snprintf(out + used, size - used, "%s<= %g", sep, r->hi);
-    if (r->kind == POLKA_RANGE_IN || r->kind == POLKA_RANGE_FROM_BELOW)
-        used += (size_t)snprintf(out + used, size - used, "%sin [%g, %g%c", sep, r->lo, r->hi,
-                                 r->kind == POLKA_RANGE_IN ? ']' : ')');
-    if (key->resume == POLKA_RESUME_MAY_CHANGE && used < size)
-        snprintf(out + used, size - used, "%smay change on resume", used ? "; " : "");
+    for (size_t f = 0; f < sizeof facts / sizeof *facts && used < size; f++)
+        if (facts[f][0] != '\0')
+            used += (size_t)snprintf(out + used, size - used, "%s%s", used ? "; " : "", facts[f]);
 }
 
 static void print_key(const polka_config_key *key) {
     char facts[160];
-    key_facts(key, facts, sizeof facts);
+    polka_help_key_facts(key, facts, sizeof facts);
     printf("  %-20s [%s]\n      %s\n", key->name, key->fallback, key->help);
     if (facts[0] != '\0') printf("      (%s)\n", facts);
 }
@@ -130,31 +224,29 @@ static void print_key(const polka_config_key *key) {
 static void print_keys(void) {
     size_t count = 0;
     const polka_config_key *keys = polka_config_keys(&count);
-    printf("Configuration keys (INI sections [run] [data] [learner] [net] [fault] [privacy]; "
-           "default in brackets):\n");
+    char sections[160];
+    printf("Configuration keys (INI sections %s; default in brackets):\n",
+           sections_text("[", "]", " ", sections, sizeof sections));
     for (size_t k = 0; k < count; k++) print_key(&keys[k]);
 }
 
 void polka_app_print_usage(void) {
-    printf("polka %s: %s\n\nUsage:\n", POLKA_VERSION, summary);
+    printf("polka %s: %s\n\nUsage:\n", POLKA_VERSION, polka_help_summary);
     for (size_t k = 0; k < sizeof usage_lines / sizeof *usage_lines; k++)
         printf("  %s\n", usage_lines[k]);
     printf("\n%s\n\n", centralized_note);
     print_keys();
     printf("\n");
     print_tables();
-    printf("\n");
-    polka_source_print_table(stdout);
 }
 
 /* Prints the keys that name is (section.key) or holds (a section); 0 when there is none. */
 static size_t print_matching(const char *name) {
-    size_t count = 0, found = 0, length = strlen(name);
+    size_t count = 0, found = 0;
     const polka_config_key *keys = polka_config_keys(&count);
     for (size_t k = 0; k < count; k++) {
-        const char *key = keys[k].name;
-        int section = strncmp(key, name, length) == 0 && key[length] == '.';
-        if (!section && strcmp(key, name) != 0) continue;
+        int section = polka_help_in_section(keys[k].name, name);
+        if (!section && strcmp(keys[k].name, name) != 0) continue;
         if (found++ == 0 && section) printf("[%s]\n", name);
         print_key(&keys[k]);
         if (!section) printf("      type %s\n", type_names[keys[k].type]);
@@ -171,29 +263,35 @@ int polka_app_help(int argc, char **argv) {
         polka_app_print_man(stdout);
         return 0;
     }
+    char sections[160];
     for (int k = 1; k < argc; k++) {
         if (print_matching(argv[k]) == 0) {
             fprintf(stderr,
-                    "polka help: '%s' is neither a key nor a section (run, data, learner, net, "
-                    "fault, privacy); polka help lists every key\n",
-                    argv[k]);
+                    "polka help: '%s' is neither a key nor a section (%s); polka help lists "
+                    "every key\n",
+                    argv[k], sections_text("", "", ", ", sections, sizeof sections));
             return 2;
         }
     }
     return 0;
 }
 
-/* Text as roff: backslashes and hyphens escaped, a leading dot or quote made literal. */
+/* Text as roff: backslashes and hyphens escaped, a leading dot or quote made literal, `code`
+ * spans in bold. */
 static void roff(FILE *out, const char *text) {
     if (text[0] == '.' || text[0] == '\'') fputs("\\&", out);
+    int code = 0;
     for (const char *c = text; *c; c++) {
-        if (*c == '\\')
+        if (*c == '`')
+            fputs((code = !code) ? "\\fB" : "\\fR", out);
+        else if (*c == '\\')
             fputs("\\e", out);
         else if (*c == '-')
             fputs("\\-", out);
         else
             fputc(*c, out);
     }
+    if (code) fputs("\\fR", out);
 }
 
 static void man_keys(FILE *out) {
@@ -207,7 +305,7 @@ static void man_keys(FILE *out) {
         fputs("\\(rq.\n", out);
         roff(out, keys[k].help);
         char facts[160];
-        key_facts(&keys[k], facts, sizeof facts);
+        polka_help_key_facts(&keys[k], facts, sizeof facts);
         if (facts[0] != '\0') {
             fputs(" (", out);
             roff(out, facts);
@@ -217,40 +315,29 @@ static void man_keys(FILE *out) {
     }
 }
 
-/* A table of name and text as roff tagged paragraphs. */
-static void man_entry(FILE *out, const char *name, const char *text) {
-    fputs(".TP\n.B ", out);
-    roff(out, name);
-    fputs("\n", out);
-    roff(out, text);
-    fputs("\n", out);
-}
-
+/* The lists as sections of tagged paragraphs, headed in capitals. */
 static void man_tables(FILE *out) {
-    fputs(".SH DECENTRALIZED METHODS\n", out);
-    roff(out, methods_title);
-    fputs("\n", out);
-    for (size_t k = 0; k < polka_method_count(); k++)
-        man_entry(out, polka_method_name_at(k), polka_method_help_at(k));
-    fputs(".SH MODEL-ORDER CONTROLS\n", out);
-    roff(out, controls_title);
-    fputs("\n", out);
-    for (int k = 0; k < POLKA_CONTROL_COUNT; k++)
-        man_entry(out, polka_control_kind_name((polka_control_kind)k),
-                  polka_control_help((polka_control_kind)k));
-    fputs(".SH GRAPH GENERATORS\n", out);
-    roff(out, graphs_title);
-    fputs("\n", out);
-    char line[512];
-    for (int k = 0; k < POLKA_GRAPH_KIND_COUNT; k++)
-        man_entry(out, polka_graph_kind_name((polka_graph_kind)k),
-                  graph_kind_line((polka_graph_kind)k, line, sizeof line));
+    char text[512];
+    const char *name = NULL, *line;
+    for (size_t t = 0; t < sizeof lists / sizeof *lists; t++) {
+        fputs(".SH ", out);
+        for (const char *c = lists[t].heading; *c; c++) fputc(toupper((unsigned char)*c), out);
+        fputs("\n", out);
+        roff(out, lists[t].title);
+        for (size_t k = 0; (line = lists[t].entry(k, &name, text, sizeof text)) != NULL; k++) {
+            fputs("\n.TP\n.B ", out);
+            roff(out, name);
+            fputs("\n", out);
+            roff(out, line);
+        }
+        fputs("\n", out);
+    }
 }
 
 void polka_app_print_man(FILE *out) {
     fprintf(out, ".TH POLKA 1 \"\" \"polka %s\" \"User Commands\"\n.SH NAME\npolka \\- ",
             POLKA_VERSION);
-    roff(out, summary);
+    roff(out, polka_help_summary);
     fputs("\n.SH SYNOPSIS\n.nf\n", out);
     for (size_t k = 0; k < sizeof usage_lines / sizeof *usage_lines; k++) {
         roff(out, usage_lines[k]);
@@ -261,11 +348,10 @@ void polka_app_print_man(FILE *out) {
           "writes one HDF5 file.\n",
           out);
     roff(out, centralized_note);
-    fputs("\n.PP\nSettings come from an INI file (sections [run] [data] [learner] [net] [fault] "
-          "[privacy]) and \\fB\\-\\-set\\fR section.key=value overrides: defaults < file < command "
-          "line. "
-          "Unknown keys are an error.\n.SH CONFIGURATION KEYS\n",
-          out);
+    char settings[512];
+    fputs("\n.PP\n", out);
+    roff(out, polka_help_settings(settings, sizeof settings));
+    fputs("\n.SH CONFIGURATION KEYS\n", out);
     man_keys(out);
     man_tables(out);
     fputs(".SH EXAMPLES\n.nf\nmpirun \\-n 16 polka run \\-\\-config "

@@ -1,19 +1,26 @@
-/* Writes the manual page polka(1) to the file named by its argument: run at build time, so
- * the page comes from the same key table as `polka help` (and needs no MPI start-up). */
+/* Writes the manual page polka(1), or with --markdown the key reference docs/keys.md, to the
+ * file named by its last argument: run at build time, so both come from the same key table
+ * as `polka help` (and need no MPI start-up). */
 #include <stdio.h>
+#include <string.h>
 
 #include "app_impl.h"
+#include "help_impl.h"
 
 int main(int argc, char **argv) {
-    if (argc != 2) {
-        fprintf(stderr, "usage: polka_man OUTPUT.1\n");
+    int markdown = argc == 3 && strcmp(argv[1], "--markdown") == 0;
+    if (argc != 2 && !markdown) {
+        fprintf(stderr, "usage: polka_man OUTPUT.1 | polka_man --markdown OUTPUT.md\n");
         return 2;
     }
-    FILE *out = fopen(argv[1], "w");
+    FILE *out = fopen(argv[argc - 1], "w");
     if (out == NULL) {
-        perror(argv[1]);
+        perror(argv[argc - 1]);
         return 1;
     }
-    polka_app_print_man(out);
+    if (markdown)
+        polka_app_print_markdown(out);
+    else
+        polka_app_print_man(out);
     return fclose(out) == 0 ? 0 : 1;
 }

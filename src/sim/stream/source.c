@@ -72,16 +72,13 @@ const char *polka_split_check_source(polka_split_kind split, polka_source_kind s
     return message;
 }
 
-void polka_source_print_table(FILE *out) {
-    fprintf(out, "Data sources (data.source) and the splits (data.split) each one takes:\n");
-    for (int k = 0; k < POLKA_SOURCE_COUNT; k++) {
-        fprintf(out, "  %-14s", sources[k]->name);
-        const char *sep = "";
-        for (int j = 0; j < POLKA_SPLIT_COUNT; j++) {
-            if (splits[j]->fits(sources[k]) != NULL) continue;
-            fprintf(out, "%s%s", sep, splits[j]->name);
-            sep = " | ";
-        }
-        fprintf(out, "\n");
+const char *polka_source_splits(polka_source_kind kind, const char *sep, char *text, size_t size) {
+    size_t used = 0;
+    text[0] = '\0';
+    for (int j = 0; j < POLKA_SPLIT_COUNT && used < size; j++) {
+        if (splits[j]->fits(sources[kind]) != NULL) continue;
+        used +=
+            (size_t)snprintf(text + used, size - used, "%s%s", used ? sep : "", splits[j]->name);
     }
+    return text;
 }
