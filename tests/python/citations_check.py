@@ -30,7 +30,7 @@ from checker_selftest import report_results, run_checker, write_tree
 # Files the numbers rule does not cover (fnmatch patterns on the path from the root; "*"
 # stays inside a folder): the design notes, which name the papers' files. Widen the rule by
 # removing entries once those files cite by key.
-NUMBERS_EXEMPT = []
+NUMBERS_EXEMPT = ["docs/design.md"]
 
 ROOT = Path(__file__).resolve().parents[2]  # tests/python/ -> the repository
 REFERENCES = "docs/references.md"
