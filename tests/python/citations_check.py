@@ -14,7 +14,7 @@ the first 8 KB) are skipped. Two rules:
     C subscripts ([i], [M], [u64 + 1]) are not keys. A key defined twice is an error too.
 
 Exit status: 0 both rules hold, 1 violations (one line each), 2 docs/references.md missing.
-  citations_check.py [--root DIR]
+  citations_check.py [--root DIR] [--exempt PATTERN ...]
   citations_check.py --self-test      (builds a small tree in a temporary folder and checks it)
 """
 
@@ -27,10 +27,9 @@ from pathlib import Path
 
 from checker_selftest import report_results, run_checker, write_tree
 
-# Files the numbers rule does not cover (fnmatch patterns on the path from the root; "*"
-# stays inside a folder): the design notes, which name the papers' files. Widen the rule by
-# removing entries once those files cite by key.
-NUMBERS_EXEMPT = ["docs/design.md"]
+# Files the numbers rule does not cover (patterns on the path from the root; "*" stays inside a
+# folder; --exempt replaces the list). None: every file cites papers by key.
+NUMBERS_EXEMPT = []
 
 ROOT = Path(__file__).resolve().parents[2]  # tests/python/ -> the repository
 REFERENCES = "docs/references.md"
@@ -39,8 +38,8 @@ KEY = re.compile(r"\[([A-Z]{2,6}\d{2}|[A-Z][a-z]{2,6}\d{2})(?=[\],\s])")
 DEFINITION = re.compile(r"^- \*\*\[([^\]]+)\]\*\*", re.M)
 
 
-def exempt(path):
-    return any(re.fullmatch(re.escape(p).replace(r"\*", "[^/]*"), path) for p in NUMBERS_EXEMPT)
+def exempt(path, patterns):
+    return any(re.fullmatch(re.escape(p).replace(r"\*", "[^/]*"), path) for p in patterns)
 
 
 def tracked(root):
@@ -74,14 +73,14 @@ def defined_keys(text):
     return keys, twice
 
 
-def violations(root, keys):
+def violations(root, keys, patterns):
     found = []
     for rel in tracked(root):
         text = text_of(root / rel)
         if text is None:
             continue
         for number, line in enumerate(text.splitlines(), 1):
-            if not exempt(rel):
+            if not exempt(rel, patterns):
                 for cited in NUMBERED.finditer(line):
                     found.append(f"{rel}:{number}: cites '{cited.group()}' by its number: "
                                  f"cite a paper by its key in {REFERENCES}, an issue by what it "
@@ -92,13 +91,13 @@ def violations(root, keys):
     return found
 
 
-def check(root):
+def check(root, patterns):
     references = root / REFERENCES
     if not references.is_file():
         print(f"citations_check: no {references}", file=sys.stderr)
         return 2
     keys, twice = defined_keys(references.read_text())
-    found = twice + violations(root, keys)
+    found = twice + violations(root, keys, patterns)
     for line in found:
         print(line)
     return 1 if found else 0
@@ -124,22 +123,25 @@ REFUSED = [f"docs/data/notes.md:1: cites '{ISSUE}' by its number: cite a paper b
            f"src/a.c:1: {UNDEFINED} is not defined in {REFERENCES}"]
 
 
+SELF_EXEMPT = ("--exempt", "docs/design.md")  # the tree's one exempt file, whatever the real list
+
+
 def self_test():
     with tempfile.TemporaryDirectory() as temp:
         root = Path(temp)
         write_tree(root, TREE)
         results = [("a paper's number, an issue's in a subfolder of docs/, an undefined key",
-                    run_checker(__file__, root), (1, REFUSED))]
+                    run_checker(__file__, root, *SELF_EXEMPT), (1, REFUSED))]
         a, notes = root / "src/a.c", root / "docs/data/notes.md"
         a.write_text(a.read_text().replace(PAPER, DEFINED).replace(UNDEFINED, ""))
         notes.write_text("See the old slow start-up.\n")
-        results.append(("cited by key, the tree holds", run_checker(__file__, root), (0, [])))
+        results.append(("cited by key, the tree holds", run_checker(__file__, root, *SELF_EXEMPT), (0, [])))
         refs = root / REFERENCES
         refs.write_text(refs.read_text() * 2)
-        results.append(("a key defined twice", run_checker(__file__, root),
+        results.append(("a key defined twice", run_checker(__file__, root, *SELF_EXEMPT),
                         (1, [f"{REFERENCES}:6: {DEFINED} is defined twice"])))
         refs.unlink()
-        results.append(("no docs/references.md", run_checker(__file__, root), (2, [])))
+        results.append(("no docs/references.md", run_checker(__file__, root, *SELF_EXEMPT), (2, [])))
     return report_results(results)
 
 
@@ -147,12 +149,14 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--root", type=Path, default=ROOT,
                         help="the repository (default: %(default)s)")
+    parser.add_argument("--exempt", action="append", metavar="PATTERN",
+                        help="a file the numbers rule skips (repeatable; default: NUMBERS_EXEMPT)")
     parser.add_argument("--self-test", action="store_true",
                         help="check the checker on a small tree")
     args = parser.parse_args()
     if args.self_test:
         return self_test()
-    return check(args.root.resolve())
+    return check(args.root.resolve(), NUMBERS_EXEMPT if args.exempt is None else args.exempt)
 
 
 if __name__ == "__main__":
