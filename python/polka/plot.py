@@ -428,6 +428,11 @@ def split_bars(ax, histogram):
     """Each agent's samples by class (`polka data split`'s CSV) as stacked bars on ax; the
     CSV's title line."""
     title, classes, counts = read_split(histogram)
+    _split_bars(ax, classes, counts)
+    return title
+
+
+def _split_bars(ax, classes, counts):
     agents = np.arange(counts.shape[0])
     import matplotlib
     cmap = matplotlib.colormaps["tab10" if counts.shape[1] <= 10 else "tab20"]
@@ -438,13 +443,13 @@ def split_bars(ax, histogram):
     ax.set_xlabel("agent")
     ax.set_ylabel("training samples learned")
     ax.set_xticks(agents)
-    return title
 
 
 def split(histogram):
     """Stacked bars: each agent's samples by class, as `polka data split` counted them (CSV)."""
-    agents, classes = read_split(histogram)[2].shape
-    figure, ax = _axes(1, (max(5, 0.35 * agents + 2), 3.6))
-    ax.set_title(split_bars(ax, histogram), fontsize=9)
-    ax.legend(fontsize=7, ncol=min(classes, 5), loc="upper center", bbox_to_anchor=(0.5, -0.18))
+    title, classes, counts = read_split(histogram)
+    figure, ax = _axes(1, (max(5, 0.35 * counts.shape[0] + 2), 3.6))
+    _split_bars(ax, classes, counts)
+    ax.set_title(title, fontsize=9)
+    ax.legend(fontsize=7, ncol=min(counts.shape[1], 5), loc="upper center", bbox_to_anchor=(0.5, -0.18))
     return _finish(figure)
