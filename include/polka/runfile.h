@@ -122,6 +122,15 @@ polka_status polka_runfile_write_models_agents(polka_runfile *log, const size_t 
                                                size_t count, const polka_model *const *models);
 
 /**
+ * Collective, after polka_runfile_write_models(_agents): /models/rho and /models/tube, one
+ * double per agent, the margins of its loss as its run ended (learner.rho and learner.epsilon,
+ * which learner.nu > 0 adapts per agent: what a prediction needs beside the model), each rank
+ * passing those of its agents agents[0 .. count) (rho[k], tube[k]: agent agents[k]'s). Flushes.
+ */
+polka_status polka_runfile_write_margins(polka_runfile *log, const size_t *agents, size_t count,
+                                         const double *rho, const double *tube);
+
+/**
  * Collective: writes /models as random-feature models, replacing whatever /models held: the
  * features rff once (rank 0's; every rank must pass the same shape, seed, σ and outputs C) and
  * /models/theta (agents × D × C), to which each rank writes its agents agents[0 .. count)
@@ -209,6 +218,15 @@ polka_status polka_runfile_reader_config_string(const polka_runfile_reader *run,
  *  POLKA_ERR_FORMAT when it is missing or inconsistent. */
 polka_status polka_runfile_reader_load_model(const polka_runfile_reader *run, size_t agent,
                                              polka_model **out);
+
+/**
+ * Agent agent's loss margins as its run ended (polka_runfile_write_margins) into *rho and
+ * *tube; *found = 0 (and the outputs untouched) for a file without them (written by polka
+ * before them, or by a method that does not adapt them: the settings' values hold).
+ * POLKA_ERR_FORMAT when they are damaged: not one value per agent, or not finite.
+ */
+polka_status polka_runfile_reader_margins(const polka_runfile_reader *run, size_t agent,
+                                          double *rho, double *tube, int *found);
 
 /** What a run file's /models holds. */
 typedef enum {

@@ -33,11 +33,15 @@ def kernel_matrix(kernel, x, dictionary, sigma, degree, coef0):
 class _SavedModel:
     """What both kinds of model share: the run's loss, the data's scaling, predict."""
 
-    def __init__(self, agent, settings):
+    def __init__(self, agent, settings, margins=None):
         self.agent = agent
         self.loss = settings.get("learner.loss", "multi-hinge")
         self.rho = float(settings.get("learner.rho", 1.0))
+        self.tube = float(settings.get("learner.loss_epsilon", 0.1))
+        if margins is not None:  # the agent's own, as its run ended (learner.nu > 0 adapts them)
+            self.rho, self.tube = margins
         self.scale = settings.get("data.scale", "none") if settings.get("data.source") == "file" else "none"
+        self.unit_norm = int(settings.get("data.unit_norm", 0)) == 1
 
     def predict(self, x, scaled=False):
         """What `polka predict` writes per point: the class index (0..C−1; binary losses 1 when
@@ -52,7 +56,9 @@ class _SavedModel:
         return f[:, 0]
 
     def _points(self, x, scaled):
-        """x as an n × dim float array, after checking it fits the model."""
+        """x as an n × dim float array, after checking it fits the model, each row divided by its
+        Euclidean norm when the run had data.unit_norm = 1 (and the points are not given as the
+        model saw them: scaled=True)."""
         if self.scale != "none" and not scaled:
             raise PolkaError(
                 f"the run scaled its data (data.scale = {self.scale}) with statistics of its "
@@ -63,19 +69,35 @@ class _SavedModel:
             x = x.reshape(1, -1)
         if x.ndim != 2 or x.shape[1] != self.dim:
             raise PolkaError(f"the model has dimension {self.dim} but the points have shape {x.shape}")
-        return x
+        return _unit_rows(x) if self.unit_norm and not scaled else x
+
+
+def _unit_rows(x):
+    """Each row of x over its Euclidean norm, as polka_unit_norm_row does (src/data/dataset.c):
+    the squares summed in column order, so the norms are polka's to the last bit; a row of
+    zeros (norm not > 0) stays as it is."""
+    squares = np.zeros(x.shape[0])
+    for column in x.T:
+        squares += column * column
+    norms = np.sqrt(squares)
+    positive = norms > 0
+    out = x.copy()
+    out[positive] /= norms[positive, None]
+    return out
 
 
 class Model(_SavedModel):
     """One agent's final model from a run file (its rows of /models/dictionary and weights).
 
     Attributes: agent, kernel ('gaussian', 'laplacian', 'polynomial', 'linear'), sigma, degree,
-    coef0, dictionary (order × dim), weights (order × outputs), loss and rho (the run's
-    learner.loss and learner.rho, which `predict` reads), scale (the run's data.scale: points
-    must be given as the model saw them)."""
+    coef0, dictionary (order × dim), weights (order × outputs), loss, rho and tube (the run's
+    learner.loss, and the agent's margins as its run ended: learner.rho and
+    learner.loss_epsilon, adapted when learner.nu > 0; `predict` reads rho), scale (the run's data.scale: points
+    must be given as the model saw them), unit_norm (the run's data.unit_norm: points are
+    divided by their norm unless scaled=True says they are given as the model saw them)."""
 
-    def __init__(self, agent, attrs, dictionary, weights, settings):
-        super().__init__(agent, settings)
+    def __init__(self, agent, attrs, dictionary, weights, settings, margins=None):
+        super().__init__(agent, settings, margins)
         self.kernel = attrs["kernel"]
         self.sigma, self.coef0 = float(attrs["sigma"]), float(attrs["coef0"])
         self.degree = int(attrs["degree"])

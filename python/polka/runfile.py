@@ -392,6 +392,7 @@ class Run:
                         raise RunFileError(f"run file '{self.path}': /models/{part} {dataset.shape} "
                                            f"has no rows {offset} .. {offset + order} for agent {agent}")
                     parts.append((dataset.shape[0], np.asarray(dataset[offset:offset + order], dtype=float)))
+                margins = self._margins(models, agent)
             except (OSError, KeyError, TypeError, ValueError, IndexError) as error:
                 raise RunFileError(f"run file '{self.path}': /models is damaged: {error}") from None
         (rows, dictionary), (weight_rows, weights) = parts
@@ -399,7 +400,24 @@ class Run:
             raise RunFileError(f"run file '{self.path}': /models has {rows} dictionary rows but "
                                f"{weight_rows} weight rows")
         self._check_model(name, attrs, dictionary, weights)
-        return Model(agent, attrs, dictionary, weights, self.settings)
+        return Model(agent, attrs, dictionary, weights, self.settings, margins)
+
+    def _margins(self, models, agent):
+        """(rho, tube) of the agent as its run ended (/models/rho and /models/tube, which
+        learner.nu > 0 adapts per agent), or None in a file without them (the settings hold)."""
+        if "rho" not in models and "tube" not in models:
+            return None
+        values = []
+        for key in ("rho", "tube"):
+            dataset = models[key]  # one without the other: KeyError, the file is damaged
+            if dataset.ndim != 1 or dataset.shape[0] != len(self._model_names):
+                raise RunFileError(f"run file '{self.path}': /models/{key} {dataset.shape} does not "
+                                   f"hold one value per agent ({len(self._model_names)})")
+            values.append(float(dataset[agent]))
+            if not math.isfinite(values[-1]):
+                raise RunFileError(f"run file '{self.path}': the model is corrupt: /models/{key}[{agent}] "
+                                   f"= {values[-1]} is not finite")
+        return tuple(values)
 
     def _rff_model(self, agent):
         """Agent agent's random-feature model: the shared features and its slab of /models/theta."""

@@ -158,6 +158,16 @@ static polka_status load_model(const polka_runfile_reader *run, const char *path
     return polka_runfile_reader_load_model(run, agent, &m->kernel);
 }
 
+/* The agent's own loss margins as its run ended, where the file has them (learner.nu > 0
+ * adapts them per agent; the settings hold the values they started from). */
+static polka_status use_margins(const polka_runfile_reader *run, size_t agent, polka_plan *plan) {
+    double rho = 0.0, tube = 0.0;
+    int found = 0;
+    POLKA_CALL(polka_runfile_reader_margins(run, agent, &rho, &tube, &found));
+    if (found) plan->learner.params.loss.rho = rho, plan->learner.params.loss.epsilon = tube;
+    return POLKA_OK;
+}
+
 static void free_model(saved_model *m) {
     polka_model_free(&m->kernel);
     polka_rff_free(&m->rff);
@@ -193,6 +203,7 @@ static polka_status predict(const predict_args *args) {
     polka_status status = polka_runfile_reader_open(path, &run);
     if (status == POLKA_OK) status = run_plan(run, path, &plan);
     if (status == POLKA_OK) status = load_model(run, path, agent, &model);
+    if (status == POLKA_OK) status = use_margins(run, agent, &plan);
     polka_app_read_done();
     if (status == POLKA_OK) status = check_files(args, path, &plan);
     if (status == POLKA_OK)

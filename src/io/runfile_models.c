@@ -231,3 +231,35 @@ polka_status polka_runfile_write_models(polka_runfile *log, size_t first_agent, 
     free(agents);
     return status;
 }
+
+polka_status polka_runfile_write_margins(polka_runfile *log, const size_t *agents, size_t count,
+                                         const double *rho, const double *tube) {
+    size_t n = log->agents;
+    double *mine = calloc(2 * n + 1, sizeof *mine), *all = calloc(2 * n + 1, sizeof *all);
+    polka_status status = polka_runfile_agree(
+        log, mine && all ? POLKA_OK : polka_error_set(POLKA_ERR_MEM, "out of memory"));
+    for (size_t a = 0; a < count && status == POLKA_OK; a++)
+        mine[agents[a]] = rho[a], mine[n + agents[a]] = tube[a];
+    /* one rank passes each agent (polka_runfile_write_models checked it): x + 0 is x exactly */
+    if (status == POLKA_OK)
+        status =
+            polka_net_check(MPI_Allreduce(mine, all, (int)(2 * n), MPI_DOUBLE, MPI_SUM, log->comm),
+                            "MPI_Allreduce");
+    hid_t group = H5I_INVALID_HID;
+    if (status == POLKA_OK && (group = H5Gopen2(log->file, "models", H5P_DEFAULT)) < 0)
+        status = polka_h5_fail("open group", "/models", log->path);
+    hsize_t agents_dim = n;
+    int writer = log->rank == 0;
+    if (status == POLKA_OK)
+        status = polka_h5_dataset(group, "rho", H5T_NATIVE_DOUBLE, 1, &agents_dim,
+                                  writer ? all : NULL, log->path);
+    if (status == POLKA_OK)
+        status = polka_h5_dataset(group, "tube", H5T_NATIVE_DOUBLE, 1, &agents_dim,
+                                  writer ? all + n : NULL, log->path);
+    status = polka_h5_first(status, polka_h5_close(&group, log->path));
+    free(mine);
+    free(all);
+    status = polka_runfile_agree(log, status);
+    if (status == POLKA_OK) status = polka_runfile_agree(log, polka_runfile_flush(log));
+    return status;
+}

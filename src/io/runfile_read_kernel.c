@@ -60,8 +60,9 @@ static polka_status check_finite(const double *data, size_t rows, size_t cols, c
 }
 
 /* A 1-D uint64 dataset's element index (the layout's order and offset of an agent). */
-static polka_status read_element(hid_t models, const char *name, size_t index, size_t agents,
-                                 const char *path, uint64_t *value) {
+/* Element index of the 1-D dataset /models/name of one value per agent, as mem_type. */
+static polka_status read_element_as(hid_t models, const char *name, size_t index, size_t agents,
+                                    const char *path, hid_t mem_type, void *value) {
     hid_t set = H5I_INVALID_HID;
     POLKA_CALL(polka_h5_open_dataset(models, name, "model dataset", path, &set));
     int rank = 0;
@@ -78,11 +79,16 @@ static polka_status read_element(hid_t models, const char *name, size_t index, s
     if (status == POLKA_OK &&
         (space < 0 || memory < 0 ||
          H5Sselect_hyperslab(space, H5S_SELECT_SET, start, NULL, one, NULL) < 0 ||
-         H5Dread(set, H5T_NATIVE_UINT64, memory, space, H5P_DEFAULT, value) < 0))
+         H5Dread(set, mem_type, memory, space, H5P_DEFAULT, value) < 0))
         status = polka_h5_fail("read model dataset", name, path);
     status = polka_h5_first(status, polka_h5_close(&memory, path));
     status = polka_h5_first(status, polka_h5_close(&space, path));
     return polka_h5_first(status, polka_h5_close(&set, path));
+}
+
+static polka_status read_element(hid_t models, const char *name, size_t index, size_t agents,
+                                 const char *path, uint64_t *value) {
+    return read_element_as(models, name, index, agents, path, H5T_NATIVE_UINT64, value);
 }
 
 /* rows [first, first + count) of a 2-D model dataset (count ALL_ROWS: all from first; its rows
@@ -224,6 +230,44 @@ polka_status polka_runfile_reader_load_model(const polka_runfile_reader *run, si
         status = build_packed_model(models, agent, polka_runfile_reader_agents(run), path, out);
     } else {
         status = load_group_model(run, agent, out);
+    }
+    return polka_h5_first(status, polka_h5_close(&models, path));
+}
+
+/* A margin of /models (rho or tube): one value per agent, finite (a novelty threshold may be
+ * negative: polka_loss_check says which values the loss takes, after this). */
+static polka_status read_margin(hid_t models, const char *name, size_t agent, size_t agents,
+                                const char *path, double *value) {
+    POLKA_CALL(read_element_as(models, name, agent, agents, path, H5T_NATIVE_DOUBLE, value));
+    POLKA_CHECK(isfinite(*value), POLKA_ERR_FORMAT,
+                "run file '%s': the model is corrupt: /models/%s[%zu] = %g is not finite", path,
+                name, agent, *value);
+    return POLKA_OK;
+}
+
+polka_status polka_runfile_reader_margins(const polka_runfile_reader *run, size_t agent,
+                                          double *rho, double *tube, int *found) {
+    hid_t file = polka_runfile_reader_file_id(run);
+    const char *path = polka_runfile_reader_path(run);
+    size_t agents = polka_runfile_reader_agents(run);
+    *found = 0;
+    htri_t exists = H5Lexists(file, "models", H5P_DEFAULT);
+    hid_t models = exists > 0 ? H5Gopen2(file, "models", H5P_DEFAULT) : H5I_INVALID_HID;
+    if (exists < 0 || (exists > 0 && models < 0)) return polka_h5_fail("open group", WHERE, path);
+    htri_t has_rho = models >= 0 ? H5Lexists(models, "rho", H5P_DEFAULT) : 0;
+    htri_t has_tube = models >= 0 ? H5Lexists(models, "tube", H5P_DEFAULT) : 0;
+    polka_status status = POLKA_OK;
+    if (has_rho < 0 || has_tube < 0)
+        status = polka_h5_fail("look up the margins in", WHERE, path);
+    else if (has_rho != has_tube)
+        status = polka_error_set(POLKA_ERR_FORMAT,
+                                 "run file '%s': /models holds %s but not %s: the file is damaged",
+                                 path, has_rho ? "rho" : "tube", has_rho ? "tube" : "rho");
+    double r = 0.0, e = 0.0;
+    if (status == POLKA_OK && has_rho > 0) {
+        status = read_margin(models, "rho", agent, agents, path, &r);
+        if (status == POLKA_OK) status = read_margin(models, "tube", agent, agents, path, &e);
+        if (status == POLKA_OK) *rho = r, *tube = e, *found = 1;
     }
     return polka_h5_first(status, polka_h5_close(&models, path));
 }

@@ -72,6 +72,12 @@ case_nonfinite() {
     fails "model is corrupt: .*dictionary.* not finite"
     edit "$dir/run.h5" "m['weights'][1, 2] = -np.inf"
     fails "model is corrupt: .*weights.* not finite"
+    edit "$dir/run.h5" "m['rho'][0] = np.nan"
+    fails "model is corrupt: /models/rho\\[0\\] = nan is not finite"
+    edit "$dir/run.h5" "del m['tube']"
+    fails "/models holds rho but not tube: the file is damaged"
+    edit "$dir/run.h5" "replace('rho', np.ones(7))"
+    fails "/models/rho does not hold one value per agent"
 }
 
 # same_as_logged RUN DATA: predict's score equals the run's last logged test score to the last
@@ -108,6 +114,10 @@ case_losses() {
     "$polka" run --quiet "${files[@]}" --set learner.loss=novelty --set learner.rho=0.5 \
         --set run.output="$dir/novelty_file.h5" >/dev/null
     same_as_logged "$dir/novelty_file.h5" "$dir/md.svm.t" flagged
+    # learner.nu > 0 adapts each agent's rho (and tube, below): the run file keeps them
+    multidist_run "$dir/novelty_nu.h5" --set learner.loss=novelty --set learner.nu=0.05 \
+        --set net.agents=4
+    same_as_logged "$dir/novelty_nu.h5" "$dir/md.svm.t" flagged
     "$python" -c "
 import numpy as np
 rng = np.random.default_rng(3)
@@ -120,6 +130,10 @@ for name, n in (('sinc.svm', 400), ('sinc.svm.t', 150)):
         --set data.test="$dir/sinc.svm.t" --set learner.loss=huber --set learner.delta=0.1 \
         --set run.output="$dir/huber.h5" >/dev/null
     same_as_logged "$dir/huber.h5" "$dir/sinc.svm.t" mse
+    "$polka" run --quiet --set data.source=file --set data.train="$dir/sinc.svm" \
+        --set data.test="$dir/sinc.svm.t" --set learner.loss=eps-insensitive --set learner.nu=0.3 \
+        --set run.mode=centralized --set run.output="$dir/tube.h5" >/dev/null
+    same_as_logged "$dir/tube.h5" "$dir/sinc.svm.t" mse
 }
 
 case_format() {

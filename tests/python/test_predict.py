@@ -122,3 +122,32 @@ def test_scaled_run_wants_scaled_points(regression_data, runs):
     with pytest.raises(polka.PolkaError, match=r"data.scale = standard.*pass scaled=True"):
         model.values(test_x)
     assert model.values(test_x, scaled=True).shape == (len(test_x), 1)
+
+
+def test_unit_norm_run_divides_points(runs):
+    """data.unit_norm = 1: the model saw each point over its norm; Model.predict divides the
+    points as the run did, so its classes are polka predict's and score the run's accuracy."""
+    polka_cli("data", "multidist", "-o", runs / "un.svm", "--set", "data.n_train=800", "--set", "data.n_test=200")
+    test_x, test_y = polka.plot.read_libsvm(runs / "un.svm.t", 2)
+    settings = {"run.mode": "centralized", "data.unit_norm": 1}
+    run = polka.open(make_run(runs / "un.h5", settings))
+    model = run.model(0)
+    classes = model.predict(test_x)
+    np.testing.assert_array_equal(classes, predicted(run.path, runs / "un.svm.t", runs / "un.txt"))
+    assert np.mean(classes == test_y) == run.values("test_score")[-1, 0]
+
+
+def test_adapted_margins_are_the_agents(runs):
+    """learner.nu > 0 adapts each agent's novelty threshold rho: the run file keeps it
+    (/models/rho), so Model.predict flags what polka predict flags and the run logged."""
+    polka_cli("data", "multidist", "-o", runs / "nu.svm", "--set", "data.n_train=800", "--set", "data.n_test=200")
+    test_x, _ = polka.plot.read_libsvm(runs / "nu.svm.t", 2)
+    settings = {"net.agents": 4, "learner.loss": "novelty", "learner.nu": 0.05}
+    run = polka.open(make_run(runs / "nu.h5", settings, ranks=2))
+    for agent in range(4):
+        model = run.model(agent)
+        assert model.rho != 1.0  # adapted from learner.rho's default
+        flags = model.predict(test_x)
+        np.testing.assert_array_equal(flags, predicted(f"{run.path}:{agent}", runs / "nu.svm.t",
+                                                       runs / f"nu{agent}.txt"))
+        assert np.mean(flags) == run.values("test_score")[-1, agent]

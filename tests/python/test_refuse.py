@@ -114,7 +114,23 @@ def nan_weight(f):  # agent 0's first row
     f["models/weights"][0, 0] = np.nan
 
 
+def nan_rho(f):  # agent 0's margin
+    f["models/rho"][0] = np.nan
+
+
+def rho_without_tube(f):
+    del f["models/tube"]
+
+
+def short_rho(f):
+    del f["models/rho"]
+    f["models"]["rho"] = np.ones(3)
+
+
 @pytest.mark.parametrize("damage, message, others", [
+    (nan_rho, r"/rho\[0\] = nan is not finite", True),
+    (rho_without_tube, r"is damaged: .*tube", False),
+    (short_rho, r"/rho \(3,\) does not hold one value per agent \(16\)", False),
     (huge_dictionary, r"dictionary declares \(1048576, 1048576\) values \(8796093022208 bytes\) but the file stores 0", False),
     (wrapped_degree, r"degree 4294967299 is outside \[1, 64\]", False),
     (nan_weight, "the model is corrupt", True),

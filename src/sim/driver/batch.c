@@ -114,7 +114,7 @@ static polka_status learn(batch_run *run, const polka_data_facts *facts, polka_m
     double stages[4] = {0.0, 0.0, summary->seconds, summary->seconds};
     const polka_model *saved = *model;
     POLKA_CALL(polka_plan_check_finite(saved, 0));
-    return polka_netlog_finish_h5(&run->log, NULL, 1, &saved, stages);
+    return polka_netlog_finish_h5(&run->log, NULL, 1, &saved, NULL, stages);
 }
 
 polka_status polka_sim_run_batch(const polka_plan *plan, size_t agents,

@@ -181,7 +181,8 @@ polka_status polka_sim_run_centralized(const polka_plan *plan, size_t agents,
         const polka_model *model = polka_learner_model(run.learner);
         double stages[4] = {run.counters.time_compute, 0.0, run.counters.time_update,
                             summary->seconds};
-        status = polka_netlog_finish_h5(&run.log, NULL, 1, &model, stages);
+        double margins[2] = {polka_learner_rho(run.learner), polka_learner_tube(run.learner)};
+        status = polka_netlog_finish_h5(&run.log, NULL, 1, &model, margins, stages);
     }
     polka_netlog_abandon_h5(&run.log);
     polka_status closed = polka_netlog_close(&run.log);

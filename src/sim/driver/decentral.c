@@ -316,7 +316,7 @@ static polka_status mpi_finish(mpi_run *run, const polka_sim_summary *summary) {
         polka_netlog_abandon_h5(&run->log);
         return status;
     }
-    return polka_netlog_finish_h5(&run->log, run->ids, count, NULL, stages);
+    return polka_netlog_finish_h5(&run->log, run->ids, count, NULL, NULL, stages);
 }
 
 /* Copies of the local agents' final models into models[id] (models: all agents). */

@@ -327,15 +327,28 @@ static polka_status penalty_model(const polka_agent *agent, polka_model **out) {
     return polka_model_clone(polka_learner_model(polka_penalty_of(agent)->learner), out);
 }
 
-/* Collective: the agents' kernel expansions, read in place (no copies). */
+/* Collective: the agents' kernel expansions, read in place (no copies), and their margins
+ * (learner.nu > 0 adapts each agent's own). */
 static polka_status penalty_write_models(polka_runfile *h5, const polka_agent *agents,
                                          const size_t *ids, size_t count) {
     const polka_model **models = malloc((count ? count : 1) * sizeof *models);
-    POLKA_CHECK(models, POLKA_ERR_MEM, "out of memory");
-    for (size_t a = 0; a < count; a++)
-        models[a] = polka_learner_model(polka_penalty_of(&agents[a])->learner);
-    polka_status status = polka_runfile_write_models_agents(h5, ids, count, models);
+    double *margins = malloc((2 * count + 1) * sizeof *margins);
+    if (models == NULL || margins == NULL) {
+        free(models);
+        free(margins);
+        return polka_error_set(POLKA_ERR_MEM, "out of memory");
+    }
+    polka_status status = POLKA_OK;
+    for (size_t a = 0; a < count; a++) {
+        const polka_learner *learner = polka_penalty_of(&agents[a])->learner;
+        models[a] = polka_learner_model(learner);
+        margins[a] = polka_learner_rho(learner), margins[count + a] = polka_learner_tube(learner);
+    }
+    status = polka_runfile_write_models_agents(h5, ids, count, models);
+    if (status == POLKA_OK)
+        status = polka_runfile_write_margins(h5, ids, count, margins, margins + count);
     free(models);
+    free(margins);
     return status;
 }
 

@@ -164,9 +164,12 @@ polka_status polka_netlog_write_h5(polka_netlog *log, size_t round, double sampl
                                    const polka_agent_metrics *metrics);
 
 /** Collective: the final models of this rank's agents (agents[0 .. count), increasing; NULL:
- *  0 .. count − 1) and the timing stages; closes the file. */
+ *  0 .. count − 1; models NULL: the method wrote them), their loss margins (margins: count rho
+ *  then count tube values; NULL: none, the settings' hold) and the timing stages; closes the
+ *  file. */
 polka_status polka_netlog_finish_h5(polka_netlog *log, const size_t *agents, size_t count,
-                                    const polka_model *const *models, const double *stage_seconds);
+                                    const polka_model *const *models, const double *margins,
+                                    const double *stage_seconds);
 
 /** Collective: closes the run file after an error (NULL-safe). */
 void polka_netlog_abandon_h5(polka_netlog *log);
