@@ -88,7 +88,8 @@
       "file source, LIBSVM: dense | sparse | auto (sparse when smaller: about a third of the "     \
       "values absent or more)")                                                                    \
     X(data, memory, NAME, "auto", ANY, FIXED, PARSED, "",                                          \
-      "the memory a rank's data (a file source) and fault.delay's values in flight may take "      \
+      "the memory a rank's data (a file source) and fault.delay's values in flight may take, and " \
+      "a quarter of it the test values a log step keeps between its passes "                       \
       "(e.g. 2G, 512M, bytes), or auto: the "                                                      \
       "node's available memory (MemAvailable, the cgroup's and the Slurm job's limits) shared "    \
       "by the ranks on the node")                                                                  \

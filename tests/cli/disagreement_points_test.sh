@@ -2,23 +2,25 @@
 # disagreement_points_test.sh POLKA DIR: with run.log_test = K the disagreement is measured on
 # the first K test points at every log step, the last included (docs/guide.md, "Many agents and clusters"), and
 # the second pass that needs the network average first evaluates the models there only when
-# the agents' test values do not fit in memory (src/sim/driver/decentral.c, KEPT_TEST_VALUES:
-# 2^23 doubles a rank). 64 agents, 270 000 test points:
-#   a  2 ranks (32 agents × 270 000 values: not kept, evaluated again on K points), K = 100
-#   b  4 ranks (16 agents: kept), K = 100
+# the agents' test values do not fit in memory (src/sim/driver/decentral.c: 2^23 doubles a rank
+# and a quarter of data.memory). 64 agents, 20 000 test points of 5 classes, data.memory = 80M
+# (a quarter: 2 621 440 doubles a rank):
+#   a  2 ranks (32 agents × 20 000 × 5 = 3 200 000 values: not kept, evaluated again on K
+#      points), K = 100
+#   b  4 ranks (16 agents, 1 600 000 values: kept), K = 100
 #   c  4 ranks, no run.log_test (the disagreement on every point)
 # a and b agree on every metric (the disagreement to rounding: f̄'s sum is reduced per rank, and
 # a evaluates its values on the K points again, in a product of other rows; bounded with the
 # models, of a's run file and of a run stopped at the first step, and the test points);
 # the last row of a and c has the same scores (the whole test set) but not the same
-# disagreement (100 points against 270 000).
+# disagreement (100 points against 20 000).
 set -euo pipefail
 polka=$1 dir=$2
 rm -rf "$dir"
 mkdir -p "$dir"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OPENBLAS_NUM_THREADS=1
 common=(--quiet --set net.agents=64 --set net.graph=ring --set data.n_train=2560
-    --set data.n_test=270000 --set run.log_every=1280)
+    --set data.n_test=20000 --set data.memory=80M --set run.log_every=1280)
 mpiexec --oversubscribe -n 2 "$polka" run "${common[@]}" --set run.log_test=100 \
     --set run.csv="$dir/a.csv" --set run.output="$dir/a.h5" > /dev/null
 mpiexec --oversubscribe -n 2 "$polka" run "${common[@]}" --set run.log_test=100 --set run.passes=0.5 \

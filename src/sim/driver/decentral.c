@@ -11,14 +11,16 @@
 #include "sim/agent/halo_impl.h"
 #include "sim/method/method_impl.h"
 #include "polka/loss.h"
+#include "polka/memory.h"
 #include "sim/metrics/metrics_impl.h"
 #include "polka/net.h"
 #include "sim/checkpoint/resume_impl.h"
 #include "sim/driver/sim_impl.h"
 #include "sim/method/privacy_impl.h"
 
-/* Test values kept between the two passes of a log step, at most this many doubles; past it
- * the second pass evaluates the agents again (memory stays O(n_test) per rank). */
+/* Test values kept between the two passes of a log step, at most this many doubles (64 MiB) and
+ * a quarter of the rank's memory limit (data.memory); past it the second pass evaluates the
+ * agents again (memory stays O(n_test) per rank). */
 #define KEPT_TEST_VALUES ((size_t)1 << 23)
 
 typedef struct {
@@ -229,7 +231,8 @@ static polka_status gather_layout(mpi_run *run) {
 
 static polka_status alloc_metrics(mpi_run *run) {
     size_t len = run->test.n * run->outputs, count = run->halo.count;
-    run->keep = count * len <= KEPT_TEST_VALUES;
+    size_t room = polka_data_memory_limit() / 4 / sizeof(double);
+    run->keep = count * len <= (room < KEPT_TEST_VALUES ? room : KEPT_TEST_VALUES);
     run->f = malloc((run->keep ? count : 1) * (len ? len : 1) * sizeof *run->f);
     run->fbar = malloc(2 * (len ? len : 1) * sizeof *run->fbar);
     run->mine = calloc(count ? count : 1, sizeof *run->mine);
