@@ -16,6 +16,19 @@ polka_mpi_fails(async_slow_range 2 "async.slow = '0,9': an agent number is out o
                 --set async.engine=events --set net.agents=4 --set async.slow=0,9)
 polka_mpi_fails(async_latency_zero 2 "async.latency must be > 0" --set async.engine=events
                 --set async.latency=0)
+# Work estimated before the engine starts (async.max_work): endless settings refused by name.
+polka_mpi_fails(async_work_windows 2 "about 1e\\+10 windows \\(horizon 10 / async.latency 1e-09\\).*above async.max_work = 1e\\+08"
+                --set async.engine=events --set async.horizon=10 --set async.latency=1e-9 --set net.agents=4)
+polka_mpi_fails(async_work_rows 2 "1e\\+10 log rows \\(every 1e-09\\)"
+                --set async.engine=events --set async.horizon=10 --set async.log_interval=1e-9 --set net.agents=4)
+polka_mpi_fails(async_work_horizon 2 "about 1e\\+301 windows"
+                --set async.engine=events --set async.horizon=1e300 --set net.agents=4)
+polka_mpi_fails(async_work_speeds 2 "e\\+0[89] updates \\(the agents' speeds over the horizon\\)"
+                --set async.engine=events --set net.agents=16 --set async.compute_sigma=10)
+polka_mpi_fails(async_no_update 2 "no agent learned anything: no update finished .*raise async.horizon"
+                --set async.engine=events --set async.horizon=1e-9 --set net.agents=4)
+polka_mpi_fails(async_sigma_negative 2 "async.compute_sigma must be in \\[0, 10\\]"
+                --set async.engine=events --set async.compute_sigma=-1)
 polka_add_test(NAME async_runfile COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cli/async_run_test.sh
                                      $<TARGET_FILE:polka> ${CMAKE_CURRENT_BINARY_DIR}/async
                                      ${CMAKE_CURRENT_SOURCE_DIR}/python/compare_runs.py)

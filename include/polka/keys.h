@@ -303,10 +303,10 @@
     X(async, compute, DOUBLE, "1", GT(0), FIXED, PARSED, "",                                       \
       "median virtual time of one update (the unit of async.horizon and the latencies; "           \
       "these timing keys also give lockstep rounds their clock column)")                           \
-    X(async, compute_sigma, DOUBLE, "0", UPTO(10), FIXED, PARSED, "",                              \
+    X(async, compute_sigma, DOUBLE, "0", IN(0, 10), FIXED, PARSED, "",                             \
       "log-normal spread of the agents' speeds: agent i's median update time is async.compute "    \
       "* exp(sigma Z_i), drawn once per agent")                                                    \
-    X(async, compute_jitter, DOUBLE, "0", UPTO(10), FIXED, PARSED, "",                             \
+    X(async, compute_jitter, DOUBLE, "0", IN(0, 10), FIXED, PARSED, "",                            \
       "log-normal spread of one agent's update times around its median, drawn per update")         \
     X(async, slow, PATH, "", ANY, FIXED, PARSED, "",                                               \
       "agents that are async.slow_factor times slower, e.g. 0,3,8-11")                             \
@@ -332,7 +332,11 @@
       "while at most this many updates old")                                                       \
     X(async, staleness, SIZE, "0", UPTO(1000000), FIXED, PARSED, "engine events",                  \
       "bounded staleness: an agent does not finish update k before it has heard every "            \
-      "neighbour's update k - staleness or later; 0: nobody waits")
+      "neighbour's update k - staleness or later; 0: nobody waits")                                \
+    X(async, max_work, DOUBLE, "1e8", GT(0), MAY_CHANGE, PARSED, "engine events",                  \
+      "the work an event-engine run may take, estimated before it starts: its windows "            \
+      "(async.horizon / async.latency), log rows and updates (the agents' speeds over the "        \
+      "horizon); a run estimated above it is refused (raise it to run one anyway)")
 
 /** [privacy] */
 #define POLKA_KEYS_PRIVACY(X)                                                                      \

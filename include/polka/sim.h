@@ -23,6 +23,7 @@ typedef struct {
     size_t round, rounds;
     double samples, seconds;
     double mean_score, mean_order; /**< as of the last log step */
+    double clock, horizon; /**< the event engine's virtual time and where it ends (0: lockstep) */
 } polka_sim_progress;
 
 typedef void (*polka_progress_fn)(void *context, const polka_sim_progress *progress);

@@ -96,11 +96,19 @@ static void print_progress(void *context, const polka_sim_progress *p) {
     if (!last && p->seconds - state->last < period) return;
     state->last = p->seconds;
     double rate = p->seconds > 0 ? p->samples / p->seconds : 0.0;
-    double eta = p->round ? p->seconds * (double)(p->rounds - p->round) / (double)p->round : 0.0;
-    char text[200];
-    snprintf(text, sizeof text,
-             "round %zu/%zu  %.0f samples/s  ETA %.0f s  mean score %.4f  order %.1f", p->round,
-             p->rounds, rate, eta, p->mean_score, p->mean_order);
+    char text[240];
+    if (p->horizon > 0) { /* the event engine: the ETA from the virtual time played */
+        double eta = p->clock > 0 ? p->seconds * (p->horizon - p->clock) / p->clock : 0.0;
+        snprintf(text, sizeof text,
+                 "row %zu/%zu  virtual time %.6g/%.6g  ETA %.0f s  mean score %.4f  order %.1f",
+                 p->round, p->rounds, p->clock, p->horizon, eta, p->mean_score, p->mean_order);
+    } else {
+        double eta =
+            p->round ? p->seconds * (double)(p->rounds - p->round) / (double)p->round : 0.0;
+        snprintf(text, sizeof text,
+                 "round %zu/%zu  %.0f samples/s  ETA %.0f s  mean score %.4f  order %.1f", p->round,
+                 p->rounds, rate, eta, p->mean_score, p->mean_order);
+    }
     if (state->tty) {
         printf("\r\033[K%s%s", text, last ? "\n" : "");
         state->line_open = !last;

@@ -94,6 +94,12 @@ int polka_async_enabled(const polka_plan *plan);
 /** A clear error for a setting the event engine cannot run with (every rank alike). */
 polka_status polka_async_check(const polka_plan *plan);
 
+/** A clear error (every rank alike) when the run's work estimated from its settings, its
+ *  windows, log rows and the updates of `agents` agents in `horizon` of virtual time with a
+ *  row every `interval`, is above async.max_work (or not finite). */
+polka_status polka_async_check_work(const polka_plan *plan, size_t agents, double horizon,
+                                    double interval);
+
 /** Collective: the run in virtual time, to its horizon, with its log rows. */
 polka_status polka_async_run(const polka_async_world *world, size_t n_train,
                              const polka_sim_hooks *hooks, polka_sim_summary *summary);

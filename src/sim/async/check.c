@@ -1,7 +1,9 @@
 /* What the event engine runs with, checked with the plan (every rank alike). */
+#include <math.h>
 #include <string.h>
 
 #include "sim/async/async_impl.h"
+#include "sim/async/clock_impl.h"
 #include "sim/method/method_impl.h"
 
 /* A setting that has no meaning (or no implementation yet) in virtual time: one clear error. */
@@ -42,4 +44,36 @@ polka_status polka_async_check(const polka_plan *plan) {
         return refuse("net.codec_vectors = top-k or random-k",
                       "their increments need every message, in order");
     return POLKA_OK;
+}
+
+/* The updates the agents make in [0, horizon): agent i's take m_i · exp(jitter · Z) each, whose
+ * mean is m_i · exp(jitter² / 2) (a log-normal's), so about horizon / that many of them. */
+static polka_status expected_updates(const polka_plan *plan, size_t agents, double horizon,
+                                     double *updates) {
+    polka_clock clock;
+    POLKA_CALL(polka_clock_create(plan, agents, &clock));
+    double mean_factor = exp(clock.jitter * clock.jitter / 2), sum = 0.0;
+    for (size_t i = 0; i < agents; i++)
+        sum += horizon / (polka_clock_median(&clock, i) * mean_factor);
+    polka_clock_free(&clock);
+    *updates = sum;
+    return POLKA_OK;
+}
+
+polka_status polka_async_check_work(const polka_plan *plan, size_t agents, double horizon,
+                                    double interval) {
+    const polka_config *s = &plan->settings;
+    double windows = horizon / s->latency, rows = ceil(horizon / interval), updates = 0.0;
+    POLKA_CALL(expected_updates(plan, agents, horizon, &updates));
+    double work = windows + rows + updates;
+    if (isfinite(work) && work <= s->max_work) return POLKA_OK;
+    return polka_error_set(POLKA_ERR_ARG,
+                           "async.engine = events: this run would play about %.3g windows "
+                           "(horizon %.6g / async.latency %.6g), %.3g log rows (every %.6g) and "
+                           "%.3g updates (the agents' speeds over the horizon): %.3g in all, above "
+                           "async.max_work = %.6g; lower async.horizon or raise async.latency, "
+                           "async.log_interval or async.compute (and check async.compute_sigma), "
+                           "or raise async.max_work to run it",
+                           windows, horizon, s->latency, rows, interval, updates, work,
+                           s->max_work);
 }

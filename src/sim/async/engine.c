@@ -306,6 +306,8 @@ static polka_status loop(polka_async_engine *engine, size_t n_train, const polka
     double horizon = horizon_of(plan, n_train, w->agents);
     double interval = log_interval_of(plan, w->agents);
     double lookahead = plan->settings.latency, now = 0.0, samples = 0.0;
+    POLKA_CALL(
+        polka_async_check_work(plan, w->agents, horizon, interval)); /* alike on every rank */
     size_t rows = row_count(horizon, interval), row = 0;
     uint64_t windows = 0;
     double began = polka_now(), last_save = began;
@@ -327,13 +329,15 @@ static polka_status loop(polka_async_engine *engine, size_t n_train, const polka
         int logs = now >= next_log;
         if (!logs && ++windows % AGREE_EVERY != 0) continue;
         windows += logs;
+        if (!logs) /* between the rows: where the virtual time is (the display throttles it) */
+            polka_plan_report_clock(hooks, row, rows, samples, began, summary, now, horizon);
         int wish = polka_async_wish(plan, logs, row + (size_t)logs, rows, last_save);
         POLKA_CALL(polka_net_agree_wish(w->comm, status, &wish));
         if (logs) {
             double log_began = polka_now();
             POLKA_CALL(log_row(engine, ++row, now, summary, &samples));
             summary->log_seconds += polka_now() - log_began;
-            polka_plan_report(hooks, row, rows, samples, began, summary);
+            polka_plan_report_clock(hooks, row, rows, samples, began, summary, now, horizon);
         }
         if (wish == POLKA_CKPT_NONE) continue;
         POLKA_CALL(keep(engine, wish, now, windows, row, horizon));

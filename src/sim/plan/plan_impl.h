@@ -35,6 +35,12 @@ void polka_plan_warn_idle(const polka_plan *plan, const polka_sim_hooks *hooks);
 void polka_plan_report(const polka_sim_hooks *hooks, size_t round, size_t rounds, double samples,
                        double start, const polka_sim_summary *summary);
 
+/** polka_plan_report of the event engine: at log row `round` of `rounds`, virtual time `clock`
+ *  of `horizon` (the display's ETA follows the virtual time, between the log rows too). */
+void polka_plan_report_clock(const polka_sim_hooks *hooks, size_t round, size_t rounds,
+                             double samples, double start, const polka_sim_summary *summary,
+                             double clock, double horizon);
+
 /**
  * POLKA_OK when every number of the model is finite; else the run diverged (or its data were
  * too large for the kernel) and the error names the agent. A run never ends with exit 0 and

@@ -65,8 +65,9 @@ void polka_plan_warn_idle(const polka_plan *plan, const polka_sim_hooks *hooks) 
         polka_plan_warn(hooks, "warning: and %zu more keys without effect", count - SHOWN);
 }
 
-void polka_plan_report(const polka_sim_hooks *hooks, size_t round, size_t rounds, double samples,
-                       double start, const polka_sim_summary *summary) {
+void polka_plan_report_clock(const polka_sim_hooks *hooks, size_t round, size_t rounds,
+                             double samples, double start, const polka_sim_summary *summary,
+                             double clock, double horizon) {
     if (hooks == NULL || hooks->progress == NULL) return;
     polka_sim_progress progress = {
         .round = round,
@@ -75,8 +76,15 @@ void polka_plan_report(const polka_sim_hooks *hooks, size_t round, size_t rounds
         .seconds = polka_now() - start,
         .mean_score = summary->mean_score,
         .mean_order = summary->mean_order,
+        .clock = clock,
+        .horizon = horizon,
     };
     hooks->progress(hooks->context, &progress);
+}
+
+void polka_plan_report(const polka_sim_hooks *hooks, size_t round, size_t rounds, double samples,
+                       double start, const polka_sim_summary *summary) {
+    polka_plan_report_clock(hooks, round, rounds, samples, start, summary, 0.0, 0.0);
 }
 
 void polka_plan_rates(polka_sim_summary *summary) {
