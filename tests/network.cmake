@@ -193,6 +193,8 @@ polka_mpi_fails(privacy_epsilon_zero 2 "privacy.sample_epsilon = 0: the privacy 
 polka_mpi_fails(privacy_delta_one 2 "privacy.sample_delta = 1: a probability in \\(0, 1\\)"
                 --set privacy.clip=1 --set privacy.sample_delta=1)
 polka_mpi_fails(privacy_clip_negative 2 "privacy.clip must be >= 0" --set privacy.clip=-1)
+polka_mpi_fails(privacy_clip_huge 2 "privacy.clip = 1e\\+300.*the noise's sigma .* is not a number a point can carry \\(at most 1e100\\); lower privacy.clip"
+                --set privacy.clip=1e300)
 polka_mpi_fails(privacy_dkla 2 "net.method = dkla sends no points" --set privacy.clip=1
                 --set net.method=dkla)
 polka_mpi_fails(privacy_centralized 2 "a centralized run sends none" --set privacy.clip=1

@@ -69,6 +69,11 @@ class _SavedModel:
             x = x.reshape(1, -1)
         if x.ndim != 2 or x.shape[1] != self.dim:
             raise PolkaError(f"the model has dimension {self.dim} but the points have shape {x.shape}")
+        bad = ~np.isfinite(x)
+        if bad.any():  # as polka's readers refuse them: a NaN would predict a class, silently
+            row, column = (int(i) for i in np.argwhere(bad)[0])
+            raise PolkaError(f"point {row} has the value {x[row, column]} (feature {column}), which "
+                             "is not finite")
         return _unit_rows(x) if self.unit_norm and not scaled else x
 
 

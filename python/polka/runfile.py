@@ -8,7 +8,7 @@ from collections.abc import Mapping
 import h5py
 import numpy as np
 
-from .errors import RunFileVersionWarning, RunFileError
+from .errors import PolkaError, RunFileVersionWarning, RunFileError
 from .model import CLASSIFICATION_LOSSES, Model, RandomFeatureModel
 from .version import __version__
 
@@ -75,6 +75,12 @@ def _refuse_inflated(dataset, where):
                            f"file stores {dataset.id.get_storage_size()} bytes of it")
 
 
+# What h5py and numpy raise on a damaged part of a file: OSError (HDF5's own errors), KeyError (a
+# missing object), RuntimeError (some damaged headers and heaps), TypeError and ValueError (a
+# dataset or attribute of another type or shape), IndexError (fewer elements than declared).
+DAMAGED = (OSError, KeyError, RuntimeError, TypeError, ValueError, IndexError)
+
+
 def _open_hdf5(path):
     """The file opened read-only, after the checks polka makes (exists, HDF5, opens)."""
     if not os.path.exists(path):
@@ -85,7 +91,7 @@ def _open_hdf5(path):
         raise RunFileError(f"'{path}' is not an HDF5 file")
     try:
         return h5py.File(path, "r")
-    except OSError as error:
+    except DAMAGED as error:
         raise RunFileError(f"run file '{path}' is damaged: {error}") from None
 
 
@@ -125,7 +131,7 @@ class Run:
         with _open_hdf5(self.path) as f:
             try:
                 self._read(f)
-            except (OSError, KeyError, TypeError) as error:  # what h5py raises on damaged parts
+            except DAMAGED as error:
                 raise RunFileError(f"run file '{self.path}' is damaged: {error}") from None
         self._cache = {}
 
@@ -222,7 +228,22 @@ class Run:
             return None
         group = config["graph"]
         edges = np.asarray(group["edges"], dtype=np.int64).reshape(-1, 2)
-        return int(group.attrs["nodes"]), edges, np.asarray(group["weights"], dtype=float)
+        nodes, weights = _typed(group.attrs["nodes"]), np.asarray(group["weights"], dtype=float)
+        where = f"run file '{self.path}': /config/graph"
+        if nodes != self.agents:
+            raise RunFileError(f"{where} has {nodes} nodes but the run {self.agents} agents")
+        outside = (edges < 0) | (edges >= nodes)
+        if outside.any():
+            row = int(np.argwhere(outside)[0][0])
+            raise RunFileError(f"{where}: edge {row} ({edges[row, 0]}, {edges[row, 1]}) names a node "
+                               f"outside 0 .. {nodes - 1}")
+        loops = np.flatnonzero(edges[:, 0] == edges[:, 1])
+        if loops.size:
+            raise RunFileError(f"{where}: edge {loops[0]} joins node {edges[loops[0], 0]} to itself")
+        if weights.shape != (len(edges),) or not np.all(np.isfinite(weights)):
+            raise RunFileError(f"{where}: {weights.shape} weights for {len(edges)} edges, or weights "
+                               "that are not finite")
+        return nodes, edges, weights
 
     # ---- what a run is ----------------------------------------------------------------------
 
@@ -356,6 +377,7 @@ class Run:
 
     def model(self, agent=0):
         """Agent agent's final model (its rows of /models, or /models/agent_NNNN)."""
+        agent = self._agent_index(agent)
         name = f"agent_{agent:04d}"
         if name not in self._model_names:
             raise RunFileError(f"run file '{self.path}' has no model for agent {agent} "
@@ -371,10 +393,17 @@ class Run:
                 where = f"run file '{self.path}': /models/{name}"
                 dictionary = _whole(group["dictionary"], f"{where}/dictionary")
                 weights = _whole(group["weights"], f"{where}/weights")
-            except (OSError, KeyError, TypeError) as error:
+            except DAMAGED as error:
                 raise RunFileError(f"run file '{self.path}': /models/{name} is damaged: {error}") from None
         self._check_model(name, attrs, dictionary, weights)
         return Model(agent, attrs, dictionary, weights, self.settings)
+
+    def _agent_index(self, agent):
+        """agent as an int (a Python or numpy integer; not a string, a float or a bool)."""
+        if isinstance(agent, (bool, np.bool_)) or not isinstance(agent, (int, np.integer)):
+            raise PolkaError(f"an agent is an integer 0 .. {len(self._model_names) - 1}, not "
+                             f"{agent!r} ({type(agent).__name__})")
+        return int(agent)
 
     def _packed_model(self, agent):
         """Agent agent's rows of the concatenated /models/dictionary and /models/weights."""
@@ -393,7 +422,7 @@ class Run:
                                            f"has no rows {offset} .. {offset + order} for agent {agent}")
                     parts.append((dataset.shape[0], np.asarray(dataset[offset:offset + order], dtype=float)))
                 margins = self._margins(models, agent)
-            except (OSError, KeyError, TypeError, ValueError, IndexError) as error:
+            except DAMAGED as error:
                 raise RunFileError(f"run file '{self.path}': /models is damaged: {error}") from None
         (rows, dictionary), (weight_rows, weights) = parts
         if rows != weight_rows:
@@ -432,7 +461,7 @@ class Run:
                 _refuse_inflated(theta, f"{where}/theta")
                 shape = theta.shape
                 mine = np.asarray(theta[agent], dtype=float)
-            except (OSError, KeyError, TypeError, ValueError) as error:
+            except DAMAGED as error:
                 raise RunFileError(f"{where} is damaged: {error}") from None
         self._check_rff(attrs, omega, phase, shape, mine)
         return RandomFeatureModel(agent, attrs, omega, phase, mine, self.settings)
@@ -457,6 +486,10 @@ class Run:
         missing = [k for k in ("kernel", "sigma", "degree", "coef0") if k not in attrs]
         if missing:
             raise RunFileError(f"{where} has no attribute {', '.join(missing)}")
+        sigma = attrs["sigma"]
+        if attrs["kernel"] != "linear" and not (isinstance(sigma, (int, float, np.number)) and
+                                                math.isfinite(sigma) and sigma > 0):
+            raise RunFileError(f"{where}: sigma {attrs['sigma']!r} is not a kernel bandwidth (> 0)")
         if attrs["kernel"] == "polynomial" and not 1 <= attrs["degree"] <= MAX_DEGREE:
             raise RunFileError(f"{where}: degree {attrs['degree']} is outside [1, {MAX_DEGREE}]")
         if dictionary.ndim != 2 or weights.ndim != 2 or len(dictionary) != len(weights):

@@ -161,3 +161,59 @@ def test_absurd_agents_are_refused(decentralized, tmp_path):
         f["metrics"].attrs["agents"] = np.uint64(1 << 61)
     with pytest.raises(polka.RunFileError, match="/metrics attribute 'agents' is 2305843009213693952"):
         polka.open(changed_copy(decentralized, tmp_path / "agents.h5", absurd))
+
+
+def negative_sigma(f):
+    f["models"].attrs["sigma"] = -1.0
+
+
+def test_model_of_negative_bandwidth_is_refused(decentralized, tmp_path):
+    """As polka predict refuses it: a Gaussian kernel of bandwidth −1 is no model."""
+    run = polka.open(changed_copy(decentralized, tmp_path / "sigma.h5", negative_sigma))
+    with pytest.raises(polka.RunFileError, match=r"/models.*sigma -1.0 is not a kernel bandwidth \(> 0\)"):
+        run.model(0)
+
+
+@pytest.mark.parametrize("agent", ["1", 1.0, True, None])
+def test_agent_that_is_no_integer_is_refused(decentralized, agent):
+    with pytest.raises(polka.PolkaError, match=r"an agent is an integer 0 \.\. 15, not "):
+        polka.open(decentralized).model(agent)
+
+
+def test_numpy_integer_names_an_agent(decentralized):
+    run = polka.open(decentralized)
+    assert run.model(np.int64(3)).agent == 3
+
+
+def test_points_that_are_not_finite_are_refused(decentralized):
+    model = polka.open(decentralized).model(0)
+    with pytest.raises(polka.PolkaError, match=r"point 1 has the value nan \(feature 0\), which is not finite"):
+        model.predict([[0.5, 0.5], [np.nan, 0.0]])
+
+
+def edge_outside(f):
+    edges = f["config/graph/edges"][...]
+    edges[0, 1] = 99
+    del f["config/graph/edges"]
+    f["config/graph"]["edges"] = edges
+
+
+def self_loop(f):
+    edges = f["config/graph/edges"][...]
+    edges[2, 1] = edges[2, 0]
+    del f["config/graph/edges"]
+    f["config/graph"]["edges"] = edges
+
+
+def more_nodes(f):
+    f["config/graph"].attrs["nodes"] = np.uint64(17)
+
+
+@pytest.mark.parametrize("damage, message", [
+    (edge_outside, r"edge 0 \(\d+, 99\) names a node outside 0 \.\. 15"),
+    (self_loop, r"edge 2 joins node \d+ to itself"),
+    (more_nodes, r"has 17 nodes but the run 16 agents"),
+])
+def test_damaged_graph_is_refused(decentralized, tmp_path, damage, message):
+    with pytest.raises(polka.RunFileError, match=f"/config/graph.*{message}"):
+        polka.open(changed_copy(decentralized, tmp_path / "graph.h5", damage))

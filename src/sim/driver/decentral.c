@@ -343,6 +343,17 @@ polka_status polka_sim_check_learned(const polka_plan *plan, const polka_sim_sum
     if (!polka_control_may_learn_nothing(params->control) || summary->rounds == 0 ||
         summary->max_order > 0)
         return POLKA_OK;
+    if (!(summary->samples > 0)) /* nothing to remove: no update ended */
+        return polka_error_set(
+            POLKA_ERR_ARG,
+            "no agent learned anything: no update finished (0 training samples seen in %zu log "
+            "rows)%s",
+            summary->rounds,
+            strcmp(plan->settings.engine, "events") == 0
+                ? "; under async.engine = events the horizon (async.horizon) ended before the "
+                  "first update did, or async.staleness waited on messages that take longer "
+                  "(async.bandwidth, async.latency): raise async.horizon"
+                : "");
     return polka_error_set(
         POLKA_ERR_ARG,
         "no agent learned anything: every agent ends with the zero function (model order 0), "

@@ -114,11 +114,14 @@ polka_status polka_privacy_check(const polka_plan *plan) {
                 "within a class, so no count bounds a row's releases and no epsilon covers it "
                 "(use data.split = iid)",
                 s->split);
+    /* a noisy point's squared distances (the kernel's ‖x − d‖²) must stay finite: a sigma up to
+     * 1e100, as a scaled feature up to 1e150 (dataio_scaled_too_large) */
     double sigma = polka_privacy_sigma(plan);
-    POLKA_CHECK(isfinite(sigma * 1e6) && sigma > 0, POLKA_ERR_ARG,
-                "privacy.sample_epsilon = %g, privacy.sample_delta = %g: the noise's sigma (%g) "
-                "is not a number a point can carry",
-                s->sample_epsilon, s->sample_delta, sigma);
+    POLKA_CHECK(sigma > 0 && sigma <= 1e100, POLKA_ERR_ARG,
+                "privacy.clip = %g, privacy.sample_epsilon = %g, privacy.sample_delta = %g: the "
+                "noise's sigma 2 clip / mu = %g is not a number a point can carry (at most 1e100); "
+                "lower privacy.clip, or raise privacy.sample_epsilon",
+                s->clip, s->sample_epsilon, s->sample_delta, sigma);
     return POLKA_OK;
 }
 
