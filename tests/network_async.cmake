@@ -12,6 +12,10 @@ polka_mpi_fails(async_staleness_loss 2 "an agent could wait for a message that n
                 --set async.engine=events --set async.staleness=2 --set fault.link_loss=0.1)
 polka_mpi_fails(async_staleness_gossip 2 "an agent could wait for a message that never comes"
                 --set async.engine=events --set async.staleness=2 --set net.gossip=1)
+polka_mpi_fails(async_admm_speeds 2 "cannot run net.method = dkla with unequal speeds or latencies.*\\[XWCT21\\]"
+                --set async.engine=events --set net.method=dkla --set net.agents=4 --set async.compute_sigma=0.5)
+polka_mpi_fails(async_admm_latencies 2 "cannot run net.method = coke with unequal speeds or latencies"
+                --set async.engine=events --set net.method=coke --set net.agents=4 --set async.latency_jitter=0.5)
 polka_mpi_fails(async_slow_range 2 "async.slow = '0,9': an agent number is out of range"
                 --set async.engine=events --set net.agents=4 --set async.slow=0,9)
 polka_mpi_fails(async_latency_zero 2 "async.latency must be > 0" --set async.engine=events

@@ -37,6 +37,9 @@ typedef struct polka_method_ops {
     const char *name; /* net.method's value */
     const char *help;
     int censors; /* 1: an agent may withhold its block (agent->sends = 0 in prepare) */
+    /* 1: its iteration k combines every neighbour's iterate k (ADMM, [XWCT21]): the event engine
+     * runs it only when every agent updates at the same times (polka_async_check) */
+    int synchronous;
     /* 1: its messages carry the agents' own points (privacy.clip protects them) */
     int sends_points;
     /* 1: the centralized baseline of the method is centralized POLK, the kernel learner on all

@@ -30,12 +30,29 @@ static polka_status check_faults(const polka_plan *plan) {
     return POLKA_OK;
 }
 
+/* The agents' updates or messages take times that differ (agent to agent, or update to update). */
+static int times_differ(const polka_plan *plan) {
+    const polka_config *s = &plan->settings;
+    return s->compute_sigma > 0 || s->compute_jitter > 0 || s->slow_fraction > 0 || s->slow[0] ||
+           s->latency_jitter > 0;
+}
+
 polka_status polka_async_check(const polka_plan *plan) {
     const char *engine = plan->settings.engine;
     POLKA_CHECK(strcmp(engine, "lockstep") == 0 || strcmp(engine, "events") == 0, POLKA_ERR_ARG,
                 "async.engine = %s: lockstep | events", engine);
     if (!polka_async_enabled(plan) || plan->run.mode == POLKA_MODE_CENTRALIZED) return POLKA_OK;
     POLKA_CALL(check_faults(plan));
+    const polka_method_ops *method = polka_method_of(plan);
+    if (method->synchronous && times_differ(plan))
+        return polka_error_set(
+            POLKA_ERR_ARG,
+            "async.engine = events cannot run net.method = %s with unequal speeds or latencies "
+            "(async.compute_sigma, async.compute_jitter, async.slow, async.slow_fraction, "
+            "async.latency_jitter): its ADMM iteration k combines every neighbour's iterate k "
+            "[XWCT21], and agents at other speeds mix iterates of other ages, which diverges; run "
+            "it with equal speeds and constant latencies, or with async.engine = lockstep",
+            method->name);
     if (plan->net.penalty == POLKA_PENALTY_SYMMETRIC || plan->net.share == POLKA_SHARE_SAMPLES)
         return refuse("net.penalty = symmetric or net.share = samples",
                       "their step learns at the neighbours' points of the same round");

@@ -19,6 +19,7 @@ const polka_method_ops polka_method_coke = {
     .help = "dkla with communication censoring (Xu et al. 2021): the variable is sent only when "
             "it moved by net.censor_alpha * net.censor_mu^k since it was last sent",
     .censors = 1,
+    .synchronous = 1,
     POLKA_RF_OPS,
     .check = polka_rf_check,
     .init = coke_init,

@@ -49,6 +49,7 @@ const polka_method_ops polka_method_dkla = {
     .help =
         "decentralized kernel learning via ADMM on random features (Xu et al. 2021): a "
         "primal step (net.rf_solve), the variable to every neighbour, a dual ascent (net.admm_rho)",
+    .synchronous = 1,
     POLKA_RF_OPS,
     .init = polka_rf_init,
     .check = polka_rf_check,
