@@ -136,6 +136,13 @@ polka_add_test(NAME cli_diverged_warning_log_test_whole COMMAND ${POLKA_BIN} ${P
          --set net.codec_gamma=1 --set run.log_test=1000000)
 set_tests_properties(cli_diverged_warning_log_test_whole PROPERTIES PASS_REGULAR_EXPRESSION
                      "polka run: warning: the models diverged")
+# run.log_test smaller than the test set: the steps before the last score its points only, a
+# baseline 10^6 times below the end counts (the check used to see no baseline and stayed quiet
+# at a test loss of 1e17); the warning names the step most likely too large
+polka_add_test(NAME cli_diverged_warning_log_test_sample COMMAND ${POLKA_BIN} ${POLKA_CHOCO_RUN}
+         --set net.codec_gamma=1 --set run.log_test=100)
+set_tests_properties(cli_diverged_warning_log_test_sample PROPERTIES PASS_REGULAR_EXPRESSION
+                     "polka run: warning: the models diverged: .*\\(lower net.codec_gamma, CHOCO-gossip's consensus step, then learner.eta\\)")
 polka_add_test(NAME cli_stable_no_warning COMMAND ${POLKA_BIN} ${POLKA_CHOCO_RUN} --set net.codec_gamma=0.2)
 set_tests_properties(cli_stable_no_warning PROPERTIES FAIL_REGULAR_EXPRESSION "diverged"
                      PASS_REGULAR_EXPRESSION "summary: test error")

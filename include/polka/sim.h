@@ -42,9 +42,11 @@ typedef struct {
     double
         mean_score; /**< mean over agents: test accuracy, MSE (regression) or flagged (novelty) */
     double min_score, max_score;
-    double mean_loss;    /**< mean test loss over agents */
-    double lowest_loss;  /**< the lowest mean_loss of the run's log steps (when loss_logged) */
-    int loss_logged;     /**< a log step has set lowest_loss */
+    double mean_loss;   /**< mean test loss over agents */
+    double lowest_loss; /**< the lowest mean_loss of the run's log steps (when loss_logged) */
+    int loss_logged;    /**< a log step has set lowest_loss */
+    double lowest_sample_loss; /**< the lowest of the steps that scored run.log_test's points */
+    int sample_logged;         /**< such a step has set lowest_sample_loss */
     double online_error; /**< mean over agents of the online error (novelty: flagged online) */
     double mean_order;   /**< mean model order over agents */
     size_t max_order;
@@ -68,8 +70,10 @@ typedef struct {
 /**
  * Whether the models diverged: the mean test loss at the last log step is non-finite, or
  * above 10 and 100 times the lowest of the log steps that scored the whole test set (all of
- * them without run.log_test; since the start or the resume). Learning lowers the loss; a
- * drifting stream raises it by less than 100 times. Pure.
+ * them without run.log_test; since the start or the resume), or 10^6 times the lowest of the
+ * steps that scored run.log_test's points only (a noisy sample of the set: under run.log_test
+ * only the last step scores all of it). Learning lowers the loss; a drifting stream raises it
+ * by less than 100 times. Pure.
  */
 int polka_metrics_diverged(const polka_sim_summary *summary);
 

@@ -118,6 +118,24 @@ static void print_progress(void *context, const polka_sim_progress *p) {
     fflush(stdout);
 }
 
+/* The lowest loss of the log steps, on the whole test set or on run.log_test's points. */
+static double lowest_of(const polka_sim_summary *s) {
+    return s->sample_logged && s->lowest_sample_loss < s->lowest_loss ? s->lowest_sample_loss
+                                                                      : s->lowest_loss;
+}
+
+/* The keys whose steps a diverged run most likely took too large, most likely first. */
+static const char *step_keys(const polka_plan *plan) {
+    const polka_config *s = &plan->settings;
+    int penalty = strcmp(s->method, "penalty") == 0,
+        admm = !penalty && strcmp(s->method, "rf-diffusion") != 0;
+    if (plan->run.mode == POLKA_MODE_CENTRALIZED) return "learner.eta";
+    if (s->codec_gamma > 0)
+        return "net.codec_gamma, CHOCO-gossip's consensus step, then learner.eta";
+    if (penalty) return "learner.eta or net.c, the consensus penalty";
+    return admm ? "learner.eta or net.admm_rho" : "learner.eta";
+}
+
 static void print_summary(const polka_plan *plan, const polka_sim_summary *s) {
     polka_loss_kind loss = plan->learner.params.loss.kind;
     printf("summary: mode %s, agents %zu, rounds %zu, samples %.0f\n",
@@ -201,7 +219,7 @@ int polka_cmd_run(int argc, char **argv, MPI_Comm comm) {
     if (rank == 0 && polka_metrics_diverged(&summary))
         fprintf(stderr,
                 "polka run: warning: the models diverged: the mean test loss grew from %.4g, the "
-                "lowest of the log steps, to %.4g at the last (lower the step sizes)\n",
-                summary.lowest_loss, summary.mean_loss);
+                "lowest of the log steps, to %.4g at the last (lower %s)\n",
+                lowest_of(&summary), summary.mean_loss, step_keys(&plan));
     return 0;
 }
