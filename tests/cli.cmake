@@ -113,6 +113,13 @@ polka_add_test(NAME cli_idle_key_warning COMMAND ${POLKA_BIN} run --quiet --set 
                                            --set net.admm_rho=0.05 --set data.n_train=400)
 set_tests_properties(cli_idle_key_warning PROPERTIES PASS_REGULAR_EXPRESSION
                      "polka run: warning: net.admm_rho = 0.05 has no effect: it is a knob of net.method = dkla, coke \\(this run's is rf-diffusion\\)")
+# net.rf_solve = exact with rf-diffusion: no primal solve to make exact, so a warning, not the
+# exact solve's refusal of a loss that is not square
+polka_add_test(NAME cli_idle_rf_solve COMMAND ${POLKA_BIN} run --quiet --set net.method=rf-diffusion
+                                        --set net.rf_solve=exact --set data.n_train=400)
+set_tests_properties(cli_idle_rf_solve PROPERTIES PASS_REGULAR_EXPRESSION
+                     "polka run: warning: net.rf_solve = exact has no effect: it is a knob of net.method = dkla, coke"
+                     FAIL_REGULAR_EXPRESSION "needs the square loss")
 polka_add_test(NAME cli_idle_key_warning_events COMMAND ${POLKA_BIN} run --quiet --set async.engine=events
          --set net.method=rf-diffusion --set net.admm_rho=0.05 --set data.n_train=400)
 set_tests_properties(cli_idle_key_warning_events PROPERTIES PASS_REGULAR_EXPRESSION

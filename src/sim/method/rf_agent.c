@@ -129,7 +129,10 @@ polka_status polka_rf_init(polka_agent *agent, const polka_plan *plan,
     rf->eta = plan->learner.params.eta;
     rf->rho = plan->settings.admm_rho;
     rf->consensus_step = plan->settings.codec_gamma;
-    rf->exact = strcmp(plan->settings.rf_solve, "exact") == 0;
+    /* net.rf_solve is dkla's and coke's primal step (its owner); rf-diffusion has none (the
+     * idle-key warning says so) */
+    rf->exact = strcmp(plan->settings.rf_solve, "exact") == 0 &&
+                strcmp(agent->method->name, "rf-diffusion") != 0;
     if (rf->exact) POLKA_CALL(polka_rff_check_square(&rf->problem, "net.rf_solve = exact"));
     POLKA_CALL(alloc_arrays(agent));
     return window_alloc(agent, plan, facts);
