@@ -125,7 +125,8 @@ polka_status polka_runfile_write_models_agents(polka_runfile *log, const size_t 
  * Collective, after polka_runfile_write_models(_agents): /models/rho and /models/tube, one
  * double per agent, the margins of its loss as its run ended (learner.rho and learner.epsilon,
  * which learner.nu > 0 adapts per agent: what a prediction needs beside the model), each rank
- * passing those of its agents agents[0 .. count) (rho[k], tube[k]: agent agents[k]'s). Flushes.
+ * passing those of its agents agents[0 .. count) (rho[k], tube[k]: agent agents[k]'s; agents
+ * NULL: the agents 0 .. count − 1). Flushes.
  */
 polka_status polka_runfile_write_margins(polka_runfile *log, const size_t *agents, size_t count,
                                          const double *rho, const double *tube);

@@ -97,9 +97,10 @@ class Model(_SavedModel):
     Attributes: agent, kernel ('gaussian', 'laplacian', 'polynomial', 'linear'), sigma, degree,
     coef0, dictionary (order × dim), weights (order × outputs), loss, rho and tube (the run's
     learner.loss, and the agent's margins as its run ended: learner.rho and
-    learner.loss_epsilon, adapted when learner.nu > 0; `predict` reads rho), scale (the run's data.scale: points
-    must be given as the model saw them), unit_norm (the run's data.unit_norm: points are
-    divided by their norm unless scaled=True says they are given as the model saw them)."""
+    learner.loss_epsilon, adapted when learner.nu > 0; `predict` reads rho), scale (the run's
+    data.scale: points must be given as the model saw them), unit_norm (the run's
+    data.unit_norm: points are divided by their norm unless scaled=True says they are given as
+    the model saw them)."""
 
     def __init__(self, agent, attrs, dictionary, weights, settings, margins=None):
         super().__init__(agent, settings, margins)

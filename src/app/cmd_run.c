@@ -95,7 +95,6 @@ static void print_progress(void *context, const polka_sim_progress *p) {
     double period = state->tty ? TTY_PERIOD : PLAIN_PERIOD;
     if (!last && p->seconds - state->last < period) return;
     state->last = p->seconds;
-    double rate = p->seconds > 0 ? p->samples / p->seconds : 0.0;
     char text[240];
     if (p->horizon > 0) { /* the event engine: the ETA from the virtual time played */
         double eta = p->clock > 0 ? p->seconds * (p->horizon - p->clock) / p->clock : 0.0;
@@ -103,6 +102,7 @@ static void print_progress(void *context, const polka_sim_progress *p) {
                  "row %zu/%zu  virtual time %.6g/%.6g  ETA %.0f s  mean score %.4f  order %.1f",
                  p->round, p->rounds, p->clock, p->horizon, eta, p->mean_score, p->mean_order);
     } else {
+        double rate = p->seconds > 0 ? p->samples / p->seconds : 0.0;
         double eta =
             p->round ? p->seconds * (double)(p->rounds - p->round) / (double)p->round : 0.0;
         snprintf(text, sizeof text,

@@ -238,8 +238,10 @@ polka_status polka_runfile_write_margins(polka_runfile *log, const size_t *agent
     double *mine = calloc(2 * n + 1, sizeof *mine), *all = calloc(2 * n + 1, sizeof *all);
     polka_status status = polka_runfile_agree(
         log, mine && all ? POLKA_OK : polka_error_set(POLKA_ERR_MEM, "out of memory"));
-    for (size_t a = 0; a < count && status == POLKA_OK; a++)
-        mine[agents[a]] = rho[a], mine[n + agents[a]] = tube[a];
+    for (size_t a = 0; a < count && status == POLKA_OK; a++) {
+        size_t id = agents ? agents[a] : a;
+        mine[id] = rho[a], mine[n + id] = tube[a];
+    }
     /* one rank passes each agent (polka_runfile_write_models checked it): x + 0 is x exactly */
     if (status == POLKA_OK)
         status =

@@ -59,8 +59,8 @@ static polka_status check_finite(const double *data, size_t rows, size_t cols, c
     return POLKA_OK;
 }
 
-/* A 1-D uint64 dataset's element index (the layout's order and offset of an agent). */
-/* Element index of the 1-D dataset /models/name of one value per agent, as mem_type. */
+/* Element index of the 1-D dataset /models/name of one value per agent, as mem_type (the
+ * layout's order and offset of an agent, its margins). */
 static polka_status read_element_as(hid_t models, const char *name, size_t index, size_t agents,
                                     const char *path, hid_t mem_type, void *value) {
     hid_t set = H5I_INVALID_HID;

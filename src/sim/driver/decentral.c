@@ -349,7 +349,7 @@ polka_status polka_sim_check_learned(const polka_plan *plan, const polka_sim_sum
             "no agent learned anything: no update finished (0 training samples seen in %zu log "
             "rows)%s",
             summary->rounds,
-            strcmp(plan->settings.engine, "events") == 0
+            polka_async_enabled(plan)
                 ? "; under async.engine = events the horizon (async.horizon) ended before the "
                   "first update did, or async.staleness waited on messages that take longer "
                   "(async.bandwidth, async.latency): raise async.horizon"

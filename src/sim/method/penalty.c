@@ -338,13 +338,12 @@ static polka_status penalty_write_models(polka_runfile *h5, const polka_agent *a
         free(margins);
         return polka_error_set(POLKA_ERR_MEM, "out of memory");
     }
-    polka_status status = POLKA_OK;
     for (size_t a = 0; a < count; a++) {
         const polka_learner *learner = polka_penalty_of(&agents[a])->learner;
         models[a] = polka_learner_model(learner);
         margins[a] = polka_learner_rho(learner), margins[count + a] = polka_learner_tube(learner);
     }
-    status = polka_runfile_write_models_agents(h5, ids, count, models);
+    polka_status status = polka_runfile_write_models_agents(h5, ids, count, models);
     if (status == POLKA_OK)
         status = polka_runfile_write_margins(h5, ids, count, margins, margins + count);
     free(models);

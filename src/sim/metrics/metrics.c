@@ -336,21 +336,6 @@ polka_status polka_netlog_write_h5(polka_netlog *log, size_t round, double sampl
     return status;
 }
 
-/* Collective: margins[a] and margins[count + a], agent agents[a]'s rho and tube (agents NULL:
- * 0 .. count − 1). */
-static polka_status write_margins(polka_netlog *log, const size_t *agents, size_t count,
-                                  const double *margins) {
-    size_t *ids = agents ? NULL : malloc((count ? count : 1) * sizeof *ids);
-    for (size_t a = 0; ids && a < count; a++) ids[a] = a;
-    polka_status status =
-        agents || ids ? POLKA_OK : polka_error_set(POLKA_ERR_MEM, "out of memory");
-    if (status == POLKA_OK)
-        status = polka_runfile_write_margins(log->h5, agents ? agents : ids, count, margins,
-                                             margins + count);
-    free(ids);
-    return status;
-}
-
 polka_status polka_netlog_finish_h5(polka_netlog *log, const size_t *agents, size_t count,
                                     const polka_model *const *models, const double *margins,
                                     const double *stage_seconds) {
@@ -361,7 +346,7 @@ polka_status polka_netlog_finish_h5(polka_netlog *log, const size_t *agents, siz
         status = agents ? polka_runfile_write_models_agents(log->h5, agents, count, models)
                         : polka_runfile_write_models(log->h5, 0, count, models);
     if (status == POLKA_OK && models && margins)
-        status = write_margins(log, agents, count, margins);
+        status = polka_runfile_write_margins(log->h5, agents, count, margins, margins + count);
     if (status == POLKA_OK) status = polka_runfile_write_timing(log->h5, 4, stages, stage_seconds);
     polka_status closed = polka_runfile_close(&log->h5);
     return status != POLKA_OK ? status : closed;
